@@ -1,0 +1,147 @@
+"""Tables de règles calculées à partir du code des calculateurs, pour les pages du site."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from . import dnd5e, encumbrance, lankhmar, sentient_sword
+from .schema import fmt_number
+
+__all__ = ["Table", "table", "table_ids"]
+
+_DASH = "\u2013"  # en dash, as in the documents' ranges ("2–3")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table to render: caption, header cells and rows of text cells."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}{_DASH}{high}"
+
+
+def _group_runs(values: range, key: Callable[[int], object]) -> list[tuple[int, int, object]]:
+    """Consecutive runs of ``values`` with the same ``key``: (first, last, key)."""
+    runs: list[tuple[int, int, object]] = []
+    for v in values:
+        k = key(v)
+        if runs and runs[-1][2] == k and runs[-1][1] == v - 1:
+            runs[-1] = (runs[-1][0], v, k)
+        else:
+            runs.append((v, v, k))
+    return runs
+
+
+def _ability_modifiers() -> Table:
+    runs = _group_runs(range(1, 31), dnd5e.ability_modifier)
+    return Table(
+        "Modificateurs de caractéristique",
+        ["Valeur", "Modificateur"],
+        [[_span(a, b), dnd5e.signed(dnd5e.ability_modifier(a))] for a, b, _ in runs],
+    )
+
+
+def _proficiency_bonus() -> Table:
+    rows: list[list[str]] = []
+    cr_runs = _group_runs(range(1, 31), dnd5e.proficiency_bonus)
+    for first, last, _ in cr_runs:
+        bonus = dnd5e.proficiency_bonus(first)
+        # Levels stop at 20; challenge ratings start at 0 (fractions included).
+        level = _span(first, min(last, 20)) if first <= 20 else "—"
+        cr = _span(0 if first == 1 else first, last)
+        rows.append([level, cr, dnd5e.signed(bonus)])
+    return Table("Bonus de maîtrise", ["Niveau", "Facteur de puissance", "Bonus de maîtrise"], rows)
+
+
+def _encumbrance_limits() -> Table:
+    runs = _group_runs(range(-5, 11), encumbrance.strength_adjustment)
+    headers = ["Niveau", "Encombrement"]
+    for first, last, _ in runs:
+        mods = (
+            dnd5e.signed(first)
+            if first == last
+            else f"{dnd5e.signed(first)} à {dnd5e.signed(last)}"
+        )
+        headers.append(f"Mod. de FOR {mods}")
+    rows = [
+        [str(level.number), level.name]
+        + [str(encumbrance.limits(level.number, first)) for first, _, _ in runs]
+        for level in encumbrance.LEVELS
+    ]
+    return Table(
+        "Limites de quantité selon le modificateur de Force (légère/intermédiaire/lourde)",
+        headers,
+        rows,
+    )
+
+
+def _sword_communication() -> Table:
+    rows = [
+        [str(i), "Oui" if sentient_sword.reads(i) else "Non", sentient_sword.communication(i)]
+        for i in sentient_sword.INT_RANGE
+    ]
+    return Table("Communication des épées intelligentes", ["INT", "Lecture", "Communication"], rows)
+
+
+def _sword_powers() -> Table:
+    rows = [[str(i), sentient_sword.powers_text(i)] for i in sentient_sword.INT_RANGE]
+    return Table("Pouvoirs des épées intelligentes", ["INT", "Pouvoirs"], rows)
+
+
+def _corruption_tiers() -> Table:
+    rows = []
+    for tier in range(1, 7):
+        low = tier * lankhmar.POINTS_PER_TIER
+        malus = lankhmar.tier_malus(tier)
+        rows.append(
+            [
+                str(tier),
+                _span(low, low + lankhmar.POINTS_PER_TIER - 1),
+                fmt_number(-malus) if malus else "0",
+                str(tier),
+                str(lankhmar.tier_wisdom_lost(tier)),
+            ]
+        )
+    return Table(
+        "Paliers de corruption (effets cumulés)",
+        [
+            "Palier",
+            "Points de corruption",
+            "Malus au jet d’INT",
+            "Altérations subies",
+            "SAG perdue",
+        ],
+        rows,
+    )
+
+
+_TABLES: Mapping[str, Callable[[], Table]] = MappingProxyType(
+    {
+        "ability_modifiers": _ability_modifiers,
+        "proficiency_bonus": _proficiency_bonus,
+        "encumbrance_limits": _encumbrance_limits,
+        "sword_communication": _sword_communication,
+        "sword_powers": _sword_powers,
+        "corruption_tiers": _corruption_tiers,
+    }
+)
+
+
+def table_ids() -> list[str]:
+    """Ids of every available table."""
+    return list(_TABLES)
+
+
+def table(table_id: str) -> Table:
+    """Build the table ``table_id`` (a fresh object each call); KeyError if unknown."""
+    builder = _TABLES.get(table_id)
+    if builder is None:
+        raise KeyError(table_id)
+    return builder()

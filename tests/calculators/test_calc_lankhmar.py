@@ -1,0 +1,261 @@
+"""Épées et PMT (Lankhmar) : corruption, altérations, héroïsme, rituels et folie."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+
+from calculators import NOTES, CalculatorInputError, LimitExceededError, run
+from calculators.lankhmar import (
+    ALTERATIONS,
+    HORROR_EFFECTS,
+    MADNESS_EFFECTS,
+    corruption_check_failure,
+    corruption_state,
+    heroism_points,
+    madness_points_law,
+    madness_thresholds,
+    ritual_hours,
+    roll_alteration,
+    tier_malus,
+)
+from calculators.tables import table
+
+Lines = Callable[[str], list[str]]
+
+
+# --- Corruption ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("points", "tier", "malus", "wis_lost"),
+    [
+        (0, 0, 0, 0),
+        (9, 0, 0, 0),
+        (10, 1, 0, 0),
+        (29, 2, 1, 0),
+        (30, 3, 2, 1),
+        (40, 4, 4, 2),
+        (60, 6, 8, 4),
+    ],
+)
+def test_corruption_tiers(points: int, tier: int, malus: int, wis_lost: int) -> None:
+    state = corruption_state(points)
+    assert (state.tier, state.int_malus, state.alterations, state.wisdom_lost) == (
+        tier,
+        malus,
+        tier,
+        wis_lost,
+    )
+
+
+def test_document_example_three_tiers() -> None:
+    # "un PJ qui a 3 paliers de corruption a donc subi 3 altérations": implemented.
+    state = corruption_state(35)
+    assert state.alterations == 3
+    # The example's "-1" contradicts the cumulative rule; the rule is implemented (see NOTES).
+    assert state.int_malus == 2
+    assert "−1" in NOTES["corruption_tier_malus"]
+
+
+def test_tier_malus_is_cumulative() -> None:
+    assert [tier_malus(t) for t in range(1, 8)] == [0, 1, 2, 4, 6, 8, 10]
+
+
+def test_corruption_check_is_roll_under_int() -> None:
+    # Only spells above level 1 call for the check.
+    assert corruption_check_failure(13, 1, 0) == 0
+    # d20 <= 13 - 2 = 11 succeeds: 9 chances in 20 of gaining a point.
+    assert corruption_check_failure(13, 2, 0) == Fraction(9, 20)
+    # Tier 3: malus 2 more.
+    assert corruption_check_failure(13, 2, 3) == Fraction(11, 20)
+    assert corruption_check_failure(3, 5, 6) == 1
+    assert corruption_check_failure(25, 2, 0) == 0
+
+
+def test_corruption_run() -> None:
+    result = run("corruption", {"points": 42, "wis": 9, "intelligence": 15, "spell_level": 3})
+    assert result["tier"] == 4
+    assert result["int_malus_text"] == "−4"
+    assert result["alterations"] == 4
+    assert result["wis_lost"] == 2 and result["wis"] == 7
+    assert result["consumed"] is False
+    assert result["check_target"] == 8
+    assert result["p_gain_exact"] == "3/5"
+    assert result["next_tier_at"] == 50
+
+
+def test_consumed_at_wis_zero() -> None:
+    assert run("corruption", {"points": 40, "wis": 2})["consumed"] is True
+    assert run("corruption", {"points": 40, "wis": 3})["consumed"] is False
+
+
+def test_corruption_tiers_table() -> None:
+    t = table("corruption_tiers")
+    assert len(t.rows) == 6
+    assert t.rows[2] == ["3", "30–39", "−2", "3", "1"]
+
+
+# --- Altérations ----------------------------------------------------------------
+
+
+def test_alteration_texts_match_the_source(seed_lines: Lines) -> None:
+    lines = seed_lines("001")
+    start = lines.index("d20\tAltération")
+    assert lines[start + 1 : start + 21] == [
+        f"{i}\t{text}" for i, text in enumerate(ALTERATIONS, 1)
+    ]
+
+
+def test_madness_table_matches_the_source(seed_lines: Lines) -> None:
+    lines = seed_lines("001")
+    start = lines.index("d10\tHorreur\tFolie")
+    expected = [
+        f"{i}\t{h}\t{f}"
+        for i, (h, f) in enumerate(zip(HORROR_EFFECTS, MADNESS_EFFECTS, strict=True), 1)
+    ]
+    assert lines[start + 1 : start + 11] == expected
+
+
+def test_alteration_rerolls_what_was_suffered() -> None:
+    suffered = list(range(1, 20))  # only 20 remains
+    result, rolls = roll_alteration(random.Random(1), suffered)
+    assert result == 20 and rolls[-1] == 20
+    assert all(r in suffered for r in rolls[:-1])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_alteration_run(seed: int) -> None:
+    result = run("alteration", {"already_suffered": [1, 2, 3, 11], "seed": seed})
+    assert result["result"] not in (1, 2, 3, 11)
+    assert result["text"] == ALTERATIONS[int(str(result["result"])) - 1]
+    assert result["p_each_exact"] == "1/16"
+
+
+def test_alteration_roll_refuses_a_full_table() -> None:
+    with pytest.raises(ValueError):
+        roll_alteration(random.Random(0), range(1, 21))
+
+
+def test_alteration_errors() -> None:
+    with pytest.raises(CalculatorInputError) as info:
+        run("alteration", {"already_suffered": list(range(1, 21))})
+    assert info.value.field == "already_suffered"
+    with pytest.raises(CalculatorInputError) as info:
+        run("alteration", {"already_suffered": [0]})
+    assert info.value.field == "already_suffered[0]"
+    with pytest.raises(CalculatorInputError) as info:
+        run("alteration", {"already_suffered": [True]})
+    assert info.value.field == "already_suffered[0]"
+    with pytest.raises(LimitExceededError):
+        run("alteration", {"already_suffered": [1] * 21})
+
+
+# --- Héroïsme et rituels ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("level", "points"), [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (10, 5), (21, 10)]
+)
+def test_heroism_points(level: int, points: int) -> None:
+    assert heroism_points(level) == points
+    assert run("heroism_points", {"level": level})["points"] == points
+
+
+def test_ritual_example_two_level_1_and_one_level_2_take_two_hours() -> None:
+    assert ritual_hours([1, 1, 2]) == 2
+    result = run("ritual_time", {"spell_levels": [1, 1, 2]})
+    assert result["hours"] == 2 and result["text"] == "2 h" and result["minutes"] == 120
+
+
+def test_ritual_half_hours() -> None:
+    result = run("ritual_time", {"spell_levels": [1, 2]})
+    assert result["hours"] == 1.5 and result["text"] == "1 h 30"
+    assert run("ritual_time", {"spell_levels": []})["hours"] == 0
+    long = run("ritual_time", {"spell_levels": [9, 9]})
+    assert long["hours"] == 9 and long["fits_in_rest"] is False
+
+
+def test_ritual_errors() -> None:
+    with pytest.raises(CalculatorInputError) as info:
+        run("ritual_time", {"spell_levels": [1, 10]})
+    assert info.value.field == "spell_levels[1]"
+    with pytest.raises(CalculatorInputError) as info:
+        run("ritual_time", {"spell_levels": 3})
+    assert info.value.field == "spell_levels"
+
+
+# --- Folie --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("current", "gained", "wis", "crossed"),
+    [(0, 3, 10, 0), (8, 2, 10, 1), (9, 12, 10, 2), (10, 5, 10, 0), (19, 1, 10, 1), (0, 30, 10, 3)],
+)
+def test_madness_thresholds(current: int, gained: int, wis: int, crossed: int) -> None:
+    assert madness_thresholds(current, gained, wis) == crossed
+
+
+def test_madness_points_law() -> None:
+    assert madness_points_law("horrible") == {
+        1: Fraction(1, 3),
+        2: Fraction(1, 3),
+        3: Fraction(1, 3),
+    }
+    assert sorted(madness_points_law("insoutenable")) == [2, 3, 4, 5]
+
+
+def test_madness_run_with_given_points() -> None:
+    result = run(
+        "madness",
+        {
+            "current_points": 9,
+            "wis": 10,
+            "points_gained": 12,
+            "seed": 4,
+            "situation": "insoutenable",
+        },
+    )
+    assert result["total"] == 21 and result["madness_rolls_due"] == 2
+    rolls = result["madness_rolls"]
+    assert isinstance(rolls, list) and len(rolls) == 2
+    assert all(r["text"] == MADNESS_EFFECTS[r["roll"] - 1] for r in rolls)
+    assert result["next_threshold"] == 30
+
+
+def test_madness_probability_of_a_folie_roll() -> None:
+    result = run("madness", {"current_points": 8, "wis": 10, "seed": 1})
+    assert result["p_madness_roll_exact"] == "2/3"
+    result = run(
+        "madness", {"current_points": 8, "wis": 10, "situation": "insoutenable", "seed": 1}
+    )
+    assert result["p_madness_roll_exact"] == "1/1"
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_madness_rolls_are_consistent(seed: int) -> None:
+    result = run(
+        "madness", {"situation": "insoutenable", "current_points": 7, "wis": 4, "seed": seed}
+    )
+    gained = result["gained"]
+    assert isinstance(gained, int) and 2 <= gained <= 5
+    assert result["gained_roll"] == gained - 1
+    horror = result["horror_roll"]
+    assert isinstance(horror, int)
+    assert result["horror_text"] == HORROR_EFFECTS[horror - 1]
+    assert (result["temporary_madness_roll"] is not None) == (horror == 10)
+
+
+def test_madness_errors() -> None:
+    for inputs, field in (
+        ({"wis": 0}, "wis"),
+        ({"situation": "terrible"}, "situation"),
+        ({"points_gained": -1}, "points_gained"),
+        ({"current_points": "3"}, "current_points"),
+    ):
+        with pytest.raises(CalculatorInputError) as info:
+            run("madness", inputs)
+        assert info.value.field == field
