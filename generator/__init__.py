@@ -1,0 +1,1 @@
+"""Build step of the rules site: pure core modules plus a thin MkDocs plugin adapter."""

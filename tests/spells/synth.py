@@ -1,0 +1,44 @@
+"""Test helpers for the spell export: the seed's location and a synthetic N× export."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_8979d53ff801f27a.txt"
+
+_COLLEGE_HEADING = re.compile(r"(?<!\S)## (?P<name>.+?)(?= \*\*Description du collège)")
+_END = " --- Fin du fichier"
+
+
+def seed_text() -> str:
+    """The seed export, read as the site reads it."""
+    from generator.spells import read_export
+
+    if not SEED.is_file():
+        raise AssertionError(f"export de référence introuvable : {SEED}")
+    return read_export(SEED)
+
+
+def synthesize_export(text: str, n_copies: int) -> str:
+    """The export repeated ``n_copies`` times, copy k ≥ 2 renaming each college « Nom k ».
+
+    Spell names stay as they are: they only need to be unique within a college, and
+    renamed colleges keep every spell's URL distinct.
+    """
+    body = text.rstrip()
+    if not body.endswith(_END):
+        raise ValueError("l’export ne se termine pas par « --- Fin du fichier »")
+    body = body[: -len(_END)]
+    first = _COLLEGE_HEADING.search(body)
+    if first is None:
+        raise ValueError("aucun collège dans l’export")
+    preamble, colleges = body[: first.start()], body[first.start() :]
+    copies = [colleges]
+    for k in range(2, n_copies + 1):
+
+        def rename(m: re.Match[str], k: int = k) -> str:
+            return f"## {m.group('name')} {k}"
+
+        copies.append(_COLLEGE_HEADING.sub(rename, colleges))
+    return preamble + " ".join(copies) + _END

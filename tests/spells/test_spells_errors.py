@@ -1,0 +1,348 @@
+"""Bad exports: each fault gives its French message at its position; nothing is dropped silently."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.spells import (
+    ExportError,
+    ParseResult,
+    Problem,
+    parse_export,
+    read_export,
+    restore_line_breaks,
+    roman_to_int,
+    slugify,
+)
+
+PRE = "# Magie _Généré le 01/01/2027 à 10:00_ --- "
+COLLEGE = "## Essai **Description du collège :** Un collège d’essai. "
+END = " --- Fin du fichier"
+GOOD = "### Bon (I) - **Durée :** 1 minute Texte correct."
+
+
+def export(body: str) -> str:
+    return PRE + COLLEGE + body + END
+
+
+def position(text: str, needle: str) -> tuple[int, int]:
+    """(line, column) of the first occurrence of ``needle``."""
+    offset = text.index(needle)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def only(result: ParseResult, severity: str = "error") -> Problem:
+    found = [p for p in result.problems if p.severity == severity]
+    assert len(found) == 1, [str(p) for p in result.problems]
+    return found[0]
+
+
+def assert_accounted(text: str, result: ParseResult) -> None:
+    """Every `### ` heading is a Spell or a rejected entry (with an error)."""
+    headings = len(re.findall(r"(?<!\S)### ", text))
+    assert len(result.spells) + len(result.rejected) == headings
+    if result.rejected:
+        assert result.errors
+
+
+# (id, body, message, spell named in the problem, text at the reported position)
+ENTRY_ERRORS = [
+    (
+        "sans-niveau",
+        f"### Sans niveau - **Durée :** 1 minute Texte. {GOOD}",
+        "entrée sans niveau : « ### Sans niveau »",
+        "Sans niveau",
+        "### Sans niveau",
+    ),
+    (
+        "sans-niveau-sans-champ",
+        f"### Sans niveau Le sujet dort. {GOOD}",
+        "entrée sans niveau : « ### Sans niveau Le sujet dort. »",
+        "Sans niveau Le sujet dort.",
+        "### Sans niveau",
+    ),
+    (
+        "chiffre-inconnu",
+        f"### Mauvais chiffre (IIX) Texte. {GOOD}",
+        "niveau inconnu « IIX » (chiffre romain non reconnu)",
+        "Mauvais chiffre",
+        "(IIX)",
+    ),
+    (
+        "chiffre-arabe",
+        f"### Chiffre arabe (2) Texte. {GOOD}",
+        "niveau inconnu « 2 » (chiffre romain non reconnu)",
+        "Chiffre arabe",
+        "(2)",
+    ),
+    (
+        "min-sup-max",
+        f"### À l’envers (V-III) Texte. {GOOD}",
+        "niveau minimal V supérieur au niveau maximal III",
+        "À l’envers",
+        "(V-III)",
+    ),
+    (
+        "nom-vide",
+        f"### (II) Texte sans nom. {GOOD}",
+        "nom de sort vide",
+        None,
+        "### (II)",
+    ),
+    (
+        "champ-suivi-d-un-champ",
+        f"### Vide (I) - **Durée :** - **Résistance :** San Texte. {GOOD}",
+        "champ « Durée » sans valeur",
+        "Vide",
+        "- **Durée :**",
+    ),
+    (
+        "champ-suivi-de-la-description",
+        f"### Vide (I) - **Durée :** Le sujet dort. {GOOD}",
+        "champ « Durée » sans valeur",
+        "Vide",
+        "- **Durée :**",
+    ),
+    (
+        "champ-en-fin-d-entree",
+        f"{GOOD} ### Vide (I) - **Durée :**",
+        "champ « Durée » sans valeur",
+        "Vide",
+        "- **Durée :** -",
+    ),
+    (
+        "champ-en-double",
+        f"### Double (I) - **Durée :** 1 minute - **Durée :** 1 heure Texte. {GOOD}",
+        "champ « Durée » en double",
+        "Double",
+        "- **Durée :** 1 heure",
+    ),
+    (
+        "nom-en-double",
+        f"{GOOD} ### Bon (II) Autre texte.",
+        "sort en double dans le collège « Essai » : « Bon » (première occurrence {first})",
+        "Bon",
+        "### Bon (II)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "spell", "at"),
+    [case[1:] for case in ENTRY_ERRORS],
+    ids=[case[0] for case in ENTRY_ERRORS],
+)
+def test_entry_errors(body: str, message: str, spell: str | None, at: str) -> None:
+    text = export(body)
+    result = parse_export(text, source="essai.md")
+    problem = only(result)
+    line, column = position(text, "### Bon (I)")
+    assert problem.message == message.format(first=f"ligne {line}, colonne {column}")
+    assert (problem.source, problem.college, problem.spell) == ("essai.md", "Essai", spell)
+    # "champ-en-fin-d-entree" points at the second "- **Durée :**": search from its entry.
+    search_from = text.index("### Vide") if at.startswith("- **Durée :** -") else 0
+    at = at.removesuffix(" -")
+    offset = text.index(at, search_from)
+    assert (problem.line, problem.column) == (1, offset + 1)
+    # The faulty entry is rejected, the good one kept.
+    assert [s.name for s in result.spells] == ["Bon"]
+    assert len(result.rejected) == 1
+    assert_accounted(text, result)
+
+
+def test_entry_error_in_line_broken_form() -> None:
+    text = restore_line_breaks(
+        export(f"### Vide (I) - **Durée :** - **Temps :** long Texte. {GOOD}")
+    )
+    result = parse_export(text)
+    problem = only(result)
+    assert problem.message == "champ « Durée » sans valeur"
+    assert (problem.line, problem.column) == position(text, "- **Durée :**")
+    assert problem.line > 1
+
+
+def test_duplicate_name_line_broken_positions() -> None:
+    text = restore_line_breaks(export(f"{GOOD} ### Bon (II) Autre."))
+    problem = only(parse_export(text))
+    first_line, first_column = position(text, "### Bon (I)")
+    assert problem.message.endswith(
+        f"(première occurrence ligne {first_line}, colonne {first_column})"
+    )
+    assert (problem.line, problem.column) == position(text, "### Bon (II)")
+
+
+def test_empty_college_is_a_warning() -> None:
+    text = PRE + "## Vide **Description du collège :** Rien ici. " + COLLEGE + GOOD + END
+    result = parse_export(text)
+    assert result.errors == []
+    warning = only(result, "warning")
+    assert warning.message == "collège « Vide » sans aucun sort"
+    assert (warning.college, warning.spell) == ("Vide", None)
+    assert (warning.line, warning.column) == position(text, "## Vide")
+    assert [c.name for c in result.colleges] == ["Vide", "Essai"]
+
+
+def test_truncated_export() -> None:
+    text = PRE + COLLEGE + GOOD
+    result = parse_export(text)
+    problem = only(result)
+    assert problem.message == (
+        "export tronqué : le marqueur de fin « --- Fin du fichier » est absent"
+    )
+    assert (problem.line, problem.column) == (1, len(text) + 1)
+    # What was read is still there.
+    assert [s.name for s in result.spells] == ["Bon"]
+    assert result.spells[0].description == "Texte correct."
+
+
+def test_text_before_first_college() -> None:
+    text = PRE + "Texte égaré. " + COLLEGE + GOOD + END
+    problem = only(parse_export(text))
+    assert problem.message == "texte hors collège avant le premier collège"
+    assert (problem.line, problem.column) == position(text, "Texte égaré")
+
+
+def test_text_without_title() -> None:
+    text = "Texte égaré. " + COLLEGE + GOOD + END
+    problem = only(parse_export(text))
+    assert problem.message == "texte hors collège avant le premier collège"
+    assert (problem.line, problem.column) == (1, 1)
+
+
+def test_text_after_end_marker() -> None:
+    text = export(GOOD) + " Encore du texte."
+    problem = only(parse_export(text))
+    assert problem.message == "texte hors collège après « --- Fin du fichier »"
+    assert (problem.line, problem.column) == position(text, "Encore")
+
+
+def test_spell_before_first_college() -> None:
+    text = PRE + "### Orphelin (I) Texte. " + COLLEGE + GOOD + END
+    result = parse_export(text)
+    problem = only(result)
+    assert problem.message == "texte hors collège : sort avant le premier collège"
+    assert (problem.college, problem.spell) == (None, "Orphelin")
+    assert (problem.line, problem.column) == position(text, "### Orphelin")
+    assert [s.name for s in result.spells] == ["Bon"]
+    assert_accounted(text, result)
+
+
+def test_duplicate_college() -> None:
+    text = PRE + COLLEGE + GOOD + " " + COLLEGE + "### Autre (I) Texte." + END
+    result = parse_export(text)
+    problem = only(result)
+    line, column = position(text, COLLEGE)
+    assert problem.message == (
+        f"collège en double « Essai » (première occurrence ligne {line}, colonne {column})"
+    )
+    # Both keep their spells, under distinct page slugs.
+    assert [c.slug for c in result.colleges] == ["essai", "essai-2"]
+
+
+def test_college_named_like_the_index_page() -> None:
+    text = PRE + "## Tous les sorts **Description du collège :** x. " + GOOD + END
+    assert parse_export(text).colleges[0].slug == "tous-les-sorts-2"
+
+
+def test_same_slug_different_names() -> None:
+    text = export(f"{GOOD} ### Bon ! (II) Autre.")
+    result = parse_export(text)
+    warning = only(result, "warning")
+    assert warning.message == "ancre « bon » déjà prise dans le collège : « bon-2 » utilisée"
+    assert [s.slug for s in result.spells] == ["bon", "bon-2"]
+
+
+def test_many_faults_all_accounted() -> None:
+    bodies = [body for _, body, *_ in ENTRY_ERRORS]
+    text = (
+        PRE
+        + " ".join(f"## C{i} **Description du collège :** d. {b}" for i, b in enumerate(bodies))
+        + END
+    )
+    result = parse_export(text)
+    assert_accounted(text, result)
+    assert len(result.rejected) == len(ENTRY_ERRORS)
+    assert len(result.errors) == len(ENTRY_ERRORS)
+
+
+def test_uncertain_split_warning() -> None:
+    text = export("### Portée (I) - **Portée :** 10 mètres Le sujet vole.")
+    result = parse_export(text)
+    warning = only(result, "warning")
+    assert warning.message == (
+        "découpage incertain entre la valeur du champ Portée et la description "
+        "(valeur retenue : « 10 mètres »)"
+    )
+    assert (warning.line, warning.column) == position(text, "10 mètres")
+    assert result.spells[0].fields == {"Portée": "10 mètres"}
+    assert result.spells[0].description == "Le sujet vole."
+    # A new key is kept, in order, and certain when a line break or a marker ends it.
+    text = export("### Portée (I) - **Portée :** 10 mètres - **Durée :** 1 minute Le sujet vole.")
+    result = parse_export(text)
+    assert result.problems == []
+    assert list(result.spells[0].fields.items()) == [("Portée", "10 mètres"), ("Durée", "1 minute")]
+
+
+def test_ambiguous_vocabulary_is_flagged() -> None:
+    # "Info" and "Info Zone" are both class values, each followed by a capital: ambiguous.
+    result = parse_export(export("### Flou (I) - **Classe :** Info Zone Crée un silence."))
+    warning = only(result, "warning")
+    assert "champ Classe" in warning.message
+    assert result.spells[0].fields == {"Classe": "Info Zone"}
+    # "Zone de…" continues in lowercase: only "Info" ends before a sentence, no doubt.
+    result = parse_export(export("### Flou (I) - **Classe :** Info Zone de silence autour."))
+    assert result.problems == []
+    assert result.spells[0].fields == {"Classe": "Info"}
+    assert result.spells[0].description == "Zone de silence autour."
+
+
+def test_en_dash_levels_and_wide_numerals() -> None:
+    result = parse_export(export("### Large (I–X) Texte. ### Haut (VIII-IX) Texte."))
+    assert result.problems == []
+    assert [(s.level_min, s.level_max) for s in result.spells] == [(1, 10), (8, 9)]
+
+
+def test_roman_numerals() -> None:
+    numerals = ("I", "IV", "IX", "X", "XIV", "XXXIX")
+    assert [roman_to_int(x) for x in numerals] == [1, 4, 9, 10, 14, 39]
+    assert [roman_to_int(x) for x in ("IIX", "IIII", "VV", "", "i")] == [None] * 5
+
+
+def test_slugify() -> None:
+    assert slugify("Blast sonore") == "blast-sonore"
+    assert slugify("Écouter à travers les murs") == "ecouter-a-travers-les-murs"
+    assert slugify("Nœud magique") == "noeud-magique"
+    assert slugify("Anihiler l’air") == "anihiler-l-air"
+    assert slugify("Élémentaire - Air") == "elementaire-air"
+    assert slugify("Communication & Empathie") == "communication-empathie"
+
+
+def test_read_export_rejects_non_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "magie.md"
+    path.write_bytes("# Magie ## Acoustique é".encode() + b"\xff\xfe suite")
+    with pytest.raises(ExportError) as caught:
+        read_export(path)
+    assert caught.value.offset == len("# Magie ## Acoustique é".encode())
+    assert str(path) in str(caught.value)
+    assert "octet invalide à la position 24" in str(caught.value)
+
+
+def test_read_export_latin1_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.md"
+    path.write_bytes("# Magie ## Élémentaire".encode("latin-1"))
+    with pytest.raises(ExportError) as caught:
+        read_export(path)
+    assert caught.value.offset == 11
+    assert caught.value.path == str(path)
+
+
+def test_read_export_strips_bom(tmp_path: Path) -> None:
+    path = tmp_path / "bom.md"
+    path.write_bytes(b"\xef\xbb\xbf" + export(GOOD).encode())
+    text = read_export(path)
+    assert text == export(GOOD)
+    assert parse_export(text).problems == []

@@ -1,0 +1,225 @@
+"""College pages and the « Tous les sorts » index: anchors, badges, filters and escaping."""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup, Tag
+from synth import seed_text
+
+from generator.spells import (
+    ParseResult,
+    mention_linker,
+    parse_export,
+    render_college_page,
+    render_spell_index,
+)
+
+# The site's Markdown extensions (mkdocs.yml), with toc's default slugify.
+EXTENSIONS = [
+    "abbr",
+    "admonition",
+    "attr_list",
+    "def_list",
+    "md_in_html",
+    "tables",
+    "toc",
+    "pymdownx.details",
+    "pymdownx.superfences",
+]
+
+
+def to_html(page: str) -> BeautifulSoup:
+    return BeautifulSoup(markdown.markdown(page, extensions=EXTENSIONS), "html.parser")
+
+
+@pytest.fixture(scope="module")
+def seed() -> ParseResult:
+    return parse_export(seed_text())
+
+
+HOSTILE = (
+    "# Magie _Généré le <b>01/01/2027</b>_ --- "
+    "## Pièges <i>& co</i> **Description du collège :** Collège <script>alert('c')</script>. "
+    "### Faille <img src=x onerror=alert(1)> (I) - **Durée :** 1 minute - **Résistance :** "
+    '<b>Vol</b> - **Classe :** Zone" onmouseover="x Texte <script>alert(1)</script> fin. '
+    "### Liens (II) Voir [dégâts×10] et [clic](javascript:alert(1)) ou ![i](x.png) [^1]. "
+    "### Blocs (III) # Pas un titre • 1. pas une liste • > pas une citation • `code` \\ {: .x } "
+    "### Séparateur (IV) --- "
+    "### Définition (V) Terme • : pas une définition • ~~~ pas un bloc • ??? note pas un détail "
+    "• !!! note pas un avertissement • *[HTML]: pas une abréviation "
+    "### Deux-points (V) : pas une définition "
+    "--- Fin du fichier"
+)
+
+
+@pytest.fixture(scope="module")
+def hostile() -> ParseResult:
+    result = parse_export(HOSTILE)
+    assert result.errors == [], [str(p) for p in result.problems]
+    return result
+
+
+def test_index_table(seed: ParseResult) -> None:
+    page = render_spell_index(seed)
+    assert page.startswith("# Tous les sorts\n")
+    soup = BeautifulSoup(page, "html.parser")
+    tables = soup.find_all("table")
+    assert len(tables) == 1 and tables[0]["id"] == "table-sorts"
+    headers = [th.get_text() for th in soup.select("thead th")]
+    assert headers == ["Nom", "Collège", "Niveaux", "Classe", "Durée", "Temps", "Résistance"]
+    rows = soup.select("tbody tr")
+    assert len(rows) == 422
+    hrefs = [row.select_one("td a")["href"] for row in rows]  # type: ignore[index]
+    assert len(set(hrefs)) == 422
+    assert "../acoustique/#blast-sonore" in hrefs
+    blast = next(r for r in rows if r.select_one("td a").get_text() == "Blast sonore")  # type: ignore[union-attr]
+    assert blast["data-college"] == "acoustique"
+    assert (blast["data-min"], blast["data-max"]) == ("1", "4")
+    level = blast.select("td")[2]
+    assert (level["data-min"], level["data-max"], level.get_text()) == ("1", "4", "I–IV")
+    # 177 entries have « Temps : long » (or « Long ») in the seed.
+    assert sum(1 for r in rows if r["data-long"] == "1") == 177
+    parchemin = next(r for r in rows if "#parchemin" in r.select_one("td a")["href"])  # type: ignore[index]
+    assert parchemin["data-temps"] == "10 minutes par PdM nécessaire au lancer du sort"
+    assert parchemin["data-long"] == "0"
+    assert parchemin["data-classe"] == "Enchantement"
+    assert "Export généré le 22/10/2026 à 19:24." in page
+
+
+def test_index_renders_through_markdown(seed: ParseResult) -> None:
+    soup = to_html(render_spell_index(seed))
+    assert len(soup.select("table#table-sorts tbody tr")) == 422
+
+
+def test_college_pages_anchor_every_spell(seed: ParseResult) -> None:
+    for college in seed.colleges:
+        soup = to_html(render_college_page(college, mention_linker(seed, college)))
+        h1 = soup.find_all("h1")
+        assert [h.get_text() for h in h1] == [college.name]
+        spells = soup.select("h2.sort")
+        assert [h["id"] for h in spells] == [s.slug for s in college.spells]
+        assert [h.get_text() for h in spells] == [s.name for s in college.spells]
+        assert len(soup.select("span.niveau")) == len(college.spells)
+        assert not soup.find_all("script")
+
+
+def test_college_page_markdown(seed: ParseResult) -> None:
+    acoustique = seed.colleges[0]
+    page = render_college_page(acoustique)
+    assert page.startswith("# Acoustique\n\nCes sorts permettent de créer")
+    assert "## Blast sonore { #blast-sonore .sort }\n" in page
+    assert '<span class="niveau" title="Niveaux I à IV">I–IV</span>' in page
+    assert '<span class="niveau" title="Niveau II">II</span>' in page
+    assert "<dt>Durée</dt><dd>1 minute</dd>\n<dt>Résistance</dt><dd>San</dd>" in page
+    soup = to_html(page)
+    blast = soup.find(id="blast-sonore")
+    assert isinstance(blast, Tag)
+    text = blast.find_next("p", class_=False)
+    assert text is not None and "[dégâts×10] secondes" in text.get_text()
+    assert not soup.select("a")  # no link appears without a resolver
+
+
+def test_bullets_render_as_a_list(seed: ParseResult) -> None:
+    college = next(c for c in seed.colleges if c.name == "Élémentaire - Air")
+    soup = to_html(render_college_page(college))
+    section = soup.find(id="controle-du-climat")
+    assert isinstance(section, Tag)
+    items = section.find_next("ul")
+    assert items is not None
+    texts = [li.get_text() for li in items.find_all("li")]
+    assert [t.split(" :")[0] for t in texts] == [
+        "Précipitations / couverture nuageuse",
+        "Température",
+        "Vent",
+    ]
+
+
+def test_mentions_link_to_spells(seed: ParseResult) -> None:
+    air = next(c for c in seed.colleges if c.name == "Élémentaire - Air")
+    page = render_college_page(air, mention_linker(seed, air))
+    assert "[_Contrôle du climat_](#controle-du-climat)" in page
+    acoustique = seed.colleges[0]
+    link = mention_linker(seed, acoustique)
+    assert link("Blast sonore") == "#blast-sonore"
+    assert link("Contrôle du climat") == "../elementaire-air/#controle-du-climat"
+    assert link("Perception") is None
+    soup = to_html(render_college_page(air, mention_linker(seed, air)))
+    assert soup.select_one('a[href="#controle-du-climat"]') is not None
+
+
+def test_hostile_index_is_escaped(hostile: ParseResult) -> None:
+    page = render_spell_index(hostile)
+    soup = BeautifulSoup(page, "html.parser")
+    assert not soup.find_all(["script", "img", "b", "i"])
+    rows = soup.select("tbody tr")
+    assert [r.select_one("td a").get_text() for r in rows] == [  # type: ignore[union-attr]
+        "Faille <img src=x onerror=alert(1)>",
+        "Liens",
+        "Blocs",
+        "Séparateur",
+        "Définition",
+        "Deux-points",
+    ]
+    faille = rows[0]
+    assert faille["data-resistance"] == "<b>Vol</b>"
+    assert faille["data-classe"] == 'Zone" onmouseover="x'
+    assert not faille.has_attr("onmouseover")
+    assert "<script" not in page and "<img" not in page
+    assert "Export généré le &lt;b&gt;01/01/2027&lt;/b&gt;." in page
+
+
+def test_hostile_college_page_is_escaped(hostile: ParseResult) -> None:
+    college = hostile.colleges[0]
+    page = render_college_page(college, mention_linker(hostile, college))
+    assert "<script" not in page and "<img" not in page and "<b>" not in page
+    soup = to_html(page)
+    assert not soup.find_all(["script", "img", "b", "i"])
+    assert soup.find("h1").get_text() == "Pièges <i>& co</i>"  # type: ignore[union-attr]
+    text = soup.get_text()
+    assert "Collège <script>alert('c')</script>." in text
+    assert "Texte <script>alert(1)</script> fin." in text
+    assert soup.select_one("dd:-soup-contains('Vol')").get_text() == "<b>Vol</b>"  # type: ignore[union-attr]
+
+
+def test_hostile_links_and_blocks_stay_text(hostile: ParseResult) -> None:
+    college = hostile.colleges[0]
+    soup = to_html(render_college_page(college))
+    assert not soup.find_all(["a", "img", "ol", "blockquote", "code", "hr", "sup"])
+    assert [h.name for h in soup.find_all(["h1", "h2", "h3"])] == ["h1"] + ["h2"] * 6
+    assert not soup.find_all(["dl", "details", "pre", "abbr"], class_=lambda c: c != "champs")
+    assert not soup.select("div.admonition")
+    text = soup.get_text()
+    assert "Voir [dégâts×10] et [clic](javascript:alert(1)) ou ![i](x.png) [^1]." in text
+    blocs = soup.find(id="blocs")
+    assert isinstance(blocs, Tag)
+    paragraph = blocs.find_next("p", class_=False)
+    assert paragraph is not None and paragraph.get_text() == "# Pas un titre"
+    items = [li.get_text() for li in soup.select("ul li")]
+    assert items == [
+        "1. pas une liste",
+        "> pas une citation",
+        "`code` \\ {: .x }",
+        ": pas une définition",
+        "~~~ pas un bloc",
+        "??? note pas un détail",
+        "!!! note pas un avertissement",
+        "*[HTML]: pas une abréviation",
+    ]
+    deux_points = soup.find(id="deux-points")
+    assert isinstance(deux_points, Tag)
+    paragraph = deux_points.find_next("p", class_=False)
+    assert paragraph is not None and paragraph.get_text() == ": pas une définition"
+    separateur = soup.find(id="separateur")
+    assert isinstance(separateur, Tag)
+    last = separateur.find_next("p", class_=False)
+    assert last is not None and last.get_text() == "---"
+
+
+def test_description_records_keep_text_as_written(hostile: ParseResult) -> None:
+    liens = hostile.spells[1]
+    # Link-shaped brackets are escaped, the plain bracket stays as written.
+    assert liens.description == (
+        "Voir [dégâts×10] et \\[clic\\](javascript:alert(1)) ou !\\[i\\](x.png) \\[^1\\]."
+    )
+    assert hostile.spells[0].description == "Texte <script>alert(1)</script> fin."

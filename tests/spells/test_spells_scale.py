@@ -1,0 +1,37 @@
+"""A 10× synthetic export (230 colleges, 4,220 spells) parses completely: counts only."""
+
+from __future__ import annotations
+
+import re
+
+from synth import seed_text, synthesize_export
+
+from generator.spells import parse_export, render_spell_index, restore_line_breaks, spell_records
+
+
+def test_ten_copies() -> None:
+    text = synthesize_export(seed_text(), 10)
+    assert len(re.findall(r"(?<!\S)### ", text)) == 4220
+    result = parse_export(text, source="synthétique")
+    assert len(result.colleges) == 230
+    assert len(result.spells) == 4220
+    assert result.rejected == []
+    assert result.errors == []
+    # The seed's five uncertain splits, once per copy.
+    assert len(result.warnings) == 50
+    records = spell_records(result)
+    assert len({r["url"] for r in records}) == 4220
+    assert {r["college_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
+    assert render_spell_index(result).count("<tr data-college=") == 4220
+
+
+def test_ten_copies_line_broken() -> None:
+    text = synthesize_export(seed_text(), 10)
+    assert spell_records(parse_export(restore_line_breaks(text))) == spell_records(
+        parse_export(text)
+    )
+
+
+def test_one_copy_is_the_seed() -> None:
+    seed = seed_text()
+    assert synthesize_export(seed, 1) == seed.rstrip()
