@@ -1,0 +1,40 @@
+# Two commands do all the set-up on a fresh clone: `make serve` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.installed
+
+.PHONY: serve site test lint bench clean
+
+$(STAMP): requirements.txt pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+deps: $(STAMP) $(NPM_STAMP)
+
+site: deps
+	$(VENV)/bin/mkdocs build --strict
+
+serve: deps
+	$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
+lint: deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test: deps
+	$(PY) -m pytest
+
+bench: deps
+	$(PY) -m bench
+
+clean:
+	rm -rf site build

@@ -1,0 +1,136 @@
+"""Markdown and HTML made from the rules code: computed tables, reading notes, widget forms."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["markdown_table", "note_admonition", "widget_form"]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table; every cell is text computed by the rules code."""
+    lines = [
+        "| " + " | ".join(_cell(h) for h in headers) + " |",
+        "|" + "|".join(" --- " for _ in headers) + "|",
+    ]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def note_admonition(text: str) -> str:
+    """A visible reading note where the source contradicts itself."""
+    body = "\n".join("    " + line for line in text.strip().split("\n"))
+    return f'!!! info "Note de lecture"\n\n{body}'
+
+
+def _attr(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _field(calc_id: str, spec: Mapping[str, Any], prefix: str = "") -> str:
+    """One labelled control; its id is unique in the page as each calculator appears once."""
+    name = spec["name"]
+    control_id = f"calc-{calc_id}-{prefix}{name}"
+    label = _attr(spec.get("label", name))
+    kind = spec.get("type", "text")
+    default = spec.get("default")
+    error_id = f"{control_id}-erreur"
+    common = f'id="{control_id}" name="{_attr(name)}" aria-describedby="{error_id}"'
+    if kind == "bool":
+        checked = " checked" if default else ""
+        control = f'<input type="checkbox" {common}{checked}>'
+        label_html = f'<label for="{control_id}">{label}</label>'
+        return (
+            f'<div class="champ champ-case">{control}{label_html}'
+            f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
+        )
+    if kind == "choice":
+        options = "".join(
+            f'<option value="{_attr(c["value"])}"'
+            f"{' selected' if c['value'] == default else ''}>{_attr(c['label'])}</option>"
+            for c in spec.get("choices", [])
+        )
+        control = f"<select {common}>{options}</select>"
+    elif kind in ("int", "float"):
+        bounds = "".join(
+            f' {key}="{_attr(spec[key])}"'
+            for key in ("min", "max", "step")
+            if spec.get(key) is not None
+        )
+        if kind == "int" and spec.get("step") is None:
+            bounds += ' step="1"'
+        elif kind == "float" and spec.get("step") is None:
+            bounds += ' step="any"'
+        value = "" if default is None else f' value="{_attr(default)}"'
+        control = f'<input type="number" inputmode="decimal" {common}{bounds}{value}>'
+    else:
+        if kind == "int_list" and isinstance(default, list):
+            default = ", ".join(str(v) for v in default)
+        value = "" if default is None else f' value="{_attr(default)}"'
+        control = f'<input type="text" autocomplete="off" spellcheck="false" {common}{value}>'
+    unit = spec.get("unit")
+    unit_html = f'<span class="unite">{_attr(unit)}</span>' if unit else ""
+    return (
+        f'<div class="champ"><label for="{control_id}">{label}</label>'
+        f'<span class="saisie">{control}{unit_html}</span>'
+        f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
+    )
+
+
+def _list_field(calc_id: str, spec: Mapping[str, Any]) -> str:
+    """A repeatable group of fields (e.g. the objects carried); rows are added in the page."""
+    name = spec["name"]
+    template = "".join(_field(calc_id, sub, prefix=f"{name}-__i__-") for sub in spec["fields"])
+    default = _attr(json.dumps(spec.get("default", []), ensure_ascii=False))
+    limit = _attr(spec.get("max_items", 20))
+    return (
+        f'<fieldset class="liste" data-liste="{_attr(name)}" data-max="{limit}"'
+        f' data-defaut="{default}"><legend>{_attr(spec.get("label", name))}</legend>'
+        f'<div class="liste-lignes"></div>'
+        f'<template><div class="liste-ligne">{template}'
+        f'<button type="button" class="md-button liste-retirer">Retirer</button></div></template>'
+        f'<button type="button" class="md-button liste-ajouter">Ajouter une ligne</button>'
+        f'<span class="erreur" id="calc-{calc_id}-{name}-erreur" aria-live="polite"></span>'
+        f"</fieldset>"
+    )
+
+
+def widget_form(entry: Mapping[str, Any]) -> str:
+    """The form of one calculator, generated from its catalogue entry (never by hand)."""
+    calc_id = entry["id"]
+    fields = "".join(
+        _list_field(calc_id, spec) if spec.get("type") == "list" else _field(calc_id, spec)
+        for spec in entry["inputs"]
+        if spec["name"] != "seed"
+    )
+    outputs = "".join(
+        f'<div class="sortie"><dt>{_attr(o.get("label", o["name"]))}</dt>'
+        f'<dd><output name="{_attr(o["name"])}" for="calc-{calc_id}">–</output>'
+        f"{' ' + _attr(o['unit']) if o.get('unit') else ''}</dd></div>"
+        for o in entry.get("outputs", [])
+    )
+    rolls = any(spec["name"] == "seed" for spec in entry["inputs"])
+    roll_button = (
+        '<button type="button" class="md-button md-button--primary calculateur-lancer">'
+        "Lancer</button>"
+        if rolls
+        else ""
+    )
+    description = entry.get("description", "")
+    return (
+        f'<form class="calculateur" id="calc-{calc_id}" data-calculateur="{_attr(calc_id)}" '
+        f'novalidate markdown="0" aria-labelledby="calc-{calc_id}-titre">'
+        f'<p class="calculateur-titre" id="calc-{calc_id}-titre">{_attr(entry["title"])}</p>'
+        f'<p class="calculateur-description">{_attr(description)}</p>'
+        f'<div class="calculateur-champs">{fields}</div>{roll_button}'
+        f'<dl class="calculateur-resultats" aria-live="polite">{outputs}</dl>'
+        f'<p class="calculateur-etat" role="status">Ce calculateur a besoin de JavaScript.</p>'
+        f"</form>"
+    )

@@ -1,0 +1,33 @@
+"""Heading anchors and lookup keys: ASCII, accent-free, the same on every page and in links."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["fold", "slugify", "unique_slug"]
+
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
+
+
+def fold(text: str) -> str:
+    """Lower-case, accent-free form of a name, used to match mentions to their targets."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(stripped.casefold().split())
+
+
+def slugify(value: str, separator: str = "-") -> str:
+    """Anchor id for a heading: `Dégâts et soins` → `degats-et-soins` (toc's slugify hook)."""
+    return _NON_WORD.sub(separator, fold(value)).strip(separator)
+
+
+def unique_slug(slug: str, taken: set[str]) -> str:
+    """The id Python-Markdown's toc gives a repeated heading: `x`, then `x_1`, `x_2`…"""
+    candidate, n = slug, 0
+    while candidate in taken:
+        n += 1
+        candidate = f"{slug}_{n}"
+    taken.add(candidate)
+    return candidate

@@ -1,0 +1,112 @@
+"""Shared fixtures: the built site (built once per test session), a local server, Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT.parent / "shared" / "seeds"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def build_site(
+    destination: Path, config: Path = ROOT / "mkdocs.yml"
+) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` as `make site` runs it, into another folder."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(config),
+            "-d",
+            str(destination),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    destination = tmp_path_factory.mktemp("site")
+    result = build_site(destination)
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
+    return destination
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map: typing.ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+        ".json": "application/json",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    server, url = serve(site_dir)
+    yield url + "/"
+    server.shutdown()
+
+
+def chromium_path() -> str | None:
+    found = os.environ.get("CHROMIUM") or next(
+        (p for p in CHROMIUM_CANDIDATES if Path(p).exists()), None
+    )
+    return found or shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    executable = chromium_path()
+    if executable is None:
+        message = "Chromium est introuvable (paquet Debian « chromium »)"
+        if os.environ.get("CI"):
+            pytest.fail(message + " : en CI, un navigateur manquant est un échec.")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()

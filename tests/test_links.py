@@ -1,0 +1,139 @@
+"""Cross-links and link checks of the core, on small Markdown texts."""
+
+from __future__ import annotations
+
+from generator.links import (
+    SpellTarget,
+    TargetIndex,
+    check_link_syntax,
+    link_references,
+    unlink_absent_pages,
+)
+from generator.markdown_text import headings
+
+RULES = """# Comment jouer
+
+## Tests d20
+
+Texte.
+
+#### Modificateurs de caractéristique
+
+## Dégâts et soins
+
+### Stabiliser un personnage
+
+- <span id="etat-a-terre">À terre</span>
+- <span id="etat-inconscient">Inconscient</span>
+"""
+COMBAT = """# Combat
+
+## Déplacement et position
+
+Voir « Tests d20 » et « Glossaire de règles ».
+"""
+
+
+def make_index() -> TargetIndex:
+    spells = [
+        SpellTarget("magie/acoustique.md", "blast-sonore", "Blast sonore", "Acoustique"),
+        SpellTarget("magie/air.md", "bouclier", "Bouclier", "Air"),
+        SpellTarget("magie/terre.md", "bouclier", "Bouclier", "Terre"),
+    ]
+    return TargetIndex.build([("dnd5e/index.md", RULES), ("dnd5e/combat.md", COMBAT)], spells)
+
+
+def test_the_two_malformed_links_of_the_source_are_errors_with_file_and_line() -> None:
+    text = (
+        "Ligne sans lien.\n"
+        "Vous pouvez [influencer](/regles/glossaire/#influence-action] un PNJ.\n"
+        "Un Repos [long](/regles/glossaire/#Repos long) suffit.\n"
+    )
+    problems = check_link_syntax(text, "dnd5e/tests.md")
+    assert [(p.file, p.line, p.severity) for p in problems] == [
+        ("dnd5e/tests.md", 2, "error"),
+        ("dnd5e/tests.md", 3, "error"),
+    ]
+    assert "« ] »" in problems[0].message
+    assert "espace" in problems[1].message
+
+
+def test_well_formed_links_and_code_are_not_errors() -> None:
+    text = '[a](b.md#c) et [d](e.md "titre")\n```\n[x](y]\n```\n'
+    assert check_link_syntax(text, "p.md") == []
+
+
+def test_links_to_the_original_site_are_unlinked_and_reported() -> None:
+    text, problems = unlink_absent_pages("Un Repos [long](/regles/glossaire/#repos-long).", "p.md")
+    assert text == "Un Repos long."
+    assert problems[0].kind == "page-absente"
+    assert problems[0].line == 1
+
+
+def test_guillemet_reference_links_to_the_section_on_another_page() -> None:
+    text, problems = link_references(COMBAT, "dnd5e/combat.md", make_index())
+    assert "« [Tests d20](index.md#tests-d20) »" in text
+    assert "« Glossaire de règles »" in text  # unresolved stays plain text
+    assert [(p.kind, p.subject, p.line) for p in problems] == [
+        ("reference-introuvable", "Glossaire de règles", 5)
+    ]
+
+
+def test_quotations_without_a_reference_cue_are_left_alone() -> None:
+    text, problems = link_references("On l’appelle « sujet ».", "p.md", make_index())
+    assert text == "On l’appelle « sujet »."
+    assert problems == []
+
+
+def test_table_and_condition_names_link_to_their_anchor() -> None:
+    line = "Voir la table Modificateurs de caractéristique ; l’état À terre prend fin."
+    text, _ = link_references(line, "dnd5e/combat.md", make_index())
+    assert "[Modificateurs de caractéristique](index.md#modificateurs-de-caracteristique)" in text
+    assert "l’état [À terre](index.md#etat-a-terre)" in text
+
+
+def test_voir_links_a_page_or_reports_it() -> None:
+    text, problems = link_references(
+        "Si l’épée a un but, voir Special Purpose of Sentient Swords pour le déterminer.",
+        "ose/epees.md",
+        make_index(),
+    )
+    assert "[" not in text
+    assert problems[0].subject == "Special Purpose of Sentient Swords"
+    text, problems = link_references("(voir Combat pour cela)", "x/y.md", make_index())
+    assert "voir [Combat](../dnd5e/combat.md)" in text
+    assert problems == []
+
+
+def test_italic_spell_mention_prefers_the_same_college() -> None:
+    index = make_index()
+    text, _ = link_references("Lancez _Bouclier_.", "magie/terre.md", index, college="Terre")
+    assert "[_Bouclier_](#bouclier)" in text
+    text, _ = link_references("Lancez _Blast sonore_.", "magie/terre.md", index, college="Terre")
+    assert "[_Blast sonore_](acoustique.md#blast-sonore)" in text
+
+
+def test_italic_mention_of_a_name_in_several_other_colleges_offers_each() -> None:
+    text, problems = link_references("Voir _Bouclier_.", "magie/feu.md", make_index(), "Feu")
+    assert "(air.md#bouclier)" in text and "(terre.md#bouclier)" in text
+    assert problems == []
+
+
+def test_unresolved_italic_mentions_are_reported_and_sentences_are_not() -> None:
+    text, problems = link_references(
+        "Voir _Effets généraux des sorts_. *Table restituée : elle manquait.*",
+        "magie/feu.md",
+        make_index(),
+    )
+    assert [p.subject for p in problems] == ["Effets généraux des sorts"]
+    assert "_Effets généraux des sorts_" in text
+
+
+def test_heading_anchors_follow_toc_rules_for_repeats_and_explicit_ids() -> None:
+    found = headings("# A\n## Durée\n## Durée\n## Blast {: #blast-sonore }\n```\n# no\n```\n")
+    assert [(h.level, h.anchor) for h in found] == [
+        (1, "a"),
+        (2, "duree"),
+        (2, "duree_1"),
+        (2, "blast-sonore"),
+    ]

@@ -1,0 +1,138 @@
+"""The built site: French, structured, self-contained, readable on a 360 px phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.conftest import ROOT
+
+RULE_PAGES = [
+    "dnd5e/index.html",
+    "dnd5e/caracteristiques/index.html",
+    "dnd5e/tests-d20/index.html",
+    "dnd5e/maitrise/index.html",
+    "dnd5e/actions/index.html",
+    "dnd5e/interactions-sociales/index.html",
+    "dnd5e/exploration/index.html",
+    "dnd5e/combat/index.html",
+    "dnd5e/degats-et-soins/index.html",
+    "maison/poids-transportable/index.html",
+    "pmt/epees-et-pmt/index.html",
+    "ose/epees-intelligentes/index.html",
+]
+
+
+def soup(site_dir: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site_dir / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def all_pages(site_dir: Path) -> list[Path]:
+    return sorted(site_dir.rglob("*.html"))
+
+
+def test_every_page_is_french(site_dir: Path) -> None:
+    for page in all_pages(site_dir):
+        html = soup(site_dir, str(page.relative_to(site_dir)))
+        assert html.html is not None and html.html.get("lang") == "fr", page
+
+
+def test_no_page_asks_another_origin_for_anything(site_dir: Path) -> None:
+    external = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+    for page in all_pages(site_dir):
+        html = soup(site_dir, str(page.relative_to(site_dir)))
+        for tag, attribute in (
+            ("script", "src"),
+            ("link", "href"),
+            ("img", "src"),
+            ("iframe", "src"),
+            ("source", "src"),
+        ):
+            for element in html.find_all(tag):
+                value = element.get(attribute) or ""
+                if tag == "link" and element.get("rel") in (["canonical"], ["alternate"]):
+                    continue  # the page's own address, not a request
+                assert not external.match(value), f"{page}: {tag} {value}"
+    css = "\n".join(p.read_text(encoding="utf-8") for p in site_dir.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "fonts.gstatic" not in css
+
+
+def test_rule_pages_have_structure(site_dir: Path) -> None:
+    for page in RULE_PAGES:
+        html = soup(site_dir, page)
+        article = html.select_one("article")
+        assert article is not None, page
+        assert len(article.find_all("h1")) == 1, page
+        assert article.find_all("h2"), page
+
+
+def test_source_tables_are_tables(site_dir: Path) -> None:
+    expectations = {
+        "pmt/epees-et-pmt/index.html": ["Altération", "Horreur"],
+        "ose/epees-intelligentes/index.html": ["Lecture", "Pouvoirs", "Langues", "Alignement"],
+        "dnd5e/caracteristiques/index.html": ["Modificateur"],
+    }
+    for page, headers in expectations.items():
+        found = " ".join(th.get_text() for th in soup(site_dir, page).select("article table th"))
+        for header in headers:
+            assert header in found, (page, header, found)
+
+
+def test_cross_references_become_links(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/caracteristiques/index.html")
+    targets = {a.get_text(): a.get("href") for a in html.select("article a[href]")}
+    assert targets.get("Tests d20", "").startswith("../tests-d20/"), targets
+
+
+def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/degats-et-soins/index.html")
+    assert html.select_one("#etat-a-terre") is not None
+    assert html.select_one("#etat-epuisement") is not None
+
+
+def test_unresolved_references_are_plain_text_and_reported(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/tests-d20/index.html")
+    for link in html.select("article a[href]"):
+        href = link.get("href", "")
+        assert "glossaire" not in href, href
+    report = json.loads((ROOT / "build" / "rapport-construction.json").read_text("utf-8"))
+    subjects = {(p["kind"], p["subject"]) for p in report}
+    assert ("reference-introuvable", "Glossaire de règles") in subjects
+    assert ("page-absente", "influencer") in subjects
+    assert any(s == "Special Purpose of Sentient Swords" for _, s in subjects)
+
+
+def test_install_blurb_is_on_its_page_not_in_the_rules(site_dir: Path) -> None:
+    blurb = "Cette app peut être installée sur PC ou smartphone."
+    assert blurb in soup(site_dir, "installer/index.html").get_text()
+    assert blurb not in soup(site_dir, "dnd5e/index.html").get_text()
+
+
+def test_licence_page_carries_the_srd_attribution(site_dir: Path) -> None:
+    text = soup(site_dir, "licences/index.html").get_text()
+    assert "Creative Commons Attribution 4.0" in text and "SRD 5.2" in text
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_pages_fit_the_screen_and_stay_on_the_origin(
+    browser: object, site_url: str, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800})  # type: ignore[attr-defined]
+    page = context.new_page()
+    origin = urlparse(site_url).netloc
+    elsewhere: list[str] = []
+    page.on(
+        "request", lambda r: urlparse(r.url).netloc not in (origin, "") and elsewhere.append(r.url)
+    )
+    for path in ["", *[p.removesuffix("index.html") for p in RULE_PAGES], "installer/"]:
+        page.goto(site_url + path)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
+    context.close()
+    assert elsewhere == []
