@@ -1,5 +1,7 @@
 # Two commands do all the set-up on a fresh clone: `make serve` and `make test`.
 SHELL := /bin/bash
+# Material 9.7 prints a banner about MkDocs 2.0 on every build; the README covers that plan.
+export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed

@@ -49,6 +49,7 @@ def build_site(
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
 
 

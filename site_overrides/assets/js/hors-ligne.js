@@ -1,0 +1,1 @@
+/* hors-ligne */
