@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import tables
+from .bridge import run_json
 from .catalog import catalog, run
 from .encumbrance import STRENGTH_EXAMPLE_NOTE
 from .errors import (
@@ -24,6 +25,7 @@ __all__ = [
     "UnknownCalculatorError",
     "catalog",
     "run",
+    "run_json",
     "tables",
 ]
 

@@ -16,5 +16,10 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     spells_section = c.Type(str, default="Magie")
     spells_folder = c.Type(str, default="magie")
 
+    # Settings for the calculators in the browser
+    pyodide_dir = c.Type(str, default="node_modules/pyodide")
+    snapshot = c.Type(bool, default=True)
+    cache_dir = c.Type(str, default="build/cache")
+
     # Settings for the build report
     report_file = c.Type(str, default="build/rapport-construction.json")

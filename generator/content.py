@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.dice import dice_buttons
 from generator.fences import Directive, DirectiveError, expand_directives
 from generator.links import (
     TargetIndex,
     check_link_syntax,
+    href,
     link_references,
     unlink_absent_pages,
 )
@@ -38,7 +40,13 @@ class ContentRenderer:
                     f"calculateur inconnu « {directive.argument} » ; attendu l’un de : "
                     + ", ".join(sorted(self.catalog))
                 )
-            return widget_form(entry)
+            form = widget_form(entry)
+            rule_page = str(entry.get("page", ""))
+            if rule_page and rule_page != directive.file:
+                link = href(directive.file, rule_page, None)
+                rule = f'<p class="calculateur-regle" markdown="1">[Voir la règle]({link})</p>'
+                return f"{rule}\n\n{form}"
+            return form
         if directive.kind == "table":
             from calculators import tables
 
@@ -66,6 +74,7 @@ class ContentRenderer:
         # Links first: directives add lines, and problems must keep the source's line numbers.
         text, found = link_references(text, file, index, college=college)
         problems += found
+        text, _ = dice_buttons(text)
         text, found = expand_directives(text, file, self.render_directive)
         problems += found
         return text, problems

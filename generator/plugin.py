@@ -18,6 +18,7 @@ from generator import spells as spellbook
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
 from generator.links import SpellTarget, TargetIndex
+from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
 
 __all__ = ["ReglesPlugin"]
@@ -165,9 +166,23 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     # Data files -------------------------------------------------------------------------
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if not self.config.enabled or self.spells is None:
+        if not self.config.enabled:
             return
-        data = Path(config.site_dir) / "data" / "spells.json"
-        data.parent.mkdir(parents=True, exist_ok=True)
-        records = spellbook.spell_records(self.spells)
-        data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+        site = Path(config.site_dir)
+        project = Path(config.config_file_path).parent
+        if self.spells is not None:
+            data = site / "data" / "spells.json"
+            data.parent.mkdir(parents=True, exist_ok=True)
+            records = spellbook.spell_records(self.spells)
+            data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+        # The calculators' browser runtime: Pyodide, the packed package, the start snapshot.
+        try:
+            write_runtime(
+                site,
+                project / self.config.pyodide_dir,
+                project / "calculators",
+                project / self.config.cache_dir,
+                snapshot=self.config.snapshot,
+            )
+        except (OSError, RuntimeError) as error:
+            raise PluginError(f"environnement Python du navigateur : {error}") from error

@@ -42,18 +42,29 @@ def _field(calc_id: str, spec: Mapping[str, Any], prefix: str = "") -> str:
     kind = spec.get("type", "text")
     default = spec.get("default")
     error_id = f"{control_id}-erreur"
-    common = f'id="{control_id}" name="{_attr(name)}" aria-describedby="{error_id}"'
+    help_id = f"{control_id}-aide"
+    described = f"{help_id} {error_id}" if spec.get("help") else error_id
+    common = (
+        f'id="{control_id}" name="{_attr(name)}" data-type="{_attr(kind)}" '
+        f'aria-describedby="{described}"'
+    )
+    help_text = spec.get("help")
+    help_html = (
+        f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>'
+        if help_text
+        else ""
+    )
     if kind == "bool":
         checked = " checked" if default else ""
         control = f'<input type="checkbox" {common}{checked}>'
         label_html = f'<label for="{control_id}">{label}</label>'
         return (
-            f'<div class="champ champ-case">{control}{label_html}'
+            f'<div class="champ champ-case">{control}{label_html}{help_html}'
             f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
         )
     if kind == "choice":
         options = "".join(
-            f'<option value="{_attr(c["value"])}"'
+            f'<option value="{_attr(c["value"])}" data-json="{_attr(json.dumps(c["value"]))}"'
             f"{' selected' if c['value'] == default else ''}>{_attr(c['label'])}</option>"
             for c in spec.get("choices", [])
         )
@@ -79,7 +90,7 @@ def _field(calc_id: str, spec: Mapping[str, Any], prefix: str = "") -> str:
     unit_html = f'<span class="unite">{_attr(unit)}</span>' if unit else ""
     return (
         f'<div class="champ"><label for="{control_id}">{label}</label>'
-        f'<span class="saisie">{control}{unit_html}</span>'
+        f'<span class="saisie">{control}{unit_html}</span>{help_html}'
         f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
     )
 

@@ -6,6 +6,7 @@ import functools
 import http.server
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -29,8 +30,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def build_site(
-    destination: Path, config: Path = ROOT / "mkdocs.yml"
+    destination: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` as `make site` runs it, into another folder."""
     return subprocess.run(
@@ -49,14 +56,23 @@ def build_site(
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={
+            **os.environ,
+            "NO_MKDOCS_2_WARNING": "1",
+            **({"SITE_URL": site_url} if site_url else {}),
+        },
     )
+
+
+# Material's instant navigation only follows links of the sitemap, which is made from
+# site_url: the test site is built for the very address it is served at.
+SITE_PORT = free_port()
 
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     destination = tmp_path_factory.mktemp("site")
-    result = build_site(destination)
+    result = build_site(destination, site_url=f"http://127.0.0.1:{SITE_PORT}/")
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
     return destination
@@ -76,16 +92,16 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+def serve(directory: Path, port: int = 0) -> tuple[http.server.ThreadingHTTPServer, str]:
     handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 @pytest.fixture(scope="session")
 def site_url(site_dir: Path) -> Iterator[str]:
-    server, url = serve(site_dir)
+    server, url = serve(site_dir, SITE_PORT)
     yield url + "/"
     server.shutdown()
 

@@ -1,1 +1,494 @@
-/* regles */
+/* Rules runtime of the page: window.rules.run() through a Pyodide module worker, the
+ * calculator widgets generated at build time, and the inline dice buttons.
+ * The main thread never runs Python; Pyodide starts only on pages that need it. */
+(() => {
+  "use strict";
+
+  const STATE = {
+    worker: null,
+    booting: null,
+    calls: new Map(),
+    nextId: 1,
+    status: { state: "idle", mode: null, ms: null, fallbackReason: null },
+  };
+  const DEFAULT_TIMEOUT_MS = 30000;
+
+  class RulesError extends Error {
+    constructor(kind, field, message) {
+      super(message);
+      this.name = "RulesError";
+      this.kind = kind;
+      this.field = field;
+    }
+  }
+
+  function siteRoot() {
+    const meta = document.querySelector('meta[name="regles-racine"]');
+    return new URL(meta ? meta.content : "./", location.href);
+  }
+
+  function setStatus(patch) {
+    Object.assign(STATE.status, patch);
+    document.dispatchEvent(new CustomEvent("regles:etat", { detail: { ...STATE.status } }));
+  }
+
+  function failAll(message) {
+    for (const call of STATE.calls.values()) {
+      clearTimeout(call.timer);
+      call.reject(new RulesError("internal", null, message));
+    }
+    STATE.calls.clear();
+  }
+
+  function stopWorker(message) {
+    if (STATE.worker) STATE.worker.terminate();
+    STATE.worker = null;
+    STATE.booting = null;
+    failAll(message);
+    setStatus({ state: "idle" });
+  }
+
+  async function boot() {
+    if (STATE.booting) return STATE.booting;
+    STATE.booting = (async () => {
+      setStatus({ state: "loading" });
+      const root = siteRoot();
+      const response = await fetch(new URL("assets/rules-runtime.json", root));
+      if (!response.ok) throw new Error("description du calculateur introuvable");
+      const paths = await response.json();
+      const runtime = {
+        pyodide: new URL(paths.pyodide, root).href,
+        package: new URL(paths.package, root).href,
+        snapshot: paths.snapshot && !rules.disableSnapshot ? new URL(paths.snapshot, root).href : null,
+      };
+      const worker = new Worker(new URL("assets/js/regles-worker.mjs", root), { type: "module" });
+      STATE.worker = worker;
+      return new Promise((resolve, reject) => {
+        worker.onmessage = (event) => {
+          const message = event.data || {};
+          if (message.type === "ready") {
+            setStatus({
+              state: "ready",
+              mode: message.mode,
+              ms: message.ms,
+              fallbackReason: message.fallbackReason,
+            });
+            resolve(worker);
+          } else if (message.type === "failed") {
+            setStatus({ state: "failed" });
+            STATE.booting = null;
+            reject(new RulesError("internal", null, "Python n’a pas pu démarrer : " + message.message));
+          } else if (message.type === "result") {
+            const call = STATE.calls.get(message.id);
+            if (!call) return;
+            STATE.calls.delete(message.id);
+            clearTimeout(call.timer);
+            const answer = message.answer;
+            if (answer.ok) call.resolve(answer.outputs);
+            else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
+          }
+        };
+        // A worker that dies is replaced at the next call; pending calls get a message.
+        worker.onerror = (event) => {
+          event.preventDefault();
+          stopWorker("Le calculateur s’est arrêté ; il redémarre au prochain calcul.");
+          reject(new RulesError("internal", null, "Le calculateur n’a pas pu démarrer."));
+        };
+        worker.postMessage({ type: "init", runtime });
+      });
+    })();
+    STATE.booting.catch(() => {
+      STATE.booting = null;
+    });
+    return STATE.booting;
+  }
+
+  function run(calculator, inputs) {
+    return boot().then(
+      (worker) =>
+        new Promise((resolve, reject) => {
+          const id = STATE.nextId++;
+          const timer = setTimeout(() => {
+            // No answer in time: the worker is stuck or dead; start a new one next time.
+            STATE.calls.delete(id);
+            reject(new RulesError("internal", null, "Le calculateur ne répond plus ; il redémarre."));
+            stopWorker("Le calculateur a été redémarré.");
+          }, rules.timeoutMs);
+          STATE.calls.set(id, { resolve, reject, timer });
+          worker.postMessage({ type: "run", id, calculator, inputs: inputs ?? {} });
+        }),
+    );
+  }
+
+  const rules = Object.assign(window.rules || {}, {
+    run,
+    boot,
+    status: () => ({ ...STATE.status }),
+    worker: () => STATE.worker,
+    RulesError,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    disableSnapshot: false,
+  });
+  window.rules = rules;
+
+  /* ---------------------------------------------------------------- formatting */
+
+  const number = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 3 });
+  const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 1 });
+
+  function formatValue(name, outputs) {
+    const value = outputs[name];
+    if (value === null || value === undefined) return "—";
+    if (typeof value === "boolean") return value ? "oui" : "non";
+    const exact = outputs[name + "_exact"];
+    if (typeof value === "number" && typeof exact === "string") {
+      return `${percent.format(value)} (${exact})`;
+    }
+    if (typeof value === "number") return number.format(value);
+    if (Array.isArray(value)) return value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", ");
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  }
+
+  /* ---------------------------------------------------------------- widgets */
+
+  function readControl(control) {
+    const type = control.dataset.type;
+    if (type === "bool") return control.checked;
+    const raw = control.value.trim();
+    if (type === "choice") {
+      const option = control.selectedOptions[0];
+      return option && option.dataset.json ? JSON.parse(option.dataset.json) : raw;
+    }
+    if (raw === "") return undefined; // the calculator's default applies
+    if (type === "int" || type === "float") {
+      const value = Number(raw.replace(",", "."));
+      return Number.isFinite(value) ? value : raw; // the calculator explains a non-number
+    }
+    if (type === "int_list") {
+      return raw
+        .split(/[\s,;]+/)
+        .filter(Boolean)
+        .map((token) => (/^-?\d+$/.test(token) ? Number(token) : token));
+    }
+    return raw;
+  }
+
+  function writeControl(control, value) {
+    const type = control.dataset.type;
+    if (type === "bool") control.checked = Boolean(value);
+    else if (type === "choice") {
+      const wanted = JSON.stringify(value);
+      for (const option of control.options) option.selected = option.dataset.json === wanted;
+    } else if (Array.isArray(value)) control.value = value.join(", ");
+    else control.value = value === null || value === undefined ? "" : String(value);
+  }
+
+  function ownControls(container) {
+    return [...container.querySelectorAll("[data-type]")].filter(
+      (c) => c.closest(".liste-ligne") === container.closest(".liste-ligne") || container.classList.contains("liste-ligne"),
+    );
+  }
+
+  function addRow(list, values) {
+    const rows = list.querySelector(".liste-lignes");
+    if (rows.children.length >= Number(list.dataset.max || 20)) return;
+    const index = rows.children.length;
+    const row = list.querySelector("template").content.firstElementChild.cloneNode(true);
+    for (const element of row.querySelectorAll("[id], [for], [aria-describedby]")) {
+      for (const attribute of ["id", "for", "aria-describedby"]) {
+        const value = element.getAttribute(attribute);
+        if (value) element.setAttribute(attribute, value.replaceAll("__i__", String(index)));
+      }
+    }
+    if (values) {
+      for (const control of row.querySelectorAll("[data-type]")) {
+        if (control.name in values) writeControl(control, values[control.name]);
+      }
+    }
+    rows.append(row);
+  }
+
+  function readForm(form) {
+    const inputs = {};
+    for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
+      const value = readControl(control);
+      if (value !== undefined) inputs[control.name] = value;
+    }
+    for (const list of form.querySelectorAll("fieldset.liste")) {
+      inputs[list.dataset.liste] = [...list.querySelectorAll(".liste-ligne")].map((row) => {
+        const item = {};
+        for (const control of row.querySelectorAll("[data-type]")) {
+          const value = readControl(control);
+          if (value !== undefined) item[control.name] = value;
+        }
+        return item;
+      });
+    }
+    return inputs;
+  }
+
+  function fillForm(form, inputs) {
+    for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
+      if (control.name in inputs) writeControl(control, inputs[control.name]);
+    }
+    for (const list of form.querySelectorAll("fieldset.liste")) {
+      const rows = list.querySelector(".liste-lignes");
+      const values = inputs[list.dataset.liste];
+      if (!Array.isArray(values)) continue;
+      rows.replaceChildren();
+      for (const value of values) if (value && typeof value === "object") addRow(list, value);
+    }
+  }
+
+  function clearErrors(form) {
+    for (const error of form.querySelectorAll(".erreur")) error.textContent = "";
+    for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+  }
+
+  function showError(form, error) {
+    const state = form.querySelector(".calculateur-etat");
+    let target = null;
+    if (error.field) {
+      // "items[2].level" → the control "level" of the third row of the list "items".
+      const match = /^(\w+)(?:\[(\d+)\](?:\.(\w+))?)?$/.exec(error.field);
+      if (match && match[2] !== undefined) {
+        const list = form.querySelector(`fieldset.liste[data-liste="${CSS.escape(match[1])}"]`);
+        const row = list && list.querySelectorAll(".liste-ligne")[Number(match[2])];
+        target = row && match[3] ? row.querySelector(`[name="${CSS.escape(match[3])}"]`) : list;
+      } else if (match) {
+        target = form.querySelector(`.calculateur-champs > .champ [name="${CSS.escape(match[1])}"]`);
+      }
+    }
+    const holder = target && (target.closest(".champ") || target);
+    const slot = holder && holder.querySelector(".erreur");
+    if (slot) {
+      slot.textContent = error.message;
+      if (target.matches("[data-type]")) target.setAttribute("aria-invalid", "true");
+      state.textContent = "Une valeur est à corriger.";
+    } else {
+      state.textContent = error.message;
+    }
+  }
+
+  function mirrorInUrl(id, inputs) {
+    const url = new URL(location.href);
+    url.searchParams.set(id, JSON.stringify(inputs));
+    history.replaceState(history.state, "", url);
+  }
+
+  function inputsFromUrl(id) {
+    const raw = new URL(location.href).searchParams.get(id);
+    if (!raw) return null;
+    try {
+      const value = JSON.parse(raw);
+      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    } catch {
+      return null; // a damaged shared link leaves the defaults in place
+    }
+  }
+
+  function renderOutputs(form, outputs) {
+    for (const output of form.querySelectorAll("output[name]")) {
+      output.textContent = formatValue(output.getAttribute("name"), outputs);
+    }
+  }
+
+  function setupWidget(form) {
+    if (form.dataset.pret) return;
+    form.dataset.pret = "1";
+    const id = form.dataset.calculateur;
+    const state = form.querySelector(".calculateur-etat");
+    for (const list of form.querySelectorAll("fieldset.liste")) {
+      let defaults = [];
+      try {
+        defaults = JSON.parse(list.dataset.defaut || "[]");
+      } catch {
+        defaults = [];
+      }
+      for (const value of defaults) addRow(list, value);
+      list.querySelector(".liste-ajouter").addEventListener("click", () => {
+        addRow(list, null);
+        schedule();
+      });
+      list.addEventListener("click", (event) => {
+        const button = event.target.closest(".liste-retirer");
+        if (!button) return;
+        button.closest(".liste-ligne").remove();
+        schedule();
+      });
+    }
+    const shared = inputsFromUrl(id);
+    if (shared) fillForm(form, shared);
+
+    let generation = 0;
+    let seed = null;
+    async function compute(mirror) {
+      const mine = ++generation;
+      const inputs = readForm(form);
+      if (seed !== null) inputs.seed = seed;
+      if (mirror) {
+        const { seed: _ignored, ...shown } = inputs;
+        mirrorInUrl(id, shown);
+      }
+      if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
+      try {
+        const outputs = await run(id, inputs);
+        if (mine !== generation) return;
+        clearErrors(form);
+        renderOutputs(form, outputs);
+        form.dataset.resultat = "1";
+        state.textContent = "";
+      } catch (error) {
+        if (mine !== generation) return;
+        clearErrors(form);
+        showError(form, error);
+      }
+    }
+    let timer = null;
+    function schedule() {
+      clearTimeout(timer);
+      timer = setTimeout(() => compute(true), 120);
+    }
+    form.addEventListener("input", schedule);
+    form.addEventListener("change", schedule);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      compute(true);
+    });
+    const roll = form.querySelector(".calculateur-lancer");
+    if (roll) {
+      roll.addEventListener("click", () => {
+        seed = crypto.getRandomValues(new Uint32Array(1))[0];
+        compute(false);
+      });
+    }
+    state.textContent = "Préparation du calculateur…";
+    form.regles = { compute: () => compute(false) };
+    compute(false);
+  }
+
+  /* ---------------------------------------------------------------- dice buttons */
+
+  let openChart = null;
+
+  function closeChart() {
+    if (openChart) openChart.remove();
+    openChart = null;
+  }
+
+  function chartFor(button, outputs) {
+    closeChart();
+    const box = document.createElement("div");
+    box.className = "de-distribution";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", `Distribution de ${button.dataset.de}`);
+    const title = document.createElement("p");
+    title.className = "de-resume";
+    title.textContent = `${button.dataset.de} : moyenne ${number.format(outputs.mean)}, de ${outputs.min} à ${outputs.max}`;
+    box.append(title);
+    const entries = Object.entries(outputs.distribution || {}).map(([k, v]) => [Number(k), v]);
+    entries.sort((a, b) => a[0] - b[0]);
+    const highest = Math.max(...entries.map(([, v]) => v));
+    if (entries.length <= 120) {
+      const bars = document.createElement("div");
+      bars.className = "de-barres";
+      for (const [total, chance] of entries) {
+        const bar = document.createElement("span");
+        bar.style.height = `${Math.max(2, (chance / highest) * 100)}%`;
+        bar.title = `${total} : ${percent.format(chance)}`;
+        bars.append(bar);
+      }
+      box.append(bars);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "md-button de-fermer";
+    close.textContent = "Fermer";
+    close.addEventListener("click", closeChart);
+    box.append(close);
+    button.after(box);
+    openChart = box;
+    close.focus();
+  }
+
+  function setupDice(button) {
+    if (button.dataset.pret) return;
+    button.dataset.pret = "1";
+    const result = document.createElement("output");
+    result.className = "de-resultat";
+    result.setAttribute("aria-live", "polite");
+    button.after(result);
+    let pressTimer = null;
+    let longPress = false;
+    async function roll() {
+      result.textContent = "…";
+      try {
+        const outputs = await run("dice", {
+          expression: button.dataset.de,
+          seed: crypto.getRandomValues(new Uint32Array(1))[0],
+        });
+        result.textContent = ` → ${outputs.roll_total}`;
+        result.title = outputs.roll_text || "";
+      } catch (error) {
+        result.textContent = ` ${error.message}`;
+      }
+    }
+    async function distribution() {
+      try {
+        chartFor(button, await run("dice", { expression: button.dataset.de }));
+      } catch (error) {
+        result.textContent = ` ${error.message}`;
+      }
+    }
+    button.addEventListener("pointerdown", () => {
+      longPress = false;
+      pressTimer = setTimeout(() => {
+        longPress = true;
+        distribution();
+      }, 500);
+    });
+    for (const type of ["pointerup", "pointerleave", "pointercancel"]) {
+      button.addEventListener(type, () => clearTimeout(pressTimer));
+    }
+    button.addEventListener("click", () => {
+      if (!longPress) roll();
+      longPress = false;
+    });
+    button.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      distribution();
+    });
+    button.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowDown" || (event.key === "Enter" && event.shiftKey)) {
+        event.preventDefault();
+        distribution();
+      }
+    });
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeChart();
+  });
+
+  /* ---------------------------------------------------------------- page set-up */
+
+  function setupPage() {
+    closeChart();
+    const forms = document.querySelectorAll("form.calculateur");
+    const dice = document.querySelectorAll("button.de[data-de]");
+    forms.forEach(setupWidget);
+    dice.forEach(setupDice);
+    if ((forms.length || dice.length) && STATE.status.state === "idle") {
+      // Start Python while the reader reads, not while the page is still loading.
+      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+      idle(() => boot().catch(() => {}));
+    }
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(setupPage);
+  } else {
+    document.addEventListener("DOMContentLoaded", setupPage);
+  }
+})();

@@ -1,0 +1,120 @@
+"""Browser runtime of the calculators: Pyodide files, the packed package, the start snapshot."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["PYODIDE_FILES", "RuntimeAssets", "pack_package", "write_runtime"]
+
+# What a stdlib-only program needs from the npm package; nothing else is shipped.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so that the same sources give the same bytes
+SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
+
+
+@dataclass(frozen=True)
+class RuntimeAssets:
+    """Paths relative to the site root, as written in `assets/rules-runtime.json`."""
+
+    pyodide: str
+    package: str
+    snapshot: str | None
+    version: str
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "pyodide": self.pyodide,
+                "package": self.package,
+                "snapshot": self.snapshot,
+                "version": self.version,
+            },
+            indent=1,
+        )
+
+
+def pack_package(source: Path) -> bytes:
+    """A zip of the package's Python files, byte-identical for identical sources."""
+    from io import BytesIO
+
+    buffer = BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(source.rglob("*.py")):
+            info = zipfile.ZipInfo(f"{source.name}/{path.relative_to(source).as_posix()}", ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    return digest.hexdigest()[:12]
+
+
+def _snapshot(pyodide_dir: Path, package: Path, cache: Path, key: str) -> bytes | None:
+    """The gzipped snapshot for this Pyodide build and package, made once and cached."""
+    cached = cache / f"snapshot-{key}.bin.gz"
+    if not cached.exists():
+        node = shutil.which("node")
+        if node is None:
+            return None
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(".part")
+        result = subprocess.run(
+            [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), str(partial)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"instantané Pyodide impossible : {result.stderr.strip()[-2000:]}")
+        partial.replace(cached)
+    return cached.read_bytes()
+
+
+def write_runtime(
+    site: Path, pyodide_dir: Path, package_source: Path, cache: Path, snapshot: bool = True
+) -> RuntimeAssets:
+    """Copy Pyodide under a versioned path, pack the package, add the snapshot; every name
+    carries a version or content hash so that caches never mix two builds."""
+    version = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))["version"]
+    runtime_dir = f"assets/pyodide/{version}"
+    target = site / runtime_dir
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copyfile(pyodide_dir / name, target / name)
+
+    packed = pack_package(package_source)
+    package_key = _digest(packed)
+    package_path = f"assets/calculators/{package_source.name}-{package_key}.zip"
+    (site / package_path).parent.mkdir(parents=True, exist_ok=True)
+    (site / package_path).write_bytes(packed)
+
+    snapshot_path: str | None = None
+    if snapshot:
+        wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
+        key = _digest(version.encode(), _digest(wasm).encode(), package_key.encode())
+        data = _snapshot(pyodide_dir, site / package_path, cache, key)
+        if data is not None:
+            snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
+            (site / snapshot_path).write_bytes(data)
+
+    assets = RuntimeAssets(f"{runtime_dir}/", package_path, snapshot_path, version)
+    (site / "assets" / "rules-runtime.json").write_text(assets.to_json(), encoding="utf-8")
+    return assets

@@ -1,0 +1,235 @@
+"""Calculators in the page: Pyodide in a module worker gives exactly what CPython gives."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import calculators
+
+pytestmark = pytest.mark.browser
+READY = "window.rules && window.rules.status().state === 'ready'"
+
+# Inputs shared by CPython and the browser: defaults, the documents' worked examples,
+# and seeded rolls (the same seed gives the same roll in both).
+SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
+    *[
+        (entry["id"], {})
+        for entry in calculators.catalog()
+        if not any(i["name"] == "seed" for i in entry["inputs"])
+    ],
+    *[
+        (entry["id"], {"seed": 12345})
+        for entry in calculators.catalog()
+        if any(i["name"] == "seed" for i in entry["inputs"])
+    ],
+    ("ability_modifier", {"score": 18}),
+    (
+        "damage",
+        {
+            "hp": 30,
+            "hp_max": 30,
+            "amount": 28,
+            "adjustment": -5,
+            "resistant": True,
+            "vulnerable": True,
+        },
+    ),
+    ("damage", {"hp": 6, "hp_max": 12, "amount": 18}),
+    ("damage", {"hp": 20, "hp_max": 20, "temp_hp": 5, "amount": 7}),
+    ("healing", {"hp": 14, "hp_max": 20, "amount": 8}),
+    ("grid", {"speed_m": 9}),
+    ("heroism_points", {"level": 5}),
+    ("ritual_time", {"spell_levels": [1, 1, 2]}),
+    ("dice", {"expression": "2d6+3", "seed": 1}),
+    ("dice", {"expression": "1d6x100", "target": 300, "seed": 2}),
+    ("d20_test", {"modifier": 5, "target": 15, "mode": "advantage", "attack": True}),
+    ("death_saves", {"successes": 1, "failures": 2}),
+    (
+        "sword_control",
+        {
+            "sword_int": 12,
+            "ego": 12,
+            "extraordinary_powers": 1,
+            "alignments_differ": True,
+            "wielder_str": 16,
+            "wielder_wis": 9,
+            "wounded": "below_half",
+        },
+    ),
+    (
+        "encumbrance",
+        {
+            "strength": 18,
+            "items": [
+                {"name": "dague", "level": 2, "qty": 10},
+                {"name": "ration", "level": 2, "qty": 6},
+                {"name": "potion", "level": 1, "qty": 30},
+            ],
+            "armor": "medium",
+        },
+    ),
+    ("madness", {"situation": "insoutenable", "current_points": 9, "wis": 10, "seed": 3}),
+]
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, site_url: str) -> Iterator[Any]:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    yield page
+    context.close()
+
+
+def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
+    return page.evaluate(
+        """([name, inputs]) => window.rules.run(name, inputs).then(
+            (outputs) => ({ok: true, outputs}),
+            (e) => ({ok: false, field: e.field, message: e.message, kind: e.kind}))""",
+        [name, inputs],
+    )
+
+
+@pytest.mark.parametrize(("name", "inputs"), SHARED_INPUTS, ids=lambda v: str(v)[:40])
+def test_browser_gives_what_cpython_gives(page: Any, name: str, inputs: dict[str, Any]) -> None:
+    expected = json.loads(json.dumps(calculators.run(name, inputs)))
+    assert browser_run(page, name, inputs) == {"ok": True, "outputs": expected}
+
+
+def test_every_calculator_is_covered_by_the_shared_inputs() -> None:
+    assert {name for name, _ in SHARED_INPUTS} == {e["id"] for e in calculators.catalog()}
+
+
+def test_input_error_reaches_the_page_as_a_french_message(page: Any) -> None:
+    answer = browser_run(page, "ability_modifier", {"score": 99})
+    assert answer["ok"] is False and answer["field"] == "score" and answer["kind"] == "input"
+    try:
+        calculators.run("ability_modifier", {"score": 99})
+    except calculators.CalculatorInputError as error:
+        assert answer["message"] == error.message
+    # The worker survives: the next calculation works.
+    assert browser_run(page, "ability_modifier", {"score": 18})["outputs"]["modifier"] == 4
+
+
+def test_started_from_the_snapshot(page: Any) -> None:
+    status = page.evaluate("window.rules.status()")
+    assert status["mode"] == "snapshot", status
+
+
+def test_round_trip_is_fast_once_ready(page: Any) -> None:
+    took = page.evaluate(
+        """async () => { const t = performance.now();
+        for (let i = 0; i < 20; i++)
+          await window.rules.run('ability_modifier', {score: 10 + i % 10});
+        return (performance.now() - t) / 20; }"""
+    )
+    print(f"aller-retour d’un calcul : {took:.2f} ms")  # measured by make bench, never asserted
+
+
+def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/snapshot-*.bin.gz", lambda route: route.abort())
+    page.goto(site_url + "outils/")
+    page.wait_for_function("window.rules.status().state === 'ready'", timeout=60000)
+    status = page.evaluate("window.rules.status()")
+    assert status["mode"] == "normal" and status["fallbackReason"]
+    assert browser_run(page, "grid", {"speed_m": 9})["outputs"]["squares"] == 6
+    context.close()
+
+
+def test_a_dead_worker_is_restarted(page: Any) -> None:
+    page.evaluate("window.rules.timeoutMs = 1500; window.rules.worker().terminate()")
+    first = browser_run(page, "heroism_points", {"level": 5})
+    assert first["ok"] is False and "redémarre" in first["message"]
+    page.evaluate("window.rules.timeoutMs = 30000")
+    assert browser_run(page, "heroism_points", {"level": 5})["outputs"]["points"] == 2
+
+
+def test_widget_filled_through_its_form_shows_the_result(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "dnd5e/caracteristiques/")
+    form = page.locator("form[data-calculateur='ability_modifier']")
+    form.get_by_label("Valeur de caractéristique").fill("18")
+    expect_text(form.locator("output[name='modifier_text']"), "+4")
+    form.get_by_label("Valeur de caractéristique").fill("99")
+    error = form.locator(".erreur").first
+    error.wait_for(state="visible")
+    assert "30" in error.inner_text()
+    assert form.get_by_label("Valeur de caractéristique").get_attribute("aria-invalid") == "true"
+    # The inputs are mirrored in the address, so a filled calculator can be shared.
+    form.get_by_label("Valeur de caractéristique").fill("14")
+    expect_text(form.locator("output[name='modifier_text']"), "+2")
+    shared = page.url
+    assert "ability_modifier=" in shared
+    page.goto(shared)
+    expect_text(
+        page.locator("form[data-calculateur='ability_modifier'] output[name='modifier_text']"), "+2"
+    )
+    context.close()
+
+
+def expect_text(locator: Any, text: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(locator).to_have_text(text, timeout=60000)
+
+
+def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "dnd5e/caracteristiques/")
+    expect_text(page.locator("output[name='modifier_text']"), "+0")
+    page.evaluate("window.__meme_document = true")
+    page.locator("nav a[href$='tests-d20/']").first.click()
+    page.wait_for_url("**/tests-d20/")
+    assert page.evaluate("window.__meme_document") is True  # instant navigation, no reload
+    form = page.locator("form[data-calculateur='d20_test']")
+    form.locator("[name='target']").fill("11")
+    expect_text(form.locator("output[name='p_success']"), "50 % (1/2)")
+    page.go_back()
+    page.wait_for_url("**/caracteristiques/")
+    form = page.locator("form[data-calculateur='ability_modifier']")
+    form.locator("[name='score']").fill("20")
+    expect_text(form.locator("output[name='modifier_text']"), "+5")
+    context.close()
+
+
+def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "ose/epees-intelligentes/")
+    button = page.locator("button.de[data-de='1d6+6']").first
+    button.click()
+    result = page.locator("button.de[data-de='1d6+6'] + output.de-resultat").first
+    result.filter(has_text="→").wait_for(timeout=60000)
+    rolled = int(result.inner_text().split("→")[1])
+    assert 7 <= rolled <= 12
+    button.focus()
+    page.keyboard.press("ArrowDown")
+    chart = page.locator(".de-distribution")
+    chart.wait_for()
+    assert "moyenne 9,5" in chart.inner_text() and "de 7 à 12" in chart.inner_text()
+    assert chart.locator(".de-barres span").count() == 6
+    page.keyboard.press("Escape")
+    assert chart.count() == 0
+    context.close()
+
+
+def test_plain_rule_pages_never_load_pyodide(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site_url + "dnd5e/actions/")
+    page.wait_for_timeout(1500)
+    assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
+    context.close()
