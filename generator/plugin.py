@@ -17,6 +17,7 @@ from mkdocs.structure.pages import Page
 from generator import spells as spellbook
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
+from generator.csp import add_policy
 from generator.links import SpellTarget, TargetIndex
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
@@ -186,3 +187,4 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             )
         except (OSError, RuntimeError) as error:
             raise PluginError(f"environnement Python du navigateur : {error}") from error
+        # Every page gets the same Content-Security-Policy, once all pages are written.

@@ -11,7 +11,7 @@ import pytest
 import calculators
 
 pytestmark = pytest.mark.browser
-READY = "window.rules && window.rules.status().state === 'ready'"
+READY = "() => window.rules && window.rules.status().state === 'ready'"
 
 # Inputs shared by CPython and the browser: defaults, the documents' worked examples,
 # and seeded rolls (the same seed gives the same roll in both).
@@ -138,7 +138,7 @@ def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
     page = context.new_page()
     page.route("**/snapshot-*.bin.gz", lambda route: route.abort())
     page.goto(site_url + "outils/")
-    page.wait_for_function("window.rules.status().state === 'ready'", timeout=60000)
+    page.wait_for_function(READY, timeout=60000)
     status = page.evaluate("window.rules.status()")
     assert status["mode"] == "normal" and status["fallbackReason"]
     assert browser_run(page, "grid", {"speed_m": 9})["outputs"]["squares"] == 6

@@ -1,0 +1,84 @@
+"""The site under its Content-Security-Policy, and untrusted input shown as text, never run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+WATCH = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) =>
+  window.__csp.push(e.violatedDirective + " " + e.blockedURI));
+"""
+
+
+def page_paths(site_dir: Path) -> list[str]:
+    paths = []
+    for page in sorted(site_dir.rglob("index.html")):
+        relative = page.parent.relative_to(site_dir).as_posix()
+        paths.append("" if relative == "." else relative + "/")
+    return paths
+
+
+def test_every_page_has_the_policy(site_dir: Path) -> None:
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert 'http-equiv="Content-Security-Policy"' in text, page
+        assert "'unsafe-eval'" not in text
+
+
+def test_no_page_breaks_the_policy(browser: Any, site_url: str, site_dir: Path) -> None:
+    context = browser.new_context()
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    violations: dict[str, list[str]] = {}
+    for path in page_paths(site_dir):
+        page.goto(site_url + path)
+        page.wait_for_load_state("load")
+        found = page.evaluate("window.__csp")
+        if found:
+            violations[path] = found
+    # Python on a calculator page starts under the policy too.
+    page.goto(site_url + "outils/")
+    page.wait_for_function("() => window.rules.status().state === 'ready'", timeout=60000)
+    assert page.evaluate("window.__csp") == []
+    context.close()
+    assert violations == {}
+    assert errors == []
+
+
+def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    # A text field keeps the hostile text as text and the calculator explains it.
+    hostile = "<img src=x onerror=window.__pwned=1>"
+    shared = json.dumps({"expression": hostile})
+    page.goto(f"{site_url}outils/?dice={quote(shared)}")
+    form = page.locator("form[data-calculateur='dice']")
+    assert form.locator("[name='expression']").input_value() == hostile
+    form.locator(".erreur").first.wait_for(state="visible", timeout=60000)
+    # A number field cannot even hold it: the browser empties it and the default applies.
+    number = json.dumps({"score": hostile})
+    page.goto(f"{site_url}dnd5e/caracteristiques/?ability_modifier={quote(number)}")
+    widget = page.locator("form[data-calculateur='ability_modifier']")
+    assert widget.locator("[name='score']").input_value() == ""
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("form.calculateur img").count() == 0
+    context.close()
+
+
+def test_damaged_shared_link_keeps_the_defaults(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site_url}dnd5e/caracteristiques/?ability_modifier=%7Bnot-json")
+    form = page.locator("form[data-calculateur='ability_modifier']")
+    assert form.locator("[name='score']").input_value() == "10"
+    context.close()
