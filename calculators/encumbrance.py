@@ -393,6 +393,17 @@ CALCULATORS = (
             Output("load_label", "Charge finale"),
             Output("adjustment", "Ajustement des limites"),
             Output("armor_load_label", "Charge due à l’armure"),
+            Output(
+                "groups",
+                "Détail par limite",
+                columns=(
+                    ("label", "Objets"),
+                    ("level_name", "Encombrement"),
+                    ("units", "Quantité"),
+                    ("limits_text", "Limites"),
+                    ("load_label", "Charge"),
+                ),
+            ),
         ),
         handler=_handle,
     ),

@@ -109,10 +109,15 @@ class Output:
     name: str
     label: str
     unit: str | None = None
+    # For a list of records: (key, French column label) pairs shown as a table.
+    columns: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this output."""
-        return {"name": self.name, "label": self.label, "unit": self.unit}
+        described: JsonDict = {"name": self.name, "label": self.label, "unit": self.unit}
+        if self.columns:
+            described["columns"] = [{"name": k, "label": v} for k, v in self.columns]
+        return described
 
 
 @dataclass(frozen=True)

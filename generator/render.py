@@ -49,11 +49,7 @@ def _field(calc_id: str, spec: Mapping[str, Any], prefix: str = "") -> str:
         f'aria-describedby="{described}"'
     )
     help_text = spec.get("help")
-    help_html = (
-        f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>'
-        if help_text
-        else ""
-    )
+    help_html = f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>' if help_text else ""
     if kind == "bool":
         checked = " checked" if default else ""
         control = f'<input type="checkbox" {common}{checked}>'
@@ -113,6 +109,27 @@ def _list_field(calc_id: str, spec: Mapping[str, Any]) -> str:
     )
 
 
+def _output(calc_id: str, spec: Mapping[str, Any]) -> str:
+    """A labelled result: a value, or a table when the output is a list of records."""
+    label = _attr(spec.get("label", spec["name"]))
+    name = _attr(spec["name"])
+    if spec.get("columns"):
+        headers = "".join(
+            f'<th scope="col" data-cle="{_attr(c["name"])}">{_attr(c["label"])}</th>'
+            for c in spec["columns"]
+        )
+        return (
+            f'<div class="sortie sortie-table"><dt>{label}</dt><dd>'
+            f'<table class="calculateur-table" data-sortie="{name}">'
+            f"<thead><tr>{headers}</tr></thead><tbody></tbody></table></dd></div>"
+        )
+    unit = f" {_attr(spec['unit'])}" if spec.get("unit") else ""
+    return (
+        f'<div class="sortie"><dt>{label}</dt>'
+        f'<dd><output name="{name}" for="calc-{calc_id}">–</output>{unit}</dd></div>'
+    )
+
+
 def widget_form(entry: Mapping[str, Any]) -> str:
     """The form of one calculator, generated from its catalogue entry (never by hand)."""
     calc_id = entry["id"]
@@ -121,12 +138,7 @@ def widget_form(entry: Mapping[str, Any]) -> str:
         for spec in entry["inputs"]
         if spec["name"] != "seed"
     )
-    outputs = "".join(
-        f'<div class="sortie"><dt>{_attr(o.get("label", o["name"]))}</dt>'
-        f'<dd><output name="{_attr(o["name"])}" for="calc-{calc_id}">–</output>'
-        f"{' ' + _attr(o['unit']) if o.get('unit') else ''}</dd></div>"
-        for o in entry.get("outputs", [])
-    )
+    outputs = "".join(_output(calc_id, o) for o in entry.get("outputs", []))
     rolls = any(spec["name"] == "seed" for spec in entry["inputs"])
     roll_button = (
         '<button type="button" class="md-button md-button--primary calculateur-lancer">'

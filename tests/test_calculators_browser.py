@@ -233,3 +233,19 @@ def test_plain_rule_pages_never_load_pyodide(browser: Any, site_url: str) -> Non
     page.wait_for_timeout(1500)
     assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
     context.close()
+
+
+def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "maison/poids-transportable/")
+    form = page.locator("form[data-calculateur='encumbrance']")
+    expect_text(form.locator("output[name='load_label']"), "Lourde")
+    rows = form.locator("table[data-sortie='groups'] tbody tr")
+    assert rows.count() == 3
+    assert rows.nth(2).inner_text().split("\t") == ["potion", "Négligeable", "30", "17/25/33", "Lourde"]
+    # Removing the potions leaves a medium load (the daggers), computed again at once.
+    form.locator(".liste-ligne").nth(2).locator(".liste-retirer").click()
+    expect_text(form.locator("output[name='load_label']"), "Intermédiaire")
+    assert rows.count() == 2
+    context.close()

@@ -106,7 +106,21 @@ def test_catalog_entry_shape(calc_id: str) -> None:
     outputs = e["outputs"]
     assert isinstance(outputs, list) and outputs
     for out in outputs:
-        assert set(out) == {"name", "label", "unit"} and out["label"]
+        assert set(out) - {"columns"} == {"name", "label", "unit"} and out["label"]
+        for column in out.get("columns", []):
+            assert set(column) == {"name", "label"} and column["label"]
+
+
+@pytest.mark.parametrize("calc_id", IDS)
+def test_table_outputs_name_keys_that_the_records_have(calc_id: str) -> None:
+    result = run(calc_id, {})
+    for out in next(e for e in catalog() if e["id"] == calc_id)["outputs"]:
+        if "columns" not in out:
+            continue
+        records = result[out["name"]]
+        assert isinstance(records, list) and records
+        for record in records:
+            assert {c["name"] for c in out["columns"]} <= set(record)
 
 
 @pytest.mark.parametrize("calc_id", IDS)

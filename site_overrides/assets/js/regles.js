@@ -292,6 +292,20 @@
     for (const output of form.querySelectorAll("output[name]")) {
       output.textContent = formatValue(output.getAttribute("name"), outputs);
     }
+    for (const table of form.querySelectorAll("table[data-sortie]")) {
+      const keys = [...table.querySelectorAll("th[data-cle]")].map((th) => th.dataset.cle);
+      const records = outputs[table.dataset.sortie];
+      const rows = (Array.isArray(records) ? records : []).map((record) => {
+        const row = document.createElement("tr");
+        for (const key of keys) {
+          const cell = document.createElement("td");
+          cell.textContent = formatValue(key, record);
+          row.append(cell);
+        }
+        return row;
+      });
+      table.tBodies[0].replaceChildren(...rows);
+    }
   }
 
   function setupWidget(form) {
