@@ -243,7 +243,8 @@ def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:
     expect_text(form.locator("output[name='load_label']"), "Lourde")
     rows = form.locator("table[data-sortie='groups'] tbody tr")
     assert rows.count() == 3
-    assert rows.nth(2).inner_text().split("\t") == ["potion", "Négligeable", "30", "17/25/33", "Lourde"]
+    potions = ["potion", "Négligeable", "30", "17/25/33", "Lourde"]
+    assert rows.nth(2).inner_text().split("\t") == potions
     # Removing the potions leaves a medium load (the daggers), computed again at once.
     form.locator(".liste-ligne").nth(2).locator(".liste-retirer").click()
     expect_text(form.locator("output[name='load_label']"), "Intermédiaire")
