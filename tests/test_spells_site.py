@@ -1,0 +1,292 @@
+"""The built spell pages: data/spells.json, anchors, the « Tous les sorts » table, escaping.
+
+Two builds: the real one (`site_dir`), and one whose export carries a hostile entry (HTML,
+scripts, event handlers in its name, fields and description) to prove that export text
+only ever reaches a page as text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from tests.conftest import ROOT, build_site
+
+pytestmark = pytest.mark.site
+
+INDEX = "magie/tous-les-sorts/index.html"
+EXPORT = ROOT / "content" / "magie" / "export-magie.txt"
+END = " --- Fin du fichier"
+
+# A hostile spell appended to the last college of the real export.
+HOSTILE_NAME = "Piège <script>window.__pwned=1</script>"
+HOSTILE_ENTRY = (
+    f" ### {HOSTILE_NAME} (I) "
+    '- **Résistance :** <img src=x onerror="window.__pwned=2"> '
+    "- **Durée :** 1 minute "
+    'Texte <script>window.__pwned=3</script> et <b onclick="window.__pwned=4">gras</b> '
+    "puis <iframe src=javascript:alert(1)></iframe> fin."
+)
+HOSTILE_TAGS = ("script", "img", "iframe", "b")
+
+_HOSTILE_CACHE: dict[str, Path] = {}
+
+
+def load_json(site: Path) -> list[dict[str, object]]:
+    data = json.loads((site / "data" / "spells.json").read_text(encoding="utf-8"))
+    assert isinstance(data, list)
+    return data
+
+
+def soup_of(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def page_file(site: Path, url_path: str) -> Path:
+    """The built file of a site-relative directory URL (`magie/acoustique/`)."""
+    path = unquote(url_path)
+    assert not path.startswith("/"), f"adresse absolue depuis la racine : {url_path}"
+    return site / path / "index.html" if path.endswith("/") or not path else site / path
+
+
+def ids_of(site: Path, url_path: str, cache: dict[str, set[str]]) -> set[str]:
+    if url_path not in cache:
+        file = page_file(site, url_path)
+        assert file.is_file(), f"page absente : {url_path}"
+        cache[url_path] = {str(t["id"]) for t in soup_of(file).find_all(id=True)}
+    return cache[url_path]
+
+
+def build_hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the site once per test process from the real export plus the hostile entry."""
+    if "site" in _HOSTILE_CACHE:
+        return _HOSTILE_CACHE["site"]
+    work = tmp_path_factory.mktemp("hostile")
+    # The project as the build sees it (symlinks), but its own export, report and output.
+    for entry in ROOT.iterdir():
+        if entry.name not in {"mkdocs.yml", "build", "site", ".git", ".venv"}:
+            (work / entry.name).symlink_to(entry)
+    (work / "build").mkdir()
+    if (ROOT / "build" / "cache").is_dir():
+        (work / "build" / "cache").symlink_to(ROOT / "build" / "cache")
+    text = EXPORT.read_text(encoding="utf-8").rstrip()
+    assert text.endswith(END)
+    export = work / "export-hostile.txt"
+    export.write_text(text[: -len(END)] + HOSTILE_ENTRY + END + "\n", encoding="utf-8")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    old = "spells_export: content/magie/export-magie.txt"
+    assert old in config, f"mkdocs.yml a changé : « {old} » introuvable"
+    (work / "mkdocs.yml").write_text(config.replace(old, f"spells_export: {export}"), "utf-8")
+    destination = work / "site"
+    result = build_site(destination, work / "mkdocs.yml")
+    if result.returncode != 0:
+        pytest.fail(f"construction avec l’export hostile :\n{result.stdout}\n{result.stderr}")
+    _HOSTILE_CACHE["site"] = destination
+    return destination
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_hostile_site(tmp_path_factory)
+
+
+# ---------------------------------------------------------------------------------------
+# data/spells.json
+# ---------------------------------------------------------------------------------------
+
+
+def test_spells_json_has_every_spell_once(site_dir: Path) -> None:
+    spells = load_json(site_dir)
+    assert len(spells) == 422
+    urls = [s["url"] for s in spells]
+    assert len(set(urls)) == 422
+    for spell in spells:
+        assert {
+            "name",
+            "college",
+            "college_slug",
+            "level_min",
+            "level_max",
+            "fields",
+            "description",
+            "url",
+            "slug",
+        } <= spell.keys(), spell
+        assert isinstance(spell["level_min"], int) and isinstance(spell["level_max"], int)
+        assert 1 <= spell["level_min"] <= spell["level_max"] <= 10, spell["name"]
+        assert spell["url"] == f"magie/{spell['college_slug']}/#{spell['slug']}"
+
+
+def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
+    pages: dict[str, BeautifulSoup] = {}
+    for spell in load_json(site_dir):
+        path, _, anchor = str(spell["url"]).partition("#")
+        assert anchor, spell["url"]
+        if path not in pages:
+            file = page_file(site_dir, path)
+            assert file.is_file(), f"page absente : {path}"
+            pages[path] = soup_of(file)
+        heading = pages[path].find(id=anchor)
+        assert isinstance(heading, Tag), f"ancre absente : {spell['url']}"
+        assert heading.name == "h2" and "sort" in (heading.get("class") or []), spell["url"]
+        assert heading.get_text().removesuffix("¶") == spell["name"]
+    assert len(pages) == len({s["college_slug"] for s in load_json(site_dir)})
+
+
+def test_college_pages_badge_and_fields(site_dir: Path) -> None:
+    spells = {s["url"]: s for s in load_json(site_dir)}
+    blast = spells["magie/acoustique/#blast-sonore"]
+    page = soup_of(site_dir / "magie" / "acoustique" / "index.html")
+    heading = page.find(id="blast-sonore")
+    assert isinstance(heading, Tag)
+    badge = heading.find_next("span", class_="niveau")
+    assert badge is not None and badge.get_text() == "I–IV" and blast["level_max"] == 4
+    voice = page.find(id="alteration-de-la-voix")
+    assert isinstance(voice, Tag)
+    fields = voice.find_next("dl", class_="champs")
+    assert isinstance(fields, Tag)
+    pairs = dict(
+        zip(
+            (d.get_text() for d in fields.find_all("dt")),
+            (d.get_text() for d in fields.find_all("dd")),
+            strict=True,
+        )
+    )
+    assert pairs == spells["magie/acoustique/#alteration-de-la-voix"]["fields"]
+
+
+# ---------------------------------------------------------------------------------------
+# « Tous les sorts »
+# ---------------------------------------------------------------------------------------
+
+
+def index_rows(site: Path) -> list[Tag]:
+    table = soup_of(site / INDEX).select_one("table#table-sorts")
+    assert table is not None
+    return list(table.select("tbody > tr"))
+
+
+def test_index_has_one_row_per_spell(site_dir: Path) -> None:
+    rows = index_rows(site_dir)
+    assert len(rows) == 422
+    spells = load_json(site_dir)
+    names = [r.select("td")[0].get_text() for r in rows]
+    assert sorted(names) == sorted(str(s["name"]) for s in spells)
+    for row in rows:
+        for attribute in (
+            "data-college",
+            "data-min",
+            "data-max",
+            "data-classe",
+            "data-duree",
+            "data-temps",
+            "data-resistance",
+            "data-long",
+        ):
+            assert row.has_attr(attribute), (attribute, row)
+        assert row["data-long"] in ("0", "1")
+        assert 1 <= int(str(row["data-min"])) <= int(str(row["data-max"])) <= 10
+
+
+def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
+    base = "http://site.invalid/magie/tous-les-sorts/"
+    cache: dict[str, set[str]] = {}
+    expected = {s["url"] for s in load_json(site_dir)}
+    seen = set()
+    for row in index_rows(site_dir):
+        name_link, college_link = row.select("td a")[:2]
+        for link in (name_link, college_link):
+            href = str(link["href"])
+            assert not href.startswith("/") and "://" not in href, href
+        target = urlsplit(urljoin(base, str(name_link["href"])))
+        path = target.path.removeprefix("/")
+        assert target.fragment, name_link
+        assert target.fragment in ids_of(site_dir, path, cache), f"{path}#{target.fragment}"
+        seen.add(f"{path}#{target.fragment}")
+        college = urlsplit(urljoin(base, str(college_link["href"]))).path.removeprefix("/")
+        assert college == path and page_file(site_dir, college).is_file()
+        assert path == f"magie/{row['data-college']}/"
+    assert seen == expected
+
+
+def test_every_page_declares_the_site_root(site_dir: Path) -> None:
+    for page in (INDEX, "magie/acoustique/index.html", "index.html"):
+        meta = soup_of(site_dir / page).find("meta", attrs={"name": "regles-racine"})
+        assert isinstance(meta, Tag), page
+        depth = page.count("/")
+        assert meta["content"] == "../" * depth if depth else meta["content"] in ("./", "."), page
+
+
+def test_spell_assets_are_linked_relatively(site_dir: Path) -> None:
+    page = soup_of(site_dir / INDEX)
+    styles = [str(link["href"]) for link in page.find_all("link", rel="stylesheet")]
+    scripts = [str(s["src"]) for s in page.find_all("script", src=True)]
+    assert "../../assets/sorts.css" in styles
+    assert "../../assets/js/sorts.js" in scripts
+    source = (site_dir / "assets" / "js" / "sorts.js").read_text(encoding="utf-8")
+    assert '"use strict"' in source
+    assert "innerHTML" not in source and "insertAdjacentHTML" not in source
+    assert not re.search(r"""fetch\(\s*["'`]/""", source), "URL absolue depuis la racine"
+    assert not re.search(r"https?://", source), "requête vers un autre site"
+
+
+# ---------------------------------------------------------------------------------------
+# Escaping
+# ---------------------------------------------------------------------------------------
+
+
+TEMPLATE_PAGE = "dnd5e/combat/index.html"  # a rules page, as deep as the spell pages
+
+
+def inline_scripts(html: BeautifulSoup) -> list[str]:
+    return sorted(s.get_text() for s in html.find_all("script") if s.get("src") is None)
+
+
+def assert_scripts_come_from_the_theme(site: Path, page: Path) -> None:
+    """Every script of a spell page is one the theme puts on any page of the same depth."""
+    html = soup_of(page)
+    template = soup_of(site / TEMPLATE_PAGE)
+    assert inline_scripts(html) == inline_scripts(template), f"{page}: script en trop"
+    sources = [str(s["src"]) for s in html.find_all("script", src=True)]
+    assert sources == [str(s["src"]) for s in template.find_all("script", src=True)], page
+    for element in (html.select_one("article") or html).find_all(True):
+        handlers = [a for a in element.attrs if a.lower().startswith("on")]
+        assert not handlers, f"{page}: {element.name} {handlers}"
+
+
+def test_real_site_has_no_script_from_the_export(site_dir: Path) -> None:
+    pages = sorted((site_dir / "magie").rglob("index.html"))
+    assert len(pages) >= 2
+    for page in pages:
+        assert_scripts_come_from_the_theme(site_dir, page)
+
+
+def test_hostile_export_reaches_pages_as_text(hostile_site: Path) -> None:
+    spells = load_json(hostile_site)
+    assert len(spells) == 423
+    hostile = next(s for s in spells if s["name"] == HOSTILE_NAME)
+    # The record keeps the raw text…
+    assert "<script>" in str(hostile["description"])
+    path, _, anchor = str(hostile["url"]).partition("#")
+    college_page = page_file(hostile_site, path)
+    for page in (college_page, hostile_site / INDEX):
+        html = soup_of(page)
+        article = html.select_one("article")
+        assert article is not None
+        # …and every page shows it as text: no element, no handler.
+        for name in HOSTILE_TAGS:
+            assert not article.find_all(name), f"{page}: <{name}> venu de l’export"
+        assert_scripts_come_from_the_theme(hostile_site, page)
+        assert "window.__pwned=1" in article.get_text()
+        raw = page.read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in raw and "<img src=x" not in raw
+    heading = soup_of(college_page).find(id=anchor)
+    assert isinstance(heading, Tag) and heading.get_text().removesuffix("¶") == HOSTILE_NAME
+    row = next(r for r in index_rows(hostile_site) if "__pwned=1" in r.get_text())
+    assert row["data-resistance"] == '<img src=x onerror="window.__pwned=2">'
+    assert row.select("td")[0].get_text() == HOSTILE_NAME
