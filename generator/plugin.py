@@ -188,3 +188,4 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         except (OSError, RuntimeError) as error:
             raise PluginError(f"environnement Python du navigateur : {error}") from error
         # Every page gets the same Content-Security-Policy, once all pages are written.
+        add_policy(site)
