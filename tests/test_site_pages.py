@@ -136,3 +136,19 @@ def test_pages_fit_the_screen_and_stay_on_the_origin(
         assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
     context.close()
     assert elsewhere == []
+
+
+def test_every_calculator_control_has_a_label(site_dir: Path) -> None:
+    html = soup(site_dir, "outils/index.html")
+    forms = html.select("form.calculateur")
+    assert len(forms) == 16
+    for form in forms:
+        # Controls inside <template> (rows of a list) are parsed as text by html.parser,
+        # so parse the template contents as well.
+        fragments = [form] + [
+            BeautifulSoup(t.decode_contents(), "html.parser") for t in form.select("template")
+        ]
+        for fragment in fragments:
+            for control in fragment.select("input, select"):
+                label = fragment.select_one(f"label[for='{control['id']}']")
+                assert label is not None and label.get_text(strip=True), control
