@@ -176,6 +176,15 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             data.parent.mkdir(parents=True, exist_ok=True)
             records = spellbook.spell_records(self.spells)
             data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+        # --- Recherche (generator/search.py): Pagefind index of the built pages -----------
+        # into site/pagefind/ (pages unchanged); Material's unused lunr files are removed.
+        from generator import search
+
+        try:
+            search.build_index(site)
+        except search.SearchIndexError as error:
+            raise PluginError(f"recherche : {error}") from error
+        # --- fin recherche -------------------------------------------------------------------
         # The calculators' browser runtime: Pyodide, the packed package, the start snapshot.
         try:
             write_runtime(

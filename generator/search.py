@@ -1,0 +1,553 @@
+"""Search index of the built site: one Pagefind record per rules section and per spell.
+
+Pure build-step code over the built `site/` folder (no MkDocs import). The plugin calls
+`build_index(site)` once every page is written; the index lands in `site/pagefind/`, where the
+header search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
+
+Why records rather than pages: a reader looks for a section or a spell, not for a page. Each
+heading with an id starts a record whose URL carries the anchor, whose title is the heading
+(Pagefind boosts title matches) and whose filters and metadata say where it belongs:
+
+- rules section: filters `systeme` (D&D 5e, Règles maison, PMT Lankhmar, OSE) and
+  `type` = Règles; metadata `contexte` = system › page › parent headings;
+- spell (`h2.sort` of a college page `magie/<college>/`): filters `type` = Sorts and
+  `college`; metadata `contexte` = the college;
+- any other page (tools, install, licences): `type` = Site. The home page (a list of links),
+  the error page and the offline fallback page are left out.
+
+The built pages stay unchanged: Pagefind receives a small HTML document per record through its
+indexing service (an `AddFile` request with an explicit URL), never the page files.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+__all__ = [
+    "DEFAULT_AREAS",
+    "DEPTH_FILTER",
+    "EXCLUDED_PAGES",
+    "FILTER_COLLEGE",
+    "FILTER_SYSTEM",
+    "FILTER_TYPE",
+    "INDEX_FOLDER",
+    "KIND_RULES",
+    "KIND_SITE",
+    "KIND_SPELLS",
+    "MATERIAL_SEARCH_FILES",
+    "UNUSED_BUNDLE_FILES",
+    "Area",
+    "IndexSummary",
+    "Record",
+    "SearchIndexError",
+    "build_index",
+    "page_records",
+    "page_url",
+    "record_document",
+    "remove_material_search",
+    "site_records",
+    "write_index",
+]
+
+log = logging.getLogger("mkdocs.plugins.regles.search")
+
+INDEX_FOLDER = "pagefind"
+LANGUAGE = "fr"
+
+FILTER_SYSTEM = "systeme"
+FILTER_TYPE = "type"
+FILTER_COLLEGE = "college"
+KIND_RULES = "Règles"
+KIND_SPELLS = "Sorts"
+KIND_SITE = "Site"
+CONTEXT_SEPARATOR = " › "
+CONTEXT_META = "contexte"
+PRINCIPAL_META = "principal"
+PRINCIPAL_LEVEL = 2
+DEPTH_FILTER = "profondeur"
+
+# Files Pagefind writes that the site does not use: its ready-made interfaces. The header box
+# talks to pagefind.js directly, and the service worker would otherwise download them all.
+UNUSED_BUNDLE_FILES = (
+    "pagefind-ui.js",
+    "pagefind-ui.css",
+    "pagefind-component-ui.js",
+    "pagefind-component-ui.css",
+    "pagefind-modular-ui.js",
+    "pagefind-modular-ui.css",
+    "pagefind-highlight.js",
+)
+
+
+# Material's own search, replaced by this one (paths relative to the site, glob patterns).
+MATERIAL_SEARCH_FILES = ("assets/javascripts/lunr", "assets/javascripts/workers/search.*")
+
+
+@dataclass(frozen=True)
+class Area:
+    """A folder of the site and what its pages are: game system and kind of page."""
+
+    prefix: str
+    system: str | None
+    kind: str
+
+
+DEFAULT_AREAS: tuple[Area, ...] = (
+    Area("dnd5e/", "D&D 5e", KIND_RULES),
+    Area("maison/", "Règles maison", KIND_RULES),
+    Area("pmt/", "PMT Lankhmar", KIND_RULES),
+    Area("ose/", "OSE", KIND_RULES),
+    Area("magie/", None, KIND_SPELLS),
+)
+
+# Pages that are not content: the home page (a list of links to the other pages), the error
+# page and the offline fallback page.
+EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", "hors-ligne/index.html")
+
+# Never indexed: interactive widgets (a calculator's form repeats its option labels), code
+# that is not text, and the `¶` permalinks.
+SKIPPED_TAGS = frozenset({"form", "script", "style", "template", "select", "noscript", "svg"})
+SKIPPED_CLASSES = frozenset({"headerlink"})
+# The spell index is a table of every spell name: indexed, it would compete with the spells.
+SKIPPED_IDS = frozenset({"table-sorts"})
+# Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
+# "Niveaux I à IV" in the index and its excerpts.
+TITLE_AS_TEXT_CLASSES = frozenset({"niveau"})
+VOID_TAGS = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+     "track", "wbr"}
+)  # fmt: skip
+HEADINGS = {f"h{n}": n for n in range(1, 7)}
+BLOCK_ENDS = {
+    tag: " "
+    for tag in ("p", "li", "dd", "td", "th", "tr", "div", "blockquote", "pre", "table",
+                "ul", "ol", "dl", "caption", "figcaption", "summary", "details", "section")
+} | {"dt": " : "}  # fmt: skip
+SPELL_HEADING_CLASS = "sort"
+_SPACES = re.compile(r"\s+")
+
+
+class SearchIndexError(Exception):
+    """The search index cannot be built (Pagefind missing or failing, unreadable page)."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One search result: a section of a rules page, a spell, or a page's introduction."""
+
+    url: str  # site-relative, with the anchor: "dnd5e/combat/#abri"
+    title: str
+    body: str  # the section's HTML, headings and widgets left out
+    kind: str
+    page: str  # the page's title
+    system: str | None = None
+    college: str | None = None
+    trail: tuple[str, ...] = ()  # headings between the page title and this section
+    level: int = 1
+
+    @property
+    def context(self) -> str:
+        """What the result list shows under the title: where the record lives."""
+        if self.college is not None:
+            return self.college
+        parts = [p for p in (self.system, self.page if self.level > 1 else None) if p]
+        return CONTEXT_SEPARATOR.join([*parts, *self.trail])
+
+    @property
+    def filters(self) -> dict[str, list[str]]:
+        found = {FILTER_TYPE: [self.kind]}
+        if self.system:
+            found[FILTER_SYSTEM] = [self.system]
+        if self.college:
+            found[FILTER_COLLEGE] = [self.college]
+        return found
+
+
+@dataclass
+class _Section:
+    level: int
+    anchor: str | None
+    classes: frozenset[str]
+    title_parts: list[str] = field(default_factory=list)
+    body_parts: list[str] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return _SPACES.sub(" ", "".join(self.title_parts)).strip()
+
+    @property
+    def body(self) -> str:
+        return "".join(self.body_parts).strip()
+
+
+class _ArticleReader(HTMLParser):
+    """Cuts the page's article (Material's `article.md-content__inner`) at each heading."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sections: list[_Section] = []
+        self._depth = 0  # open elements inside the article; 0 = outside
+        self._skip_depth = 0  # depth at which a skipped element opened; 0 = not skipping
+        self._heading: _Section | None = None
+        self._heading_tag = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        classes = frozenset(attributes.get("class", "").split())
+        if self._depth == 0:
+            if tag == "article" and "md-content__inner" in classes:
+                self._depth = 1
+                self.sections.append(_Section(1, None, frozenset()))
+            return
+        if tag in VOID_TAGS:
+            if not self._skip_depth and tag in ("br", "hr"):
+                self._emit(f"<{tag}>")
+            return
+        self._depth += 1
+        if self._skip_depth:
+            return
+        if (
+            tag in SKIPPED_TAGS
+            or classes & SKIPPED_CLASSES
+            or attributes.get("id", "") in SKIPPED_IDS
+        ):
+            self._skip_depth = self._depth
+            return
+        if classes & TITLE_AS_TEXT_CLASSES and attributes.get("title"):
+            self._emit(html.escape(attributes["title"], quote=False))
+            self._skip_depth = self._depth
+            return
+        level = HEADINGS.get(tag)
+        if level is not None and self._heading is None:
+            anchor = attributes.get("id") or None
+            if level == 1 and self.sections and not self.sections[-1].title_parts:
+                # The page title: it names the introduction already opened.
+                self.sections[-1].anchor = anchor
+                self._heading = self.sections[-1]
+            else:
+                self._heading = _Section(level, anchor, classes)
+                self.sections.append(self._heading)
+            self._heading_tag = tag
+            return
+        self._emit(f"<{tag}>")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._depth and not self._skip_depth and tag in ("br", "hr"):
+            self._emit(f"<{tag}>")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._depth == 0 or tag in VOID_TAGS:
+            return
+        if self._skip_depth:
+            if self._depth == self._skip_depth:
+                self._skip_depth = 0
+            self._depth -= 1
+            return
+        self._depth -= 1
+        if self._heading is not None and tag == self._heading_tag:
+            self._heading = None
+            return
+        if self._depth > 0:
+            # Block ends get a space: Pagefind would glue "<dt>Durée</dt><dd>1 minute</dd>"
+            # into one word. A term and its definition read "Durée : 1 minute".
+            self._emit(f"</{tag}>{BLOCK_ENDS.get(tag, '')}")
+
+    def handle_data(self, data: str) -> None:
+        if self._depth == 0 or self._skip_depth:
+            return
+        if self._heading is not None:
+            self._heading.title_parts.append(data)
+        else:
+            self._emit(html.escape(data, quote=False))
+
+    def _emit(self, markup: str) -> None:
+        if self._heading is None and self.sections:
+            self.sections[-1].body_parts.append(markup)
+
+
+def page_url(path: str) -> str:
+    """Site-relative URL of a built page: `dnd5e/combat/index.html` → `dnd5e/combat/`."""
+    posix = PurePosixPath(path)
+    if posix.name == "index.html":
+        parent = posix.parent.as_posix()
+        return "" if parent == "." else parent + "/"
+    return posix.as_posix()
+
+
+def _area_of(path: str, areas: Sequence[Area]) -> Area | None:
+    return next((a for a in areas if path.startswith(a.prefix)), None)
+
+
+def page_records(path: str, text: str, areas: Sequence[Area] = DEFAULT_AREAS) -> list[Record]:
+    """The records of one built page, given its path inside the site and its HTML."""
+    reader = _ArticleReader()
+    # Only the article is read: the rest of a page is mostly the navigation, the same on
+    # every page (a quick cut, the reader still finds the article's exact end).
+    start = text.find("<article")
+    end = text.rfind("</article>")
+    reader.feed(text[start : end + len("</article>")] if 0 <= start < end else text)
+    reader.close()
+    sections = [s for s in reader.sections if s.title]
+    if not sections or sections[0].level != 1:
+        return []
+    base = page_url(path)
+    area = _area_of(path, areas)
+    kind = area.kind if area else KIND_SITE
+    system = area.system if area else None
+    page_title = sections[0].title
+    # A college page: its spells are its `h2.sort` headings, and it is a college only if it
+    # has some (the spell index, in the same folder, has none).
+    is_college = kind == KIND_SPELLS and any(SPELL_HEADING_CLASS in s.classes for s in sections)
+    college = page_title if is_college else None
+    records: list[Record] = []
+    trail: list[tuple[int, str]] = []
+    for section in sections:
+        if section.level == 1:
+            url, level = base, 1
+        else:
+            if section.anchor is None:
+                continue  # no anchor to link to: its text stays out of the index
+            url, level = f"{base}#{section.anchor}", section.level
+        trail = [(lvl, t) for lvl, t in trail if lvl < section.level]
+        records.append(
+            Record(
+                url=url,
+                title=section.title,
+                body=section.body,
+                kind=kind,
+                page=page_title,
+                system=system,
+                college=college,
+                trail=tuple(t for lvl, t in trail if lvl > 1),
+                level=level,
+            )
+        )
+        trail.append((section.level, section.title))
+    return records
+
+
+def site_records(
+    site: Path,
+    areas: Sequence[Area] = DEFAULT_AREAS,
+    excluded: Iterable[str] = EXCLUDED_PAGES,
+) -> list[Record]:
+    """Every record of the built site, page by page in path order."""
+    skip = set(excluded)
+    records: list[Record] = []
+    for page in sorted(site.rglob("*.html")):
+        path = page.relative_to(site).as_posix()
+        if path in skip or path.startswith(INDEX_FOLDER + "/"):
+            continue
+        try:
+            text = page.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise SearchIndexError(f"{path} : {error}") from error
+        records += page_records(path, text, areas)
+    return records
+
+
+def _attribute(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def record_document(record: Record) -> str:
+    """The HTML document Pagefind indexes for a record.
+
+    The title is the document's `h1`: Pagefind takes it as the `title` metadata (a title match
+    boosts a result) and weighs its words as a heading's. The result list leaves these first
+    words out of the excerpt. Filters and metadata are inline `key:value` attributes:
+
+    - `contexte` (searchable, default weight): where the record lives, so that "combat"
+      also finds the sections of the Combat page and "acoustique" the spells of that college;
+    - `principal` (searchable): the title again, only for pages and `h2` sections, so that
+      of two sections with the same name the main one comes first (`h2` over `h3`);
+    - filter `profondeur`: the heading level, for the result list to order exact title
+      matches (never shown as a filter).
+    """
+    meta = {CONTEXT_META: record.context}
+    if record.level <= PRINCIPAL_LEVEL:
+        meta[PRINCIPAL_META] = record.title
+    filters = [(name, value) for name, values in record.filters.items() for value in values]
+    filters.append((DEPTH_FILTER, str(record.level)))
+    tags = [
+        f'<span data-pagefind-filter="{_attribute(name)}:{_attribute(value)}"></span>'
+        for name, value in filters
+    ] + [
+        f'<span data-pagefind-meta="{_attribute(name)}:{_attribute(value)}"></span>'
+        for name, value in meta.items()
+        if value
+    ]
+    return (
+        f'<!DOCTYPE html><html lang="{LANGUAGE}"><head><meta charset="utf-8">'
+        f"<title>{html.escape(record.title)}</title></head><body><main data-pagefind-body>"
+        f"<h1>{html.escape(record.title)}</h1>{record.body}{''.join(tags)}</main></body></html>"
+    )
+
+
+@dataclass(frozen=True)
+class IndexSummary:
+    records: int
+    spells: int
+    files: int
+    bytes: int
+
+
+class _Service:
+    """Pagefind's indexing service (`pagefind --service`), spoken to synchronously.
+
+    The `pagefind` package's own client (`pagefind.index.PagefindIndex`) reads the service's
+    answers in a loop that sleeps 0.1 s before each one: one record costs 0.1 s, the site's
+    ~600 records a minute. The protocol is the one that client speaks (requests and answers
+    are base64-encoded JSON objects, each followed by a comma; payload types in
+    `pagefind.service.types`), so the pinned binary is the same and only the waiting goes.
+    """
+
+    def __init__(self, executable: Path, log: IO[bytes]) -> None:
+        self._log = log
+        self._process = subprocess.Popen(
+            [str(executable), "--service"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+        )
+        self._next_id = 0
+
+    def __enter__(self) -> _Service:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+
+    def request(self, payload: Mapping[str, object]) -> dict[str, Any]:
+        stdin, stdout = self._process.stdin, self._process.stdout
+        assert stdin is not None and stdout is not None
+        self._next_id += 1
+        message = {"message_id": self._next_id, "payload": payload}
+        raw = bytearray()
+        try:
+            stdin.write(base64.b64encode(json.dumps(message).encode()) + b",")
+            stdin.flush()
+            while not raw.endswith(b","):
+                chunk = os.read(stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                raw += chunk
+        except BrokenPipeError:
+            pass
+        if not raw.endswith(b","):
+            raise SearchIndexError(f"le service Pagefind s’est arrêté{self._stderr()}")
+        answer = json.loads(base64.b64decode(bytes(raw[:-1])))
+        result: dict[str, Any] = answer["payload"]
+        if result.get("type") == "Error":
+            raise SearchIndexError(f"Pagefind : {result.get('message')}")
+        return result
+
+    def _stderr(self) -> str:
+        self._log.seek(0)
+        text = self._log.read().decode("utf-8", "replace").strip()
+        return f" : {text}" if text else ""
+
+
+def write_index(records: Sequence[Record], output: Path) -> None:
+    """Index `records` with Pagefind into `output` (replaced), without its UI bundles."""
+    try:
+        from pagefind.service import get_executable
+    except ImportError as error:
+        raise SearchIndexError(f"le paquet Python « pagefind » manque : {error}") from error
+    executable = get_executable()
+    if executable is None:
+        raise SearchIndexError("exécutable Pagefind introuvable (paquet « pagefind[bin] »)")
+    if output.exists():
+        shutil.rmtree(output)
+    with tempfile.TemporaryFile() as log, _Service(executable, log) as service:
+        index = service.request({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
+        index_id = index["index_id"]
+        for record in records:
+            service.request(
+                {
+                    "type": "AddFile",
+                    "index_id": index_id,
+                    "url": record.url,
+                    "file_path": None,
+                    "file_contents": record_document(record),
+                }
+            )
+        service.request(
+            {"type": "WriteFiles", "index_id": index_id, "output_path": str(output.resolve())}
+        )
+    if not (output / "pagefind.js").is_file():
+        raise SearchIndexError(f"Pagefind n’a pas écrit {output / 'pagefind.js'}")
+    for name in UNUSED_BUNDLE_FILES:
+        (output / name).unlink(missing_ok=True)
+
+
+def remove_material_search(site: Path) -> list[str]:
+    """Delete the files of Material's own search that the theme copies into every site.
+
+    Material starts its search only from a `data-md-component="search"` element, which the
+    header no longer has: its lunr scripts and search worker (~1.2 MB) would never be loaded,
+    but the service worker would still download them for offline use. Returns what went.
+    """
+    removed = []
+    for pattern in MATERIAL_SEARCH_FILES:
+        for path in sorted(site.glob(pattern)):
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+            removed.append(path.relative_to(site).as_posix())
+            if path.parent != site and not any(path.parent.iterdir()):
+                path.parent.rmdir()  # workers/ held only the search worker
+    return removed
+
+
+def build_index(
+    site: Path,
+    areas: Sequence[Area] = DEFAULT_AREAS,
+    excluded: Iterable[str] = EXCLUDED_PAGES,
+) -> IndexSummary:
+    """Index the built site into `site/pagefind/` and return what was written; remove
+    Material's own search files."""
+    records = site_records(site, areas, excluded)
+    if not records:
+        raise SearchIndexError(f"aucune page à indexer dans {site}")
+    output = site / INDEX_FOLDER
+    write_index(records, output)
+    remove_material_search(site)
+    files = [p for p in output.rglob("*") if p.is_file()]
+    summary = IndexSummary(
+        records=len(records),
+        spells=sum(1 for r in records if r.college is not None and r.level > 1),
+        files=len(files),
+        bytes=sum(p.stat().st_size for p in files),
+    )
+    log.info(
+        "Recherche : %d entrées (dont %d sorts), %d fichiers, %d Kio dans %s/",
+        summary.records,
+        summary.spells,
+        summary.files,
+        summary.bytes // 1024,
+        INDEX_FOLDER,
+    )
+    return summary

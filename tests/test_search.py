@@ -1,0 +1,249 @@
+"""Search index, without a browser: Pagefind's files in site/pagefind/, records and filters.
+
+The records are read back from the written index (Pagefind fragments are gzip'd JSON behind a
+`pagefind_dcd` signature), so these tests check what the browser will receive.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from generator import search
+from tests.search_queries import QUERIES
+
+SIGNATURE = b"pagefind_dcd"
+SYSTEMS = {"D&D 5e", "Règles maison", "PMT Lankhmar", "OSE"}
+
+
+def read_fragments(site: Path) -> list[dict[str, Any]]:
+    fragments = []
+    for path in sorted((site / "pagefind" / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(path.read_bytes())
+        assert data.startswith(SIGNATURE), path
+        fragments.append(json.loads(data[len(SIGNATURE) :]))
+    return fragments
+
+
+@pytest.fixture(scope="module")
+def fragments(site_dir: Path) -> dict[str, dict[str, Any]]:
+    by_url = {f["url"]: f for f in read_fragments(site_dir)}
+    assert by_url, "aucun fragment Pagefind"
+    return by_url
+
+
+# The built site ---------------------------------------------------------------------------
+
+
+def test_the_index_is_under_the_site(site_dir: Path) -> None:
+    index = site_dir / "pagefind"
+    for name in ("pagefind.js", "pagefind-entry.json", "pagefind-worker.js", "wasm.fr.pagefind"):
+        assert (index / name).is_file(), name
+    entry = json.loads((index / "pagefind-entry.json").read_text("utf-8"))
+    assert set(entry["languages"]) == {"fr"}, entry
+    assert list((index / "index").glob("*.pf_index")), "pas de morceau d’index"
+    assert list((index / "filter").glob("*.pf_filter")), "pas d’index de filtres"
+    assert list(index.glob("pagefind.fr_*.pf_meta"))
+
+
+def test_pagefind_interfaces_that_the_site_does_not_use_are_not_shipped(site_dir: Path) -> None:
+    for name in search.UNUSED_BUNDLE_FILES:
+        assert not (site_dir / "pagefind" / name).exists(), name
+
+
+def test_material_search_is_gone(site_dir: Path) -> None:
+    assert not (site_dir / "search").exists(), "l’index lunr de Material est encore construit"
+    for pattern in search.MATERIAL_SEARCH_FILES:
+        assert not list(site_dir.glob(pattern)), f"fichiers de la recherche de Material : {pattern}"
+    for page in sorted(site_dir.rglob("*.html")):
+        if page.is_relative_to(site_dir / "pagefind"):
+            continue
+        html = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+        # Material starts its own search from either of these.
+        assert html.select_one('[data-md-component="search"]') is None, page
+        assert html.select_one('form[name="search"]') is None, page
+        box = html.select_one("header [data-recherche] input[data-recherche-saisie]")
+        assert box is not None, f"{page} : pas de champ de recherche dans l’en-tête"
+        assert html.select_one('header label.md-header__button[for="__search"]') is not None
+
+
+def test_pages_are_not_changed_for_the_index(site_dir: Path) -> None:
+    for page in sorted(site_dir.rglob("*.html")):
+        assert "data-pagefind" not in page.read_text("utf-8"), page
+
+
+def test_the_script_builds_its_urls_from_the_page_root() -> None:
+    script = (
+        Path(__file__).resolve().parent.parent / "site_overrides/assets/js/recherche.js"
+    ).read_text("utf-8")
+    assert 'meta[name="regles-racine"]' in script
+    assert "/pagefind/" not in script.replace('"pagefind/pagefind.js"', "")
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script
+
+
+# Records ------------------------------------------------------------------------------------
+
+
+def test_every_spell_is_a_record_with_its_college(
+    site_dir: Path, fragments: dict[str, dict[str, Any]]
+) -> None:
+    spells = json.loads((site_dir / "data" / "spells.json").read_text("utf-8"))
+    for spell in spells:
+        record = fragments.get(spell["url"])
+        assert record is not None, f"sort absent de l’index : {spell['url']}"
+        assert record["meta"]["title"] == spell["name"]
+        assert record["filters"]["type"] == [search.KIND_SPELLS]
+        assert record["filters"]["college"] == [spell["college"]]
+        assert "systeme" not in record["filters"]
+
+
+def test_rules_sections_carry_their_system_and_type(fragments: dict[str, dict[str, Any]]) -> None:
+    abri = fragments["dnd5e/combat/#abri"]
+    assert abri["meta"]["title"] == "Abri"
+    assert abri["filters"]["systeme"] == ["D&D 5e"]
+    assert abri["filters"]["type"] == [search.KIND_RULES]
+    assert abri["meta"]["contexte"] == "D&D 5e › Combat › Effectuer une attaque"
+    systems = Counter(
+        value for f in fragments.values() for value in f["filters"].get("systeme", [])
+    )
+    assert set(systems) == SYSTEMS, systems
+    assert fragments["maison/poids-transportable/"]["filters"]["systeme"] == ["Règles maison"]
+    assert fragments["pmt/epees-et-pmt/#points-d-heroisme"]["filters"]["systeme"] == [
+        "PMT Lankhmar"
+    ]
+    assert fragments["ose/epees-intelligentes/"]["filters"]["systeme"] == ["OSE"]
+
+
+def test_every_record_has_a_title_and_a_type(fragments: dict[str, dict[str, Any]]) -> None:
+    for url, record in fragments.items():
+        assert record["meta"].get("title"), url
+        assert record["filters"].get("type"), url
+        assert record["filters"].get(search.DEPTH_FILTER), url
+
+
+def test_every_record_links_to_an_existing_page_and_anchor(
+    site_dir: Path, fragments: dict[str, dict[str, Any]]
+) -> None:
+    ids: dict[str, set[str]] = {}
+    for url in fragments:
+        assert not url.startswith(("/", "http:", "https:")), f"URL non relative : {url}"
+        path, _, anchor = url.partition("#")
+        page = site_dir / path / "index.html"
+        assert page.is_file(), url
+        if path not in ids:
+            html = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+            ids[path] = {str(e["id"]) for e in html.select("[id]")}
+        if anchor:
+            assert anchor in ids[path], f"ancre absente : {url}"
+
+
+def test_widgets_and_permalinks_stay_out_of_the_text(fragments: dict[str, dict[str, Any]]) -> None:
+    encumbrance = fragments["maison/poids-transportable/"]["content"]
+    assert "Ajouter une ligne" not in encumbrance  # the calculator's form
+    assert "¶" not in "".join(f["content"] for f in fragments.values())
+    index = fragments["magie/tous-les-sorts/"]["content"]
+    assert "Blast sonore" not in index  # the table of every spell
+
+
+def test_excluded_pages_are_not_indexed(fragments: dict[str, dict[str, Any]]) -> None:
+    for path in search.EXCLUDED_PAGES:
+        url = search.page_url(path)
+        assert not any(u.partition("#")[0] == url for u in fragments), path
+
+
+def test_every_expected_query_target_is_in_the_index(fragments: dict[str, dict[str, Any]]) -> None:
+    pages = {u.partition("#")[0] for u in fragments}
+    for query, expected in QUERIES:
+        assert expected in (fragments if "#" in expected else pages), (query, expected)
+
+
+# The page reader, on small pages ----------------------------------------------------------
+
+PAGE = """<html><body><nav><h2 id="nav">Navigation</h2></nav>
+<article class="md-content__inner md-typeset">
+<h1 id="combat">Combat<a class="headerlink" href="#combat">¶</a></h1>
+<p>Intro <em>du</em> combat.</p>
+<h2 id="ordre">L’ordre<a class="headerlink" href="#ordre">¶</a></h2>
+<p>Texte.</p>
+<h3 id="initiative">Initiative</h3>
+<dl><dt>Durée</dt><dd>1 minute</dd></dl>
+<form class="calculateur"><label>Force</label><select><option>Choix</option></select></form>
+<h3>Sans ancre</h3><p>Perdu.</p>
+<h2 id="fin">Fin</h2><script>var x = "<h2>";</script><p>Dernier<br>mot.</p>
+</article><footer><h2 id="pied">Pied</h2></footer></body></html>"""
+
+
+def test_a_page_becomes_one_record_per_heading_with_an_anchor() -> None:
+    records = search.page_records("dnd5e/combat/index.html", PAGE)
+    assert [(r.url, r.title, r.level) for r in records] == [
+        ("dnd5e/combat/", "Combat", 1),
+        ("dnd5e/combat/#ordre", "L’ordre", 2),
+        ("dnd5e/combat/#initiative", "Initiative", 3),
+        ("dnd5e/combat/#fin", "Fin", 2),
+    ]
+    intro, ordre, initiative, fin = records
+    assert "Intro <em>du</em> combat." in intro.body
+    assert initiative.trail == ("L’ordre",)
+    assert initiative.context == "D&D 5e › Combat › L’ordre"
+    assert intro.context == "D&D 5e"
+    assert "Durée</dt> : <dd>1 minute" in initiative.body
+    assert "Force" not in initiative.body and "Choix" not in initiative.body
+    assert "Perdu" not in initiative.body  # a heading without an id ends the section
+    assert "var x" not in fin.body and "<br>" in fin.body
+    assert all(r.system == "D&D 5e" and r.kind == search.KIND_RULES for r in records)
+    assert ordre.filters == {"type": ["Règles"], "systeme": ["D&D 5e"]}
+
+
+def test_a_college_page_gives_spells_with_their_college() -> None:
+    page = """<article class="md-content__inner">
+    <h1 id="acoustique">Acoustique</h1><p>Des sons.</p>
+    <h2 class="sort" id="bruit">Bruit</h2>
+    <p class="niveaux"><span class="niveau" title="Niveaux I à II">I–II</span></p>
+    <p>Un bruit.</p></article>"""
+    intro, spell = search.page_records("magie/acoustique/index.html", page)
+    assert (spell.url, spell.title, spell.college, spell.kind) == (
+        "magie/acoustique/#bruit",
+        "Bruit",
+        "Acoustique",
+        search.KIND_SPELLS,
+    )
+    assert spell.filters == {"type": ["Sorts"], "college": ["Acoustique"]}
+    assert "Niveaux I à II" in spell.body and "I–II" not in spell.body
+    assert intro.college == "Acoustique" and intro.url == "magie/acoustique/"
+    # The spell index lives in magie/ too, but has no spell of its own: no college.
+    (index,) = search.page_records(
+        "magie/tous-les-sorts/index.html",
+        '<article class="md-content__inner"><h1 id="t">Tous les sorts</h1>'
+        '<table id="table-sorts"><tr><td>Bruit</td></tr></table></article>',
+    )
+    assert index.college is None and "Bruit" not in index.body
+
+
+def test_the_document_given_to_pagefind_escapes_names_and_values() -> None:
+    record = search.Record(
+        url="x/#a",
+        title='Épée <b>"vive"</b>',
+        body="<p>Texte</p>",
+        kind=search.KIND_RULES,
+        page="X",
+        system="D&D 5e",
+        level=2,
+    )
+    document = search.record_document(record)
+    assert "<h1>Épée &lt;b&gt;&quot;vive&quot;&lt;/b&gt;</h1>" in document
+    assert 'data-pagefind-filter="systeme:D&amp;D 5e"' in document
+    assert 'data-pagefind-meta="principal:Épée &lt;b&gt;&quot;vive&quot;&lt;/b&gt;"' in document
+    assert 'data-pagefind-filter="profondeur:2"' in document
+    assert '<html lang="fr">' in document
+
+
+def test_page_urls() -> None:
+    assert search.page_url("dnd5e/combat/index.html") == "dnd5e/combat/"
+    assert search.page_url("index.html") == ""
+    assert search.page_url("404.html") == "404.html"

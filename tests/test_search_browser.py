@@ -1,0 +1,355 @@
+"""Header search in Chromium, with the site served under a sub-path as on GitHub Pages.
+
+Every test also checks that no request left the site (another origin, or this origin outside
+the site's sub-path), and the service worker is blocked so that only the search's own requests
+are made.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import serve
+from tests.search_queries import QUERIES
+
+pytestmark = pytest.mark.browser
+
+SUBPATH = "regles"
+HOSTILE = '<img src=x onerror="window.__sonde=1">'
+
+
+@pytest.fixture(scope="module")
+def root(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The built site at http://127.0.0.1:<port>/regles/."""
+    www = tmp_path_factory.mktemp("www-recherche")
+    (www / SUBPATH).symlink_to(site_dir, target_is_directory=True)
+    server, origin = serve(www)
+    yield f"{origin}/{SUBPATH}/"
+    server.shutdown()
+
+
+class Tab:
+    """A page of the site in a fresh context, with every request it makes recorded."""
+
+    def __init__(self, browser: Any, root: str, width: int, scheme: str) -> None:
+        self.root = root
+        self.context = browser.new_context(
+            viewport={"width": width, "height": 800},
+            color_scheme=scheme,
+            service_workers="block",
+        )
+        self.context.add_init_script("window.__sonde = 0;")
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.context.on(
+            "response",
+            lambda response: response.status >= 400 and self.failed.append(response.url),
+        )
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", self._error)
+
+    def _error(self, error: Any) -> None:
+        # Only the search's own errors: other scripts have their own tests (and the offline
+        # script meets a blocked service worker here).
+        trace = f"{error}\n{getattr(error, 'stack', '')}"
+        if "recherche.js" in trace or "pagefind" in trace:
+            self.errors.append(trace)
+
+    def open(self, path: str = "") -> Any:
+        self.page.goto(self.root + path)
+        self.page.wait_for_function(
+            "() => window.rules && typeof window.rules.search === 'function'"
+        )
+        return self.page
+
+    def outside(self) -> list[str]:
+        return [
+            u for u in self.requests if not u.startswith(self.root) and not u.startswith("data:")
+        ]
+
+
+@pytest.fixture
+def tab(browser: Any, root: str) -> Iterator[Tab]:
+    opened = Tab(browser, root, 1280, "light")
+    yield opened
+    opened.context.close()
+    assert opened.outside() == [], "requêtes hors du site"
+    assert opened.failed == [], "requêtes sans réponse (404…)"
+    assert opened.errors == [], opened.errors
+
+
+@pytest.fixture
+def phone(browser: Any, root: str) -> Iterator[Tab]:
+    opened = Tab(browser, root, 360, "light")
+    yield opened
+    opened.context.close()
+    assert opened.outside() == [], "requêtes hors du site"
+    assert opened.failed == [], "requêtes sans réponse (404…)"
+    assert opened.errors == [], opened.errors
+
+
+def relative(url: str, root: str) -> str:
+    assert url.startswith(root), f"{url} n’est pas sous {root}"
+    return url[len(root) :]
+
+
+def matches(url: str, expected: str) -> bool:
+    path, _, anchor = expected.partition("#")
+    got_path, _, got_anchor = url.partition("#")
+    return got_path == path and (not anchor or got_anchor == anchor)
+
+
+def run_queries(page: Any, queries: list[str]) -> list[dict[str, Any]]:
+    return list(
+        page.evaluate(
+            """async (queries) => {
+                const out = [];
+                for (const query of queries) {
+                    const start = performance.now();
+                    const results = await window.rules.search(query);
+                    out.push({ query, ms: performance.now() - start, results });
+                }
+                return out;
+            }""",
+            queries,
+        )
+    )
+
+
+def type_query(page: Any, text: str) -> None:
+    """Type `text` in the header box as a reader does ("/" first), and wait until the box
+    shows the results of the whole text (not of a prefix typed on the way)."""
+    page.keyboard.press("/")
+    page.keyboard.type(text, delay=20)
+    wait_shown(page, text)
+
+
+def wait_first(page: Any, title: str) -> None:
+    page.wait_for_function(
+        """(title) => {
+            const first = document.querySelector("[data-recherche-liste] h1");
+            return first && first.textContent === title;
+        }""",
+        arg=title,
+    )
+
+
+# Ranking and speed --------------------------------------------------------------------------
+
+
+def test_every_query_has_its_page_in_the_top_three(tab: Tab) -> None:
+    page = tab.open("licences/")
+    found = run_queries(page, [q for q, _ in QUERIES])
+    failures = []
+    for (query, expected), outcome in zip(QUERIES, found, strict=True):
+        urls = [relative(r["url"], tab.root) for r in outcome["results"]]
+        if not any(matches(u, expected) for u in urls[:3]):
+            failures.append(f"{query!r} → {expected} ; obtenu : {urls[:3]}")
+        assert all(r["title"] for r in outcome["results"]), query
+    assert not failures, "\n".join(failures)
+
+
+def test_warm_query_time_is_measured(tab: Tab, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tab.open("dnd5e/")
+    queries = [q for q, _ in QUERIES]
+    cold = run_queries(page, queries[:1])[0]["ms"]
+    run_queries(page, queries)  # loads every index chunk and fragment these queries need
+    warm = sorted(r["ms"] for r in run_queries(page, queries))
+    typed = run_queries(page, ["b", "bo", "bou", "boul", "boule", "boule d", "boule de f"])
+    with capsys.disabled():
+        print(
+            f"\nrecherche : première requête (index froid) {cold:.0f} ms ; "
+            f"{len(warm)} requêtes à chaud : médiane {statistics.median(warm):.1f} ms, "
+            f"90 % ≤ {warm[int(len(warm) * 0.9)]:.1f} ms, max {warm[-1]:.1f} ms ; "
+            f"frappe « boule de f » lettre à lettre : "
+            + ", ".join(f"{r['ms']:.0f}" for r in typed)
+            + " ms"
+        )
+
+
+def test_the_index_loads_only_when_the_box_is_focused(tab: Tab, site_dir: Path) -> None:
+    page = tab.open("dnd5e/combat/")
+    page.wait_for_timeout(300)
+    assert not [u for u in tab.requests if "/pagefind/" in u], "index chargé sans recherche"
+    with page.expect_request(lambda r: r.url.endswith("/pagefind/pagefind.js")) as request:
+        page.keyboard.press("/")
+    assert request.value.url == tab.root + "pagefind/pagefind.js"
+    page.fill("[data-recherche-saisie]", "abri")  # one query, not one per letter
+    wait_shown(page, "abri")
+    wait_first(page, "Abri")
+    loaded = [relative(u, tab.root) for u in tab.requests if "/pagefind/" in u]
+    chunks = [u for u in loaded if u.startswith("pagefind/index/")]
+    fragments = [u for u in loaded if u.startswith("pagefind/fragment/")]
+    assert 1 <= len(chunks) < len(list((site_dir / "pagefind" / "index").iterdir()))
+    assert 1 <= len(fragments) <= 20
+
+
+# The box ------------------------------------------------------------------------------------
+
+
+def test_typing_shows_results_with_excerpt_and_where(tab: Tab) -> None:
+    page = tab.open("licences/")
+    type_query(page, "abri")
+    wait_first(page, "Abri")
+    first = page.locator("[data-recherche-liste] li").first
+    assert first.locator(".regles-recherche__badge").inner_text() == "D&D 5e"
+    assert "Combat › Effectuer une attaque" in first.locator(".regles-recherche__ou").inner_text()
+    excerpt = first.locator(".regles-recherche__extrait")
+    assert "abri" in excerpt.inner_text().lower()
+    assert [m.lower() for m in excerpt.locator("mark").all_inner_texts()][:1] == ["abri"]
+    assert "résultat" in page.locator("[data-recherche-etat]").inner_text()
+
+    page.fill("[data-recherche-saisie]", "")
+    page.keyboard.type("blast son", delay=20)  # as typed: the last word is unfinished
+    wait_shown(page, "blast son")
+    wait_first(page, "Blast sonore")
+    spell = page.locator("[data-recherche-liste] li").first
+    assert spell.locator(".regles-recherche__badge").inner_text() == "Sort"
+    assert "Acoustique" in spell.locator(".regles-recherche__ou").inner_text()
+    assert spell.locator(".regles-recherche__extrait").inner_text().strip()
+    href = spell.locator("a").get_attribute("href")
+    assert href == tab.root + "magie/acoustique/#blast-sonore"
+
+    page.fill("[data-recherche-saisie]", "xyzzyqw")
+    assert "Aucun résultat" in wait_shown(page, "xyzzyqw")
+    assert page.locator("[data-recherche-liste] li").count() == 0
+
+
+def test_a_filter_narrows_the_results(tab: Tab) -> None:
+    page = tab.open("")
+    type_query(page, "feu")
+    page.wait_for_selector("[data-recherche-liste] li")
+    status = page.locator("[data-recherche-etat]")
+    everything = int(status.inner_text().split()[0])
+    badges = page.locator("[data-recherche-liste] .regles-recherche__badge")
+    assert "Sort" in badges.all_inner_texts()
+    assert everything > 20 and badges.count() == 10
+    for shown in (20, 30):  # the first ten are re-ranked out of twenty, then Pagefind's order
+        page.click("[data-recherche-plus]")
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-recherche-liste] li').length === n", arg=shown
+        )
+    links = page.eval_on_selector_all("[data-recherche-liste] a", "els => els.map(a => a.href)")
+    assert len(set(links)) == len(links) == 30
+
+    page.select_option('[data-recherche-filtre="systeme"]', "D&D 5e")
+    page.wait_for_function(
+        "n => parseInt(document.querySelector('[data-recherche-etat]').textContent) < n",
+        arg=everything,
+    )
+    assert set(badges.all_inner_texts()) == {"D&D 5e"}
+
+    page.select_option('[data-recherche-filtre="systeme"]', "")
+    page.select_option('[data-recherche-filtre="college"]', "Élémentaire - Feu")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-recherche-liste] a')].length > 0 &&
+            [...document.querySelectorAll('[data-recherche-liste] a')]
+                .every(a => a.href.includes('/magie/elementaire-feu/'))"""
+    )
+    option = page.locator('[data-recherche-filtre="college"] option[value="Élémentaire - Feu"]')
+    assert "(" in option.inner_text()  # with its count for this query
+
+    by_api = page.evaluate("() => window.rules.search('feu', { filters: { type: 'Règles' } })")
+    assert by_api and all("/magie/" not in r["url"] for r in by_api)
+
+
+def test_keys_open_and_close_the_box(tab: Tab) -> None:
+    page = tab.open("maison/poids-transportable/")
+    box = "[data-recherche-saisie]"
+    for key in ("/", "s", "f"):
+        page.keyboard.press(key)
+        assert page.evaluate(f"document.activeElement === document.querySelector('{box}')"), key
+        assert page.evaluate("document.getElementById('__search').checked")
+        assert page.input_value(box) == "", "la touche a été tapée dans le champ"
+        page.keyboard.press("Escape")
+        assert not page.evaluate("document.getElementById('__search').checked")
+        assert page.evaluate(f"document.activeElement !== document.querySelector('{box}')")
+    # Typing "s" in a calculator's field stays in that field.
+    field = page.locator("form.calculateur input[type=number]").first
+    field.focus()
+    page.keyboard.press("s")
+    assert page.evaluate("document.activeElement.closest('form.calculateur') !== null")
+
+
+def test_a_result_leads_to_its_anchor(tab: Tab) -> None:
+    page = tab.open("licences/")
+    type_query(page, "abri")
+    wait_first(page, "Abri")
+    page.locator("[data-recherche-liste] a").first.click()
+    page.wait_for_url(tab.root + "dnd5e/combat/#abri")
+    page.wait_for_function(
+        "() => Math.abs(document.getElementById('abri').getBoundingClientRect().top) < 150"
+    )
+    assert not page.evaluate("document.getElementById('__search').checked")
+
+    # Enter goes to the first result; arrows move through the results.
+    type_query(page, "initiative")
+    wait_first(page, "Initiative")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.matches('[data-recherche-liste] a')")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    page.wait_for_url(tab.root + "dnd5e/combat/#initiative")
+
+
+def wait_shown(page: Any, query: str) -> str:
+    """Wait until the status line names `query` (as text), and return that line."""
+    page.wait_for_function(
+        "(q) => document.querySelector('[data-recherche-etat]').textContent.includes(q)",
+        arg=f"pour « {query} »",
+    )
+    return str(page.locator("[data-recherche-etat]").inner_text())
+
+
+def test_a_hostile_query_is_shown_as_text(tab: Tab) -> None:
+    page = tab.open("licences/")
+    type_query(page, HOSTILE)
+    assert page.locator("[data-recherche] img").count() == 0
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__sonde") == 0
+
+    # The same through the address: ?q= fills the box with text.
+    page.goto(tab.root + "dnd5e/?q=" + quote(HOSTILE))
+    wait_shown(page, HOSTILE)
+    assert page.input_value("[data-recherche-saisie]") == HOSTILE
+    assert page.locator("[data-recherche] img, [data-recherche] script").count() == 0
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__sonde") == 0
+
+    # Markup around words that the index has: still text, never an element.
+    page.fill("[data-recherche-saisie]", "<b>abri</b> <i>initiative")
+    wait_shown(page, "<b>abri</b> <i>initiative")
+    assert page.locator("[data-recherche] b, [data-recherche] i").count() == 0
+
+
+def test_the_phone_opens_a_full_width_panel(phone: Tab) -> None:
+    page = phone.open("dnd5e/combat/")
+    closed = page.locator(".md-search__inner").bounding_box()
+    assert closed is None or closed["width"] == 0  # only the magnifier in the header
+    page.click('header label.md-header__button[for="__search"]')
+    page.wait_for_function("document.activeElement.matches('[data-recherche-saisie]')")
+    page.keyboard.type("epees", delay=20)
+    wait_shown(page, "epees")
+    page.wait_for_selector("[data-recherche-liste] li")
+    panel = page.locator(".md-search__inner").bounding_box()
+    assert panel is not None and panel["x"] == 0 and panel["width"] == 360
+    first = page.locator("[data-recherche-liste] li").first.bounding_box()
+    assert first is not None and first["x"] >= 0 and first["x"] + first["width"] <= 360
+    overflow = page.evaluate(
+        "() => { const s = document.querySelector('.md-search__scrollwrap');"
+        " return s.scrollWidth - s.clientWidth; }"
+    )
+    assert overflow <= 0
+    for select in page.locator("[data-recherche-filtre]").all():
+        box = select.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+    page.click('label.md-search__icon[for="__search"]')  # the back arrow
+    page.wait_for_function("!document.getElementById('__search').checked")
