@@ -198,3 +198,15 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"environnement Python du navigateur : {error}") from error
         # Every page gets the same Content-Security-Policy, once all pages are written.
         add_policy(site)
+
+        # --- Hors ligne (generator/offline.py) — MUST STAY THE LAST STEP of on_post_build: ---
+        # manifest, Workbox runtime, then sw.js listing every file of the site with its hash.
+        from generator import offline
+
+        try:
+            offline.build_offline(
+                site, project, name=config.site_name, description=config.site_description or ""
+            )
+        except (OSError, offline.OfflineError) as error:
+            raise PluginError(f"hors ligne : {error}") from error
+        # --- fin hors ligne ---------------------------------------------------------------

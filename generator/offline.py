@@ -1,0 +1,325 @@
+"""Offline build step: web app manifest, Workbox runtime, precache list and service worker.
+
+Pure functions over the built site folder (no MkDocs import). The plugin calls
+`build_offline` as the very last post-build step, once every other step has written its
+files (Pyodide runtime, search index…), so that the precache list covers the whole site:
+every file of `site/` except the service worker itself (and dot files, which GitHub Pages
+does not publish).
+
+Each precache entry carries a content-hash revision and a Subresource Integrity hash.
+Workbox keys its cache by URL + revision, so a deploy only downloads the files that changed,
+and the integrity check makes the browser refuse a stale copy served by a CDN under a new
+revision: the new service worker then fails to install and the old version stays in use,
+rather than mixing old and new files.
+
+The size limit that people meet with Workbox (`maximumFileSizeToCacheInBytes`, 2 MiB by
+default) belongs to workbox-build and its webpack plugin, which write the manifest for you.
+We write our own manifest and hand it to `workbox.precaching.precacheAndRoute`, which has no
+such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+__all__ = [
+    "FALLBACK_PAGE",
+    "MANIFEST_FILE",
+    "PLACEHOLDER",
+    "SERVICE_WORKER_FILE",
+    "WORKBOX_MODULES",
+    "OfflineError",
+    "OfflineSummary",
+    "PrecacheEntry",
+    "build_offline",
+    "copy_workbox",
+    "file_entry",
+    "precache_entries",
+    "read_service_worker_data",
+    "render_service_worker",
+    "site_version",
+    "web_manifest",
+    "workbox_folder",
+    "write_service_worker",
+    "write_web_manifest",
+]
+
+log = logging.getLogger("mkdocs.plugins.regles.offline")
+
+SERVICE_WORKER_FILE = "sw.js"
+MANIFEST_FILE = "manifest.webmanifest"
+# Page shown for a navigation that is neither cached nor reachable (content/hors-ligne.md).
+FALLBACK_PAGE = "hors-ligne/"
+# The one spot of the template that receives the build data (a JSON object).
+PLACEHOLDER = "/* @regles:construction */ null"
+DATA_PREFIX = "const CONSTRUCTION = "
+# workbox-sw loads these on demand with importScripts(modulePathPrefix + name + ".prod.js").
+WORKBOX_MODULES = ("workbox-core", "workbox-routing", "workbox-strategies", "workbox-precaching")
+
+# Material palette "brown" (primary) and the light scheme's page background.
+THEME_COLOR = "#795548"
+SHORT_NAME = "Règles"  # under the icon: 12 characters at most
+BACKGROUND_COLOR = "#ffffff"
+ICONS_FOLDER = "assets/icons"
+ICON_SIZES = (192, 512)
+
+
+class OfflineError(Exception):
+    """The offline step cannot produce a consistent service worker."""
+
+
+@dataclass(frozen=True)
+class PrecacheEntry:
+    url: str  # relative to the site root, percent-encoded, never starting with "/"
+    revision: str  # content hash (hex)
+    integrity: str  # Subresource Integrity: "sha256-<base64>"
+    size: int  # bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "revision": self.revision,
+            "integrity": self.integrity,
+            "taille": self.size,
+        }
+
+
+@dataclass(frozen=True)
+class OfflineSummary:
+    version: str
+    entries: tuple[PrecacheEntry, ...]
+
+    @property
+    def files(self) -> int:
+        return len(self.entries)
+
+    @property
+    def size(self) -> int:
+        return sum(e.size for e in self.entries)
+
+
+# Precache list ------------------------------------------------------------------------------
+
+
+def file_entry(site_dir: Path, path: Path) -> PrecacheEntry:
+    """The precache entry of one file of the site, hashed from its bytes."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    raw = digest.digest()
+    relative = path.relative_to(site_dir).as_posix()
+    return PrecacheEntry(
+        url=quote(relative, safe="/-_.~"),
+        revision=raw.hex()[:20],
+        integrity="sha256-" + base64.b64encode(raw).decode("ascii"),
+        size=size,
+    )
+
+
+def _is_published(relative: PurePosixPath) -> bool:
+    return not any(part.startswith(".") for part in relative.parts)
+
+
+def precache_entries(
+    site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,)
+) -> list[PrecacheEntry]:
+    """Every file of the site but `exclude` (paths relative to the root) and dot files."""
+    skipped = set(exclude)
+    entries = []
+    for path in sorted(site_dir.rglob("*")):
+        if not path.is_file():
+            continue
+        relative = PurePosixPath(path.relative_to(site_dir).as_posix())
+        if str(relative) in skipped or not _is_published(relative):
+            continue
+        entries.append(file_entry(site_dir, path))
+    return entries
+
+
+def site_version(entries: Sequence[PrecacheEntry]) -> str:
+    """One hash for the whole list: changes as soon as any file or file name changes."""
+    digest = hashlib.sha256()
+    for entry in entries:
+        digest.update(f"{entry.url}\0{entry.revision}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+# Web app manifest --------------------------------------------------------------------------
+
+
+def web_manifest(name: str, short_name: str, description: str) -> dict[str, Any]:
+    """The manifest, with every URL relative to its own address (the site root)."""
+    icons: list[dict[str, str]] = []
+    for purpose, stem in (("any", "icone"), ("maskable", "icone-masquable")):
+        icons += [
+            {
+                "src": f"{ICONS_FOLDER}/{stem}-{size}.png",
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": purpose,
+            }
+            for size in ICON_SIZES
+        ]
+    return {
+        "name": name,
+        "short_name": short_name,
+        "description": description,
+        "lang": "fr",
+        "dir": "ltr",
+        "id": "./",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "categories": ["games", "books", "entertainment"],
+        "icons": icons,
+    }
+
+
+def write_web_manifest(site_dir: Path, name: str, short_name: str, description: str) -> Path:
+    manifest = web_manifest(name, short_name, description)
+    for icon in manifest["icons"]:
+        if not (site_dir / icon["src"]).is_file():
+            raise OfflineError(f"icône du manifeste absente du site : {icon['src']}")
+    path = site_dir / MANIFEST_FILE
+    path.write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+# Workbox runtime ---------------------------------------------------------------------------
+
+
+def workbox_version(node_modules: Path) -> str:
+    package = node_modules / "workbox-sw" / "package.json"
+    try:
+        version = json.loads(package.read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError) as error:
+        raise OfflineError(f"workbox-sw introuvable ({package}) : lancez `npm ci`") from error
+    return str(version)
+
+
+def workbox_folder(node_modules: Path) -> str:
+    """Where the site serves the Workbox runtime, relative to the root, with a final "/"."""
+    return f"assets/workbox-{workbox_version(node_modules)}/"
+
+
+def _without_source_map(text: str) -> str:
+    # The .map files are not shipped: drop the comment that would make DevTools ask for them.
+    lines = text.rstrip("\n").split("\n")
+    if lines and lines[-1].startswith("//# sourceMappingURL="):
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def copy_workbox(node_modules: Path, site_dir: Path) -> str:
+    """Copy workbox-sw and the production builds of the modules the service worker uses."""
+    folder = workbox_folder(node_modules)
+    target = site_dir / folder
+    target.mkdir(parents=True, exist_ok=True)
+    sources = [node_modules / "workbox-sw" / "build" / "workbox-sw.js"]
+    sources += [node_modules / m / "build" / f"{m}.prod.js" for m in WORKBOX_MODULES]
+    for source in sources:
+        if not source.is_file():
+            raise OfflineError(f"module Workbox introuvable : {source} (lancez `npm ci`)")
+        text = source.read_text(encoding="utf-8")
+        (target / source.name).write_text(_without_source_map(text), encoding="utf-8")
+    licence = node_modules / "workbox-sw" / "LICENSE"
+    if licence.is_file():
+        shutil.copyfile(licence, target / "LICENSE.txt")
+    return folder
+
+
+# Service worker ----------------------------------------------------------------------------
+
+
+def _render_data(
+    version: str, workbox: str, fallback: str, entries: Sequence[PrecacheEntry]
+) -> str:
+    head = {"version": version, "workbox": workbox, "secours": fallback}
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+    files = [json.dumps(e.to_json(), ensure_ascii=False) for e in entries]
+    body = ",\n".join(f"    {f}" for f in files)
+    return "{\n" + "\n".join(lines) + '\n  "fichiers": [\n' + body + "\n  ]\n}"
+
+
+def render_service_worker(
+    template: str, entries: Sequence[PrecacheEntry], *, workbox: str, fallback: str = FALLBACK_PAGE
+) -> str:
+    """The template with its placeholder replaced by the build data."""
+    if template.count(PLACEHOLDER) != 1:
+        raise OfflineError(f"le gabarit du service worker doit contenir une fois « {PLACEHOLDER} »")
+    for url in (workbox, fallback):
+        if url.startswith("/") or "//" in url or not url.endswith("/"):
+            raise OfflineError(f"chemin relatif au site attendu, terminé par « / » : {url!r}")
+    data = _render_data(site_version(entries), workbox, fallback, entries)
+    return template.replace(PLACEHOLDER, data)
+
+
+def read_service_worker_data(text: str) -> dict[str, Any]:
+    """The build data written into a service worker by `render_service_worker`."""
+    start = text.find(DATA_PREFIX)
+    if start < 0:
+        raise OfflineError(f"« {DATA_PREFIX.strip()} » absent du service worker")
+    try:
+        data, _ = json.JSONDecoder().raw_decode(text, start + len(DATA_PREFIX))
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise OfflineError("le service worker n’a pas été généré (données absentes)")
+    return data
+
+
+def write_service_worker(
+    site_dir: Path, template: Path, *, workbox: str, fallback: str = FALLBACK_PAGE
+) -> OfflineSummary:
+    """Hash every file of the site and write `sw.js` at its root. Run after every other step."""
+    if not (site_dir / fallback / "index.html").is_file():
+        raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
+    if not (site_dir / workbox / "workbox-sw.js").is_file():
+        raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
+    entries = precache_entries(site_dir)
+    text = render_service_worker(
+        template.read_text(encoding="utf-8"), entries, workbox=workbox, fallback=fallback
+    )
+    (site_dir / SERVICE_WORKER_FILE).write_text(text, encoding="utf-8")
+    return OfflineSummary(site_version(entries), tuple(entries))
+
+
+# The whole step ----------------------------------------------------------------------------
+
+
+def build_offline(
+    site_dir: Path,
+    project_dir: Path,
+    *,
+    name: str,
+    description: str,
+    short_name: str = SHORT_NAME,
+) -> OfflineSummary:
+    """Manifest, Workbox runtime, then the service worker with the list of every file."""
+    write_web_manifest(site_dir, name, short_name, description)
+    workbox = copy_workbox(project_dir / "node_modules", site_dir)
+    summary = write_service_worker(
+        site_dir, project_dir / "site_overrides" / SERVICE_WORKER_FILE, workbox=workbox
+    )
+    log.info(
+        "Hors ligne : %d fichiers, %.1f Mo précachés (version %s)",
+        summary.files,
+        summary.size / 1e6,
+        summary.version,
+    )
+    return summary

@@ -1,0 +1,487 @@
+"""Installable and offline, without a browser: manifest, icons, service worker, sub-path.
+
+Also home of the helpers that the browser tests (tests/test_offline_browser.py) and other
+test modules reuse: `SiteServer` (a server whose root can be switched and whose network can be
+cut) and the session fixture `subpath_site` (the site built for, and served under, /regles/).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from generator import offline
+from tests.conftest import ROOT, QuietHandler
+
+SUBPATH = "regles"
+TEMPLATE = ROOT / "site_overrides" / "sw.js"
+NODE_MODULES = ROOT / "node_modules"
+
+
+# Helpers shared with the browser tests ------------------------------------------------------
+
+
+class SiteServer:
+    """A local web server like GitHub Pages (files, max-age=600), with two test switches:
+    `root` can be changed between requests (a new deploy), and `cut` makes every request fail
+    without an answer (the network is down); requests that still arrive are recorded."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cut = False
+        self.requests: list[str] = []
+        self.requests_while_cut: list[str] = []
+        site_server = self
+
+        class Handler(QuietHandler):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, directory=str(site_server.root), **kwargs)
+
+            def handle_one_request(self) -> None:
+                # Read the request line first, then either serve it or drop the connection.
+                self.raw_requestline = self.rfile.readline(65537)
+                if not self.raw_requestline or not self.parse_request():
+                    self.close_connection = True
+                    return
+                if site_server.cut:
+                    site_server.requests_while_cut.append(self.path)
+                    self.close_connection = True
+                    return
+                site_server.requests.append(self.path)
+                method = getattr(self, "do_" + self.command, None)
+                if method is None:
+                    self.send_error(501)
+                    return
+                method()
+                self.wfile.flush()
+
+            def end_headers(self) -> None:
+                self.send_header("Cache-Control", "max-age=600")  # as GitHub Pages
+                super().end_headers()
+
+            def send_error(
+                self, code: int, message: str | None = None, explain: str | None = None
+            ) -> None:
+                # As GitHub Pages: a missing file gets the project's own 404.html.
+                project = self.path.lstrip("/").split("/", 1)[0]
+                page = site_server.root / project / "404.html"
+                if code != 404 or not project or not page.is_file():
+                    super().send_error(code, message, explain)
+                    return
+                body = page.read_bytes()
+                self.send_response(404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def build_for(url: str, destination: Path) -> None:
+    """`mkdocs build --strict` for a site published at `url` (SITE_URL), into `destination`."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": url},
+    )
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
+
+
+@dataclass
+class SubpathSite:
+    server: SiteServer
+    site: Path  # the built site, served at `url`
+    url: str  # http://127.0.0.1:<port>/regles/
+
+    def page_url(self, relative: str) -> str:
+        return self.url + relative.removesuffix("index.html")
+
+
+@pytest.fixture(scope="session")
+def subpath_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SubpathSite]:
+    """The site as GitHub Pages serves a project: built with SITE_URL …/regles/ and served
+    from a parent folder in which regles/ is the built site."""
+    www = tmp_path_factory.mktemp("www")
+    server = SiteServer(www)  # started first: SITE_URL needs its port
+    url = f"{server.origin}/{SUBPATH}/"
+    build_for(url, www / SUBPATH)
+    yield SubpathSite(server, www / SUBPATH, url)
+    server.close()
+
+
+def site_files(site: Path) -> set[str]:
+    """Every published file of a built site, as paths relative to its root."""
+    return {
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(site).parts)
+    }
+
+
+def html_pages(site: Path) -> list[str]:
+    return sorted(p for p in site_files(site) if p.endswith(".html"))
+
+
+def page_title(site: Path, page: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", (site / page).read_text("utf-8"), re.DOTALL)
+    assert found, page
+    return html.unescape(found.group(1).strip())
+
+
+def sw_data(site: Path) -> dict[str, Any]:
+    return offline.read_service_worker_data((site / "sw.js").read_text("utf-8"))
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def is_root_absolute(url: str) -> bool:
+    return url.startswith("/") or bool(urlparse(url).scheme) or url.startswith("//")
+
+
+# The build step, on a made-up site -------------------------------------------------------
+
+
+def make_site(root: Path) -> Path:
+    files = {
+        "index.html": "<h1>Accueil</h1>",
+        "dnd5e/combat/index.html": "<h1>Combat</h1>",
+        "hors-ligne/index.html": "<h1>Hors ligne</h1>",
+        "assets/pyodide/pyodide.asm.wasm": "\0asm" + "x" * 5000,
+        "data/spells.json": "[]",
+        "pagefind/fragment/fr_1 é.pf_fragment": "fragment",
+        "sw.js": "ancien",
+        ".nojekyll": "",
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    entries = offline.precache_entries(site)
+    urls = [e.url for e in entries]
+    assert sorted(unquote(u) for u in urls) == sorted(site_files(site) - {"sw.js"})
+    assert "pagefind/fragment/fr_1%20%C3%A9.pf_fragment" in urls  # percent-encoded
+    assert all(not is_root_absolute(u) for u in urls)
+    wasm = next(e for e in entries if e.url.endswith(".wasm"))
+    assert wasm.size == 5004 and wasm.integrity.startswith("sha256-")
+
+
+def test_revisions_follow_the_content(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    before = {e.url: e for e in offline.precache_entries(site)}
+    (site / "dnd5e/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
+    after = {e.url: e for e in offline.precache_entries(site)}
+    changed = {u for u in before if before[u].revision != after[u].revision}
+    assert changed == {"dnd5e/combat/index.html"}
+    assert before["dnd5e/combat/index.html"].integrity != after["dnd5e/combat/index.html"].integrity
+    assert offline.site_version(list(before.values())) != offline.site_version(list(after.values()))
+    # Same bytes, same revision: a rebuild with no change downloads nothing.
+    (site / "dnd5e/combat/index.html").write_text("<h1>Combat</h1>", encoding="utf-8")
+    again = {e.url: e for e in offline.precache_entries(site)}
+    assert again == before
+
+
+def test_service_worker_written_from_the_template(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    workbox = offline.copy_workbox(NODE_MODULES, site)
+    assert workbox == "assets/workbox-7.4.1/"
+    summary = offline.write_service_worker(site, TEMPLATE, workbox=workbox)
+    text = (site / "sw.js").read_text("utf-8")
+    assert offline.PLACEHOLDER not in text
+    data = offline.read_service_worker_data(text)
+    assert data["version"] == summary.version
+    assert data["workbox"] == workbox and data["secours"] == "hors-ligne/"
+    listed = {unquote(f["url"]) for f in data["fichiers"]}
+    assert listed == site_files(site) - {"sw.js"}
+    assert f"{workbox}workbox-sw.js" in listed  # the runtime itself is precached
+    assert summary.files == len(listed)
+    # Changing one file changes its revision in the rewritten worker, and nothing else.
+    (site / "data/spells.json").write_text('[{"nom": "Lumière"}]', encoding="utf-8")
+    again = offline.write_service_worker(site, TEMPLATE, workbox=workbox)
+    old = {f["url"]: f["revision"] for f in data["fichiers"]}
+    new = {f["url"]: f["revision"] for f in sw_data(site)["fichiers"]}
+    assert {u for u in old if old[u] != new[u]} == {"data/spells.json"}
+    assert again.version != summary.version
+
+
+def test_template_mistakes_are_errors(tmp_path: Path) -> None:
+    entries = offline.precache_entries(make_site(tmp_path))
+    with pytest.raises(offline.OfflineError):
+        offline.render_service_worker("const x = 1;", entries, workbox="assets/wb/")
+    with pytest.raises(offline.OfflineError):
+        offline.render_service_worker(TEMPLATE.read_text("utf-8"), entries, workbox="/assets/wb/")
+    with pytest.raises(offline.OfflineError):
+        offline.read_service_worker_data(TEMPLATE.read_text("utf-8"))  # never filled in
+    (tmp_path / "hors-ligne/index.html").unlink()
+    with pytest.raises(offline.OfflineError, match="hors-ligne"):
+        offline.write_service_worker(tmp_path, TEMPLATE, workbox="assets/workbox-7.4.1/")
+
+
+def test_manifest_needs_its_icons(tmp_path: Path) -> None:
+    with pytest.raises(offline.OfflineError, match="icône"):
+        offline.write_web_manifest(tmp_path, "Règles de la table", "Règles", "…")
+
+
+# The built site -----------------------------------------------------------------------------
+
+
+@pytest.mark.site
+def test_manifest(site_dir: Path) -> None:
+    manifest = json.loads((site_dir / "manifest.webmanifest").read_text("utf-8"))
+    assert manifest["name"] == "Règles de la table"
+    assert manifest["short_name"] and len(manifest["short_name"]) <= 12
+    assert "français" in manifest["description"]
+    assert manifest["lang"] == "fr"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == manifest["scope"] == "./"
+    assert manifest["theme_color"].lower() == "#795548"
+    assert re.fullmatch(r"#[0-9a-fA-F]{6}", manifest["background_color"])
+    purposes = {(i["sizes"], i["purpose"]) for i in manifest["icons"]}
+    for size in ("192x192", "512x512"):
+        assert (size, "any") in purposes and (size, "maskable") in purposes
+
+
+@pytest.mark.site
+def test_manifest_icons_have_their_pixel_sizes(site_dir: Path) -> None:
+    manifest = json.loads((site_dir / "manifest.webmanifest").read_text("utf-8"))
+    for icon in manifest["icons"]:
+        assert icon["type"] == "image/png"
+        width, height = (int(n) for n in icon["sizes"].split("x"))
+        assert png_size(site_dir / icon["src"]) == (width, height), icon
+    assert png_size(site_dir / "assets/icons/apple-touch-icon.png") == (180, 180)
+
+
+@pytest.mark.site
+def test_no_url_of_the_manifest_is_root_absolute(site_dir: Path) -> None:
+    manifest = json.loads((site_dir / "manifest.webmanifest").read_text("utf-8"))
+    urls = [manifest["start_url"], manifest["scope"], manifest["id"]]
+    urls += [i["src"] for i in manifest["icons"]]
+    for url in urls:
+        assert not is_root_absolute(url), url
+
+
+@pytest.mark.site
+def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> None:
+    data = sw_data(site_dir)
+    listed = {unquote(f["url"]): f for f in data["fichiers"]}
+    assert set(listed) == site_files(site_dir) - {"sw.js"}
+    for name in ("index.html", "data/spells.json", "manifest.webmanifest", "hors-ligne/index.html"):
+        assert name in listed, name
+    for name, entry in listed.items():
+        actual = offline.file_entry(site_dir, site_dir / name)
+        assert (entry["revision"], entry["integrity"], entry["taille"]) == (
+            actual.revision,
+            actual.integrity,
+            actual.size,
+        ), f"{name} a changé après l’écriture de sw.js : l’étape hors ligne doit être la dernière"
+
+
+@pytest.mark.site
+def test_service_worker_uses_the_site_s_own_workbox(site_dir: Path) -> None:
+    text = (site_dir / "sw.js").read_text("utf-8")
+    data = sw_data(site_dir)
+    assert data["workbox"] == "assets/workbox-7.4.1/"
+    for name in ("workbox-sw.js", *(f"{m}.prod.js" for m in offline.WORKBOX_MODULES)):
+        assert (site_dir / data["workbox"] / name).is_file(), name
+    assert "importScripts(CONSTRUCTION.workbox" in text
+    assert "modulePathPrefix: CONSTRUCTION.workbox" in text
+    assert "skipWaiting()" in text and "SKIP_WAITING" in text  # only on the reader's request
+    assert "cleanupOutdatedCaches()" in text
+    assert not re.search(r"https?://", text.split("*/", 1)[1]), "une adresse absolue dans sw.js"
+
+
+def test_service_worker_template_is_javascript(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js absent")
+    site = make_site(tmp_path)
+    workbox = offline.copy_workbox(NODE_MODULES, site)
+    offline.write_service_worker(site, TEMPLATE, workbox=workbox)
+    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/hors-ligne.js"):
+        result = subprocess.run([node, "--check", str(script)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.site
+def test_every_page_declares_the_app_with_relative_urls(site_dir: Path) -> None:
+    for page in html_pages(site_dir):
+        soup = BeautifulSoup((site_dir / page).read_text("utf-8"), "html.parser")
+        manifest = soup.select_one('link[rel="manifest"]')
+        touch = soup.select_one('link[rel="apple-touch-icon"]')
+        colour = soup.select_one('meta[name="theme-color"]')
+        assert manifest and touch and colour, page
+        assert colour["content"].lower() == "#795548"
+        if page == "404.html":
+            continue  # MkDocs gives 404.html site-absolute URLs: it is served at any address
+        for link, target in (
+            (manifest, "manifest.webmanifest"),
+            (touch, "assets/icons/apple-touch-icon.png"),
+        ):
+            href = link["href"]
+            assert not is_root_absolute(href), (page, href)
+            resolved = (site_dir / page).parent.joinpath(href).resolve()
+            assert resolved == (site_dir / target).resolve(), (page, href)
+
+
+@pytest.mark.site
+def test_offline_page_is_built_but_not_in_the_menu(site_dir: Path) -> None:
+    page = (site_dir / "hors-ligne/index.html").read_text("utf-8")
+    assert "Hors ligne" in page and "hors-ligne-reessayer" in page
+    home = BeautifulSoup((site_dir / "index.html").read_text("utf-8"), "html.parser")
+    assert not home.select('nav a[href$="hors-ligne/"]')
+
+
+@pytest.mark.site
+def test_install_page_keeps_its_first_paragraph_and_has_the_button(site_dir: Path) -> None:
+    soup = BeautifulSoup((site_dir / "installer/index.html").read_text("utf-8"), "html.parser")
+    first = soup.select_one("article p")
+    assert first is not None and first.get_text().startswith(
+        "Cette app peut être installée sur PC ou smartphone."
+    )
+    assert soup.select_one("button.installer-bouton[hidden]") is not None
+    assert soup.select_one(".installer-etat") is not None
+    headings = " ".join(h.get_text() for h in soup.select("article h2"))
+    for system in ("Android", "iPhone", "ordinateur"):
+        assert system in headings
+
+
+# Under a GitHub Pages project path -------------------------------------------------------
+
+
+def local_targets(page: str, soup: BeautifulSoup, base: str) -> Iterator[tuple[str, str]]:
+    for tag, attribute in (
+        ("a", "href"),
+        ("link", "href"),
+        ("script", "src"),
+        ("img", "src"),
+        ("source", "src"),
+    ):
+        for element in soup.find_all(tag):
+            value = element.get(attribute)
+            if not value or value.startswith(("#", "mailto:", "data:", "javascript:")):
+                continue
+            if tag == "link" and element.get("rel") in (["canonical"], ["alternate"]):
+                continue
+            target = urljoin(base + page, value)
+            if urlparse(target).netloc != urlparse(base).netloc:
+                continue  # another site (credits, licences): not ours to serve
+            yield value, target
+
+
+@pytest.mark.site
+def test_links_and_assets_resolve_under_the_subpath(subpath_site: SubpathSite) -> None:
+    site, base = subpath_site.site, subpath_site.url
+    files = site_files(site)
+    broken: list[str] = []
+    for page in html_pages(site):
+        if page == "404.html":
+            continue
+        soup = BeautifulSoup((site / page).read_text("utf-8"), "html.parser")
+        for value, target in local_targets(page, soup, base):
+            path = urlparse(target).path
+            if not path.startswith(urlparse(base).path):
+                broken.append(f"{page}: {value} sort du sous-chemin")
+                continue
+            relative = unquote(path[len(urlparse(base).path) :])
+            if (
+                relative in files
+                or relative.rstrip("/") + "/index.html" in files
+                or (relative == "" and "index.html" in files)
+            ):
+                continue
+            broken.append(f"{page}: {value} → {relative} absent")
+    assert broken == [], "\n".join(sorted(set(broken))[:40])
+
+
+@pytest.mark.site
+def test_404_page_works_from_any_address_under_the_subpath(subpath_site: SubpathSite) -> None:
+    soup = BeautifulSoup((subpath_site.site / "404.html").read_text("utf-8"), "html.parser")
+    prefix = "/" + SUBPATH + "/"
+    for element in soup.select("link[href], script[src]"):
+        value = element.get("href") or element.get("src")
+        if element.get("rel") in (["canonical"], ["alternate"]):
+            continue
+        assert value.startswith(prefix), value
+
+
+@pytest.mark.site
+def test_every_file_is_served_under_the_subpath(subpath_site: SubpathSite) -> None:
+    types = {
+        ".html": "text/html",
+        ".js": "text/javascript",
+        ".css": "text/css",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+        ".json": "application/json",
+        ".png": "image/png",
+    }
+    for name in sorted(site_files(subpath_site.site)):
+        with urllib.request.urlopen(subpath_site.url + name) as response:
+            assert response.status == 200, name
+            expected = types.get(Path(name).suffix)
+            if expected:
+                assert response.headers["Content-Type"].startswith(expected), name
+    for page in ("", "dnd5e/combat/", "installer/", "hors-ligne/"):
+        with urllib.request.urlopen(subpath_site.url + page) as response:
+            assert response.status == 200, page
+    # Nothing is published above the project path.
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(subpath_site.server.origin + "/sw.js")
+
+
+@pytest.mark.site
+def test_manifest_and_worker_resolve_inside_the_subpath(subpath_site: SubpathSite) -> None:
+    url = subpath_site.url
+    with urllib.request.urlopen(url + "manifest.webmanifest") as response:
+        manifest = json.load(response)
+    manifest_url = url + "manifest.webmanifest"
+    assert urljoin(manifest_url, manifest["start_url"]) == url
+    assert urljoin(manifest_url, manifest["scope"]) == url
+    for icon in manifest["icons"]:
+        assert urljoin(manifest_url, icon["src"]).startswith(url)
+    # The worker sits at the project root, so its default scope is the project: /regles/.
+    soup = BeautifulSoup((subpath_site.site / "dnd5e/combat/index.html").read_text(), "html.parser")
+    root = soup.select_one('meta[name="regles-racine"]')
+    assert root is not None and root["content"] == "../../"
+    assert urljoin(url + "dnd5e/combat/", root["content"]) + "sw.js" == url + "sw.js"
+    assert all(not is_root_absolute(f["url"]) for f in sw_data(subpath_site.site)["fichiers"])

@@ -1,0 +1,457 @@
+"""Installable and offline, in headless Chromium, under a GitHub Pages project path (/regles/).
+
+Reusable by other test modules (search, calculators offline):
+
+    from tests.test_offline import subpath_site  # noqa: F401
+    from tests.test_offline_browser import offline_ready  # noqa: F401
+
+    def test_something_offline(offline_ready: OfflineReady) -> None:
+        with offline_ready.network_cut():
+            offline_ready.page.goto(offline_ready.url + "outils/")
+            ...
+
+`offline_ready` is a persistent Chromium profile (a real one: service workers and the install
+check need it) in which the site was visited once and reported « Disponible hors ligne ».
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+from generator import offline
+from tests.conftest import CHROMIUM_ARGS, ROOT, chromium_path
+from tests.test_offline import (
+    NODE_MODULES,
+    SUBPATH,
+    TEMPLATE,
+    SiteServer,
+    SubpathSite,
+    html_pages,
+    page_title,
+    subpath_site,  # noqa: F401  (fixture)
+)
+
+pytestmark = pytest.mark.browser
+
+READY = "html[data-hors-ligne='pret']"
+# The first visit downloads ~25 MB (Pyodide included) from a local server.
+READY_TIMEOUT_MS = 120_000
+# No name resolves: a request to another site fails at once instead of leaving the machine.
+ISOLATION_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+@dataclass
+class OfflineReady:
+    context: Any  # playwright BrowserContext (persistent)
+    page: Any
+    server: SiteServer
+    site: Path
+    url: str
+    seconds_to_ready: float
+    requests: list[tuple[str, bool]] = field(default_factory=list)  # (url, from the worker)
+    errors: list[str] = field(default_factory=list)  # uncaught errors of hors-ligne.js
+
+    def foreign_requests(self) -> list[str]:
+        origin = urlparse(self.url).netloc
+        return [u for u, _ in self.requests if urlparse(u).netloc not in (origin, "")]
+
+    @contextmanager
+    def network_cut(self) -> Iterator[None]:
+        """Browser offline and server unreachable; fails if a request still reached it."""
+        self.server.requests_while_cut.clear()
+        self.server.cut = True
+        self.context.set_offline(True)
+        try:
+            yield
+            # Only the browser's own update checks of sw.js (which Chromium's offline emulation
+            # does not stop; they fail, as on a device without network) may try the server.
+            tried = [p for p in self.server.requests_while_cut if not p.endswith("/sw.js")]
+            assert tried == [], tried
+        finally:
+            self.server.cut = False  # the network first, then the browser learns it is back
+            self.context.set_offline(False)
+
+
+def open_profile(browser: Any, profile: Path, **options: Any) -> Any:
+    """A persistent Chromium profile (service workers and installability need a real one)."""
+    return browser.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=chromium_path(),
+        args=[*CHROMIUM_ARGS, *ISOLATION_ARGS],
+        viewport=options.pop("viewport", {"width": 1280, "height": 800}),
+        **options,
+    )
+
+
+def record_requests(context: Any, into: list[tuple[str, bool]]) -> None:
+    # Page requests, and (Playwright ≥ 1.5x on Chromium) the service worker's own requests.
+    context.on("request", lambda r: into.append((r.url, r.service_worker is not None)))
+
+
+def wait_until_offline_ready(page: Any) -> None:
+    # A locator, not wait_for_function: the pages' Content-Security-Policy forbids eval.
+    page.locator(READY).wait_for(state="attached", timeout=READY_TIMEOUT_MS)
+
+
+def first_visit(browser: Any, profile: Path, url: str, **options: Any) -> tuple[Any, Any, float]:
+    context = open_profile(browser, profile, **options)
+    page = context.pages[0] if context.pages else context.new_page()
+    start = time.monotonic()
+    page.goto(url)
+    wait_until_offline_ready(page)
+    return context, page, time.monotonic() - start
+
+
+def worker_state(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(
+        """async () => {
+            const r = await navigator.serviceWorker.getRegistration();
+            const state = await new Promise((resolve) => {
+                const canal = new MessageChannel();
+                canal.port1.onmessage = (e) => resolve(e.data);
+                r.active.postMessage({type: "ETAT"}, [canal.port2]);
+            });
+            return {
+                scope: r.scope,
+                script: r.active && r.active.scriptURL,
+                controller: navigator.serviceWorker.controller &&
+                    navigator.serviceWorker.controller.scriptURL,
+                waiting: Boolean(r.waiting),
+                ...state,
+            };
+        }"""
+    )
+    return result
+
+
+@pytest.fixture(scope="module")
+def offline_ready(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[OfflineReady]:
+    """The site visited once in a fresh persistent profile, offline-ready."""
+    requests: list[tuple[str, bool]] = []
+    errors: list[str] = []
+    profile = tmp_path_factory.mktemp("profil")
+    context = open_profile(browser, profile)
+    record_requests(context, requests)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.on("pageerror", lambda e: "hors-ligne.js" in (e.stack or "") and errors.append(e.stack))
+    start = time.monotonic()
+    page.goto(subpath_site.url)
+    wait_until_offline_ready(page)
+    ready = OfflineReady(
+        context,
+        page,
+        subpath_site.server,
+        subpath_site.site,
+        subpath_site.url,
+        time.monotonic() - start,
+        requests,
+        errors,
+    )
+    yield ready
+    context.close()
+
+
+# Install ----------------------------------------------------------------------------------
+
+
+def test_installable_without_error(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    cdp = offline_ready.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == offline_ready.url + "manifest.webmanifest"
+    assert manifest["errors"] == [], manifest["errors"]
+    cdp.detach()
+
+
+def test_service_worker_scope_is_the_project_path(offline_ready: OfflineReady) -> None:
+    state = worker_state(offline_ready.page)
+    assert state["scope"] == offline_ready.url
+    assert state["script"] == offline_ready.url + "sw.js"
+    assert state["controller"] == offline_ready.url + "sw.js"  # claimed: offline at once
+    assert state["complet"] is True and state["manquants"] == 0
+    footer = offline_ready.page.locator(".md-footer .hors-ligne-etat")
+    assert footer.inner_text().strip() == "Disponible hors ligne"
+    print(
+        f"\nhors ligne prêt en {offline_ready.seconds_to_ready:.1f} s : "
+        f"{state['fichiers']} fichiers, {state['octets'] / 1e6:.1f} Mo"
+    )
+
+
+# Offline ------------------------------------------------------------------------------------
+
+
+def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    failed: list[str] = []
+    # Leaving a page cancels its pending loads (net::ERR_ABORTED): not a cache miss.
+    page.on(
+        "requestfailed",
+        lambda r: "ERR_ABORTED" not in (r.failure or "") and failed.append(f"{r.url} {r.failure}"),
+    )
+    pages = html_pages(offline_ready.site)
+    assert len(pages) > 20
+    with offline_ready.network_cut():
+        for name in pages:
+            url = offline_ready.url + name.removesuffix("index.html")
+            response = page.goto(url)
+            assert response is not None and response.ok, name
+            assert response.from_service_worker, name
+            assert page.title() == page_title(offline_ready.site, name), name
+            # Every page finds the worker at the site root and shows the status.
+            page.locator(READY).wait_for(state="attached", timeout=10_000)
+        # Instant navigation (Material fetches the next page) also reads from the cache.
+        page.goto(offline_ready.url)
+        page.evaluate("() => { window.pasRecharge = true; }")
+        page.locator("article a[href$='/dnd5e/combat/']").first.click()
+        page.wait_for_url("**/dnd5e/combat/")
+        page.locator("article h1", has_text="Combat").wait_for()
+        assert page.evaluate("() => window.pasRecharge === true"), "navigation complète"
+        assert page.locator(".md-footer .hors-ligne-etat").is_visible()
+    assert failed == [], failed
+
+
+def test_uncached_address_shows_the_offline_page(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    missing = offline_ready.url + "dnd5e/pas-encore-ecrite/"
+    with offline_ready.network_cut():
+        page.goto(missing)
+        page.wait_for_url("**/hors-ligne/?depuis=*")
+        assert page.locator("article h1").inner_text().strip().rstrip("¶") == "Hors ligne"
+        retry = page.locator(".hors-ligne-reessayer")
+        assert retry.is_visible() and retry.get_attribute("href") == missing
+        assert page.locator(".hors-ligne-adresse").inner_text() == "dnd5e/pas-encore-ecrite/"
+        # The page is styled and laid out: its assets came from the cache too.
+        page.locator(READY).wait_for(state="attached", timeout=10_000)
+        styles = page.evaluate(
+            """() => ({
+                header: getComputedStyle(document.querySelector(".md-header")).backgroundColor,
+                status: getComputedStyle(document.querySelector(".hors-ligne-etat")).display,
+            })"""
+        )
+        assert styles == {"header": "rgb(121, 86, 73)", "status": "flex"}  # Material's brown
+    # Back online, the page goes back by itself to the address that failed (here: a 404).
+    page.wait_for_url(missing)
+    assert page.title() == page_title(offline_ready.site, "404.html")
+
+
+def test_install_button_appears_when_the_browser_offers_it(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    page.goto(offline_ready.url + "installer/")
+    button = page.locator(".installer-bouton")
+    button.wait_for(state="visible", timeout=30_000)  # after beforeinstallprompt
+    assert button.inner_text().strip() == "Installer l’application"
+    status = page.locator(".installer-etat").inner_text()
+    assert "en un clic" in status
+    # The event came on this page load; instant navigation away and back keeps the button.
+    page.locator(".md-nav a[href$='/licences/']").first.dispatch_event("click")
+    page.wait_for_url("**/licences/")
+    page.go_back()
+    page.wait_for_url("**/installer/")
+    page.locator(".installer-bouton").wait_for(state="visible")
+
+
+def test_evicted_files_are_downloaded_again(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    count_spells = """async () => {
+        const cache = await caches.open((await caches.keys())[0]);
+        return (await cache.keys()).filter((r) => r.url.includes("/data/spells.json")).length;
+    }"""
+    page.evaluate(
+        """async () => {
+            const cache = await caches.open((await caches.keys())[0]);
+            for (const r of await cache.keys()) {
+                if (r.url.includes("/data/spells.json")) await cache.delete(r);
+            }
+        }"""
+    )
+    assert page.evaluate(count_spells) == 0
+    page.reload()
+    wait_until_offline_ready(page)
+    assert page.evaluate(count_spells) == 1
+    assert worker_state(page)["complet"] is True
+
+
+def test_no_request_left_the_origin(offline_ready: OfflineReady) -> None:
+    assert offline_ready.requests, "aucune requête observée"
+    assert any(from_worker for _, from_worker in offline_ready.requests), (
+        "les requêtes du service worker ne sont pas observées"
+    )
+    assert offline_ready.foreign_requests() == []
+    assert all(p.startswith(f"/{SUBPATH}/") for p in offline_ready.server.requests)
+
+
+def test_no_error_from_the_offline_script(offline_ready: OfflineReady) -> None:
+    assert offline_ready.errors == []
+
+
+def test_without_service_workers_the_status_says_so(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+) -> None:
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(e.stack or str(e)))
+        page.goto(subpath_site.url + "installer/")
+        page.locator("html[data-hors-ligne='indisponible']").wait_for(state="attached")
+        assert "non prise en charge" in page.locator(".hors-ligne-etat").inner_text()
+        assert errors == []
+    finally:
+        context.close()
+
+
+# Updates ----------------------------------------------------------------------------------
+
+
+def test_new_deploy_is_offered_then_loaded_whole(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # Version 1: a copy of the built site, on a server whose root we switch to version 2.
+    v1, v2 = tmp_path / "v1" / SUBPATH, tmp_path / "v2" / SUBPATH
+    shutil.copytree(subpath_site.site, v1)
+    server = SiteServer(v1.parent)
+    url = f"{server.origin}/{SUBPATH}/"
+    requests: list[tuple[str, bool]] = []
+    context = open_profile(browser, tmp_path / "profil")
+    record_requests(context, requests)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(url)
+        wait_until_offline_ready(page)
+        before = worker_state(page)
+
+        # Version 2: one page rewritten, sw.js regenerated by the build step's own function.
+        marker = "Texte de la nouvelle version, publiée pendant la lecture."
+        summary = deploy_new_version(v1, v2, marker)
+        assert summary.version != before["version"]
+        server.root = v2.parent
+
+        # The open page finds it (as on its periodic check) and offers it; nothing changes yet.
+        served_before = len(server.requests)
+        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        banner = page.locator(".hors-ligne-maj")
+        banner.wait_for(state="visible", timeout=60_000)
+        assert "Nouvelle version disponible" in banner.inner_text()
+        assert banner.get_by_role("button", name="Recharger").is_visible()
+        downloaded = {p.split("?")[0] for p in server.requests[served_before:]}
+        assert downloaded == {f"/{SUBPATH}/sw.js", f"/{SUBPATH}/index.html"}, downloaded
+        assert page.locator("#nouvelle-version").count() == 0
+        # Another tab opened now still gets version 1 whole: the new worker only waits.
+        other = context.new_page()
+        other.goto(url)
+        assert other.locator("#nouvelle-version").count() == 0
+        assert worker_state(other)["version"] == before["version"]
+
+        # « Recharger »: the waiting worker takes over, the page reloads on version 2.
+        with page.expect_navigation():
+            banner.get_by_role("button", name="Recharger").click()
+        wait_until_offline_ready(page)
+        assert page.locator("#nouvelle-version").inner_text() == marker
+        after = worker_state(page)
+        assert after["version"] == summary.version and after["complet"] is True
+        assert after["waiting"] is False
+        assert not page.locator(".hors-ligne-maj").is_visible()
+        # The other tab had a controller change too: it reloaded rather than mix versions.
+        other.locator("#nouvelle-version").wait_for(state="attached")
+        # The old revision of the page is gone from the cache (activation cleans up).
+        keys = page.evaluate(
+            """async () => {
+                const names = await caches.keys();
+                const all = [];
+                for (const name of names) {
+                    const cache = await caches.open(name);
+                    all.push(...(await cache.keys()).map((r) => r.url));
+                }
+                return {names, all};
+            }"""
+        )
+        assert len(keys["names"]) == 1, keys["names"]
+        homes = [k for k in keys["all"] if k.startswith(url + "index.html?")]
+        assert len(homes) == 1 and summary_revision(summary, "index.html") in homes[0]
+        assert len(keys["all"]) == summary.files
+        assert [u for u, _ in requests if urlparse(u).netloc != urlparse(url).netloc] == []
+    finally:
+        context.close()
+        server.close()
+
+
+def deploy_new_version(v1: Path, v2: Path, marker: str) -> offline.OfflineSummary:
+    """A copy of `v1` whose home page carries `marker`, with its service worker regenerated."""
+    shutil.copytree(v1, v2)
+    home = (v2 / "index.html").read_text("utf-8")
+    home = home.replace("<h1", f'<p id="nouvelle-version">{marker}</p>\n<h1', 1)
+    (v2 / "index.html").write_text(home, encoding="utf-8")
+    return offline.write_service_worker(v2, TEMPLATE, workbox=offline.workbox_folder(NODE_MODULES))
+
+
+def summary_revision(summary: offline.OfflineSummary, url: str) -> str:
+    return next(e.revision for e in summary.entries if e.url == url)
+
+
+# Looks --------------------------------------------------------------------------------------
+
+
+def test_status_and_banner_screenshots(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Captures of the download corner, the footer status and the update banner at 360 px
+    (light) and 1280 px (dark), for review in build/captures-hors-ligne/; none may overflow."""
+    out = ROOT / "build" / "captures-hors-ligne"
+    out.mkdir(parents=True, exist_ok=True)
+    for width, scheme in ((360, "light"), (1280, "dark")):
+        v1 = tmp_path / f"{width}-v1" / SUBPATH
+        shutil.copytree(subpath_site.site, v1)
+        server = SiteServer(v1.parent)
+        url = f"{server.origin}/{SUBPATH}/"
+        context = open_profile(
+            browser,
+            tmp_path / f"profil-{width}",
+            viewport={"width": width, "height": 720},
+            color_scheme=scheme,
+        )
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.goto(url + "dnd5e/combat/")
+            page.locator(".hors-ligne-puce").wait_for(state="visible", timeout=30_000)
+            page.screenshot(path=str(out / f"1-telechargement-{width}-{scheme}.png"))
+            wait_until_offline_ready(page)
+            # First visit on a page two levels down: the worker still has the site's scope.
+            assert worker_state(page)["scope"] == url
+            page.locator(".md-footer").scroll_into_view_if_needed()
+            page.screenshot(path=str(out / f"2-pret-{width}-{scheme}.png"))
+            v2 = tmp_path / f"{width}-v2" / SUBPATH
+            deploy_new_version(v1, v2, "Nouvelle version.")
+            server.root = v2.parent
+            page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+            page.locator(".hors-ligne-maj").wait_for(state="visible", timeout=60_000)
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(out / f"3-nouvelle-version-{width}-{scheme}.png"))
+            for selector in (".hors-ligne-etat", ".hors-ligne-maj", ".hors-ligne-puce"):
+                box = page.locator(selector).bounding_box()
+                if box:
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width, selector
+            overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0
+        finally:
+            context.close()
+            server.close()
