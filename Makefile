@@ -35,7 +35,13 @@ lint: deps
 test: deps
 	$(PY) -m pytest
 
-bench: deps
+# Lighthouse, pinned in bench/package.json, installed apart from the site's own npm packages.
+BENCH_NPM_STAMP := bench/node_modules/.installed
+$(BENCH_NPM_STAMP): bench/package.json bench/package-lock.json
+	npm ci --prefix bench --no-audit --no-fund
+	touch $@
+
+bench: deps $(BENCH_NPM_STAMP)
 	$(PY) -m bench
 
 clean:

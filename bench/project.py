@@ -1,0 +1,281 @@
+"""The projects the benchmark builds: ours as `make site` builds it, copies of it with another
+spell export, and the stock Material baseline made from the same Markdown.
+
+Every copy lives in a temporary folder: the work tree is never touched, except that the
+`make site`-equivalent build writes `build/rapport-construction.json` as `make site` does.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "ROOT",
+    "BenchError",
+    "BuildSample",
+    "SpellSource",
+    "free_port",
+    "load_mkdocs_yaml",
+    "mirror_project",
+    "stock_project",
+    "timed_build",
+    "with_spells_export",
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS_ENV = {"NO_MKDOCS_2_WARNING": "1"}
+# What a mirror of the project does not link back to: its own copies, and what is not source.
+NOT_MIRRORED = {".git", ".venv", "site", "build", "mkdocs.yml", "bench"}
+_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+)spells_export:[^\n]*\n")
+
+
+class BenchError(RuntimeError):
+    """A benchmark that cannot run at all (a build that fails, a missing file)."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# mkdocs.yml --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PythonName:
+    """A `!!python/name:` value of mkdocs.yml, kept as its dotted name."""
+
+    name: str
+
+
+class _MkdocsLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no types here
+    pass
+
+
+def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.SequenceNode):
+        names = loader.construct_sequence(node)
+        for name in names[:-1]:
+            if name in os.environ:
+                return os.environ[name]
+        return names[-1] if names else None
+    return os.environ.get(str(loader.construct_scalar(node)))
+
+
+def _python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> PythonName:
+    return PythonName(suffix)
+
+
+_MkdocsLoader.add_constructor("!ENV", _env)
+_MkdocsLoader.add_multi_constructor("tag:yaml.org,2002:python/name:", _python_name)
+
+
+def load_mkdocs_yaml(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as data: `!ENV` resolved, `!!python/name:` kept as `PythonName`."""
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_MkdocsLoader)
+    if not isinstance(data, dict):
+        raise BenchError(f"{path} : configuration illisible")
+    return data
+
+
+def plugin_options(config: dict[str, Any], name: str) -> dict[str, Any] | None:
+    for entry in config.get("plugins") or []:
+        if entry == name:
+            return {}
+        if isinstance(entry, dict) and name in entry:
+            return dict(entry[name] or {})
+    return None
+
+
+def with_spells_export(config_text: str, export: Path) -> str:
+    """mkdocs.yml's text with the `regles` plugin reading another export."""
+    match = _SPELLS_EXPORT.search(config_text)
+    if match is None:
+        raise BenchError("mkdocs.yml : option « spells_export » du greffon regles introuvable")
+    line = f"{match['indent']}spells_export: {export}\n"
+    return config_text[: match.start()] + line + config_text[match.end() :]
+
+
+# Copies of the project ---------------------------------------------------------------------
+
+
+def mirror_project(destination: Path, configs: dict[str, str]) -> dict[str, Path]:
+    """A copy of the project in `destination`: the Markdown folder copied (so that editing a
+    page there disturbs no one), everything else linked back to the work tree, the snapshot
+    cache shared (`build/cache`, so the copy builds warm). `configs` maps file names to
+    mkdocs.yml texts; returns their paths."""
+    docs = str(load_mkdocs_yaml(ROOT / "mkdocs.yml").get("docs_dir") or "docs")
+    destination.mkdir(parents=True, exist_ok=True)
+    for entry in ROOT.iterdir():
+        if entry.name in NOT_MIRRORED or entry.name == docs:
+            continue
+        (destination / entry.name).symlink_to(entry)
+    shutil.copytree(ROOT / docs, destination / docs)
+    cache = ROOT / "build" / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    (destination / "build").mkdir()
+    (destination / "build" / "cache").symlink_to(cache)
+    paths = {}
+    for name, text in configs.items():
+        paths[name] = destination / name
+        paths[name].write_text(text, encoding="utf-8")
+    return paths
+
+
+@dataclass(frozen=True)
+class SpellSource:
+    """The spell export named in mkdocs.yml, parsed."""
+
+    path: Path
+    text: str
+    spells: int
+    section: str
+    folder: str
+
+
+def spell_source() -> SpellSource:
+    from generator import spells as spellbook
+
+    config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
+    options = plugin_options(config, "regles")
+    if not options or not options.get("spells_export"):
+        raise BenchError("mkdocs.yml : pas d’export de sorts dans le greffon regles")
+    path = ROOT / str(options["spells_export"])
+    text = spellbook.read_export(path)
+    return SpellSource(
+        path,
+        text,
+        len(spellbook.parse_export(text, source=path.name).spells),
+        str(options.get("spells_section", "Magie")),
+        str(options.get("spells_folder", "magie")),
+    )
+
+
+def count_spells(text: str) -> int:
+    from generator import spells as spellbook
+
+    return len(spellbook.parse_export(text).spells)
+
+
+def _plain_extensions(extensions: list[Any]) -> list[Any]:
+    """Our Markdown extensions without what comes from our code (the toc's slugify)."""
+    plain: list[Any] = []
+    for entry in extensions:
+        if isinstance(entry, dict):
+            name, options = next(iter(entry.items()))
+            kept = {k: v for k, v in (options or {}).items() if not isinstance(v, PythonName)}
+            plain.append({name: kept} if kept else name)
+        else:
+            plain.append(entry)
+    return plain
+
+
+def stock_project(destination: Path, site_url: str) -> Path:
+    """The baseline: the same Markdown pages built by stock Material for MkDocs.
+
+    No `regles` plugin, no custom_dir, no extra CSS or JavaScript, Material's own `search`
+    plugin. The spell pages, which our plugin writes at build time, are written once here as
+    the same Markdown (untimed), so that both sites have the same pages. Material is told
+    `font: false`, as we are: its default Google Fonts cannot load on this machine anyway.
+    """
+    from generator import spells as spellbook
+
+    config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
+    docs_name = str(config.get("docs_dir") or "docs")
+    docs = destination / "docs"
+    shutil.copytree(ROOT / docs_name, docs)
+    source = spell_source()
+    result = spellbook.parse_export(source.text, source=source.path.name)
+    folder = docs / source.folder
+    folder.mkdir(exist_ok=True)
+    (folder / "tous-les-sorts.md").write_text(
+        spellbook.render_spell_index(result), encoding="utf-8"
+    )
+    pages: list[Any] = [{"Tous les sorts": f"{source.folder}/tous-les-sorts.md"}]
+    for college in result.colleges:
+        (folder / f"{college.slug}.md").write_text(
+            spellbook.render_college_page(college), encoding="utf-8"
+        )
+        pages.append({college.name: f"{source.folder}/{college.slug}.md"})
+    nav = copy.deepcopy(config.get("nav") or [])
+    for item in nav:
+        if isinstance(item, dict) and source.section in item:
+            item[source.section] = [*(item[source.section] or []), *pages]
+            break
+    else:
+        nav.append({source.section: pages})
+    theme = config.get("theme") or {}
+    stock: dict[str, Any] = {
+        "site_name": config.get("site_name"),
+        "site_description": config.get("site_description"),
+        "site_url": site_url,
+        "copyright": config.get("copyright"),
+        "docs_dir": str(docs),
+        "use_directory_urls": config.get("use_directory_urls", True),
+        "exclude_docs": config.get("exclude_docs"),
+        "not_in_nav": config.get("not_in_nav"),
+        "theme": {"name": "material", "language": theme.get("language", "fr"), "font": False},
+        "plugins": ["search"],
+        "markdown_extensions": _plain_extensions(list(config.get("markdown_extensions") or [])),
+        "nav": nav,
+    }
+    path = destination / "mkdocs.yml"
+    path.write_text(
+        yaml.safe_dump({k: v for k, v in stock.items() if v is not None}, allow_unicode=True),
+        encoding="utf-8",
+    )
+    return path
+
+
+# Timed builds ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildSample:
+    wall: float  # seconds, as the user waits
+    cpu: float  # seconds of CPU of mkdocs and its children (less sensitive to a busy machine)
+
+
+def timed_build(
+    config: Path, destination: Path, *, strict: bool, site_url: str | None = None
+) -> BuildSample:
+    """`mkdocs build` into a fresh `destination`, timed (wall and CPU)."""
+    shutil.rmtree(destination, ignore_errors=True)
+    log = destination.with_name(destination.name + ".log")
+    env = {**os.environ, **MKDOCS_ENV, **({"SITE_URL": site_url} if site_url else {})}
+    command = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--strict" if strict else "--no-strict",
+        "-f",
+        str(config),
+        "-d",
+        str(destination),
+    ]
+    with log.open("wb") as output:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            command, cwd=config.parent, env=env, stdout=output, stderr=output
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise BenchError(f"mkdocs build a échoué ({config}) :\n{tail}")
+    return BuildSample(wall, usage.ru_utime + usage.ru_stime)

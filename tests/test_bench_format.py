@@ -1,0 +1,81 @@
+"""Smoke test of `make bench`'s pure part: medians, paired ratios, goals, French numbers, table.
+The benchmarks themselves never run under `make test`."""
+
+from __future__ import annotations
+
+from bench.report import (
+    NA,
+    Goal,
+    Row,
+    fmt_bytes,
+    fmt_duration,
+    fmt_number,
+    fmt_ratio,
+    fmt_scores,
+    median,
+    paired_ratio,
+    render_table,
+    same_page,
+    section,
+)
+
+NBSP = "\u00a0"
+
+
+def test_median_and_paired_ratio() -> None:
+    assert median([]) is None
+    assert median([3.0, 1.0, 2.0]) == 2.0
+    # Pair by pair: (2/1, 9/3, 4/4) → median 2, not median(ours) / median(baseline).
+    assert paired_ratio([2.0, 9.0, 4.0], [1.0, 3.0, 4.0]) == 2.0
+    assert paired_ratio([1.0], [0.0]) is None
+    assert paired_ratio([], []) is None
+
+
+def test_french_numbers() -> None:
+    assert fmt_number(1234.5, 1, "ms") == f"1{NBSP}234,5{NBSP}ms"
+    assert fmt_number(-0.001, 1) == "0,0"
+    assert fmt_number(None) == NA
+    assert fmt_ratio(0.456) == "0,46×"
+    assert fmt_bytes(223_456) == f"223{NBSP}Ko"
+    assert fmt_bytes(1_500) == f"1,5{NBSP}Ko"
+    assert fmt_bytes(0) == f"0{NBSP}Ko"
+    assert fmt_bytes(18_800_000) == f"18,8{NBSP}Mo"
+    assert fmt_duration(427) == f"7{NBSP}min{NBSP}07{NBSP}s"
+    assert fmt_scores([0.59, 1.0, None]) == "0,59 / 1,00 / n/a"
+
+
+def test_goals() -> None:
+    assert Goal("max", 300_000, "").met(223_000, None) is True
+    assert Goal("min", 0.95, "").met(0.9, None) is False
+    assert Goal("ratio_max", 1.5, "").met(10.0, 1.6) is False
+    assert Goal("ratio_max", 1.5, "").met(10.0, None) is None
+
+
+def test_rows_and_table() -> None:
+    row = Row.measured(
+        "Construction", 6.0, 3.0, decimals=2, unit="s", goal=Goal("ratio_max", 1.5, "≤ 1,5×")
+    )
+    assert row.cells() == (
+        "Construction",
+        f"6,00{NBSP}s",
+        f"3,00{NBSP}s",
+        "2,00×",
+        "≤ 1,5×",
+        "NON",
+    )
+    missing = Row.measured("Recherche", None, 2.0, na_reason="n/a (pas encore)")
+    assert missing.ours == "n/a (pas encore)" and missing.ratio == "—"
+    table = render_table([section("Construction"), row, missing]).splitlines()
+    assert table[0].startswith("| mesure ") and table[1].startswith("| ---")
+    assert table[2].startswith("| **Construction**")
+    assert len({len(line) for line in table}) == 1  # padded: every line has the same width
+
+
+def test_same_page() -> None:
+    root = "http://127.0.0.1:8000/"
+    assert same_page("http://127.0.0.1:8000/dnd5e/combat/#initiative", "dnd5e/combat/", root)
+    assert same_page("/dnd5e/combat/index.html", "/dnd5e/combat", root)
+    assert not same_page("http://127.0.0.1:8000/dnd5e/actions/", "dnd5e/combat/", root)
+    # An expected anchor must be the hit's anchor (tests/search_queries.py's rule).
+    assert same_page("/dnd5e/combat/#abri", "dnd5e/combat/#abri", root)
+    assert not same_page("/dnd5e/combat/", "dnd5e/combat/#abri", root)
