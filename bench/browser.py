@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -22,6 +21,9 @@ from bench.builds import Budget
 from bench.project import BenchError
 from bench.server import CountingServer, Transfer
 
+# One definition of how Chromium is found and started, shared with the tests.
+from tests.conftest import CHROMIUM_ARGS, chromium_path
+
 __all__ = [
     "CHROMIUM_ARGS",
     "Browser",
@@ -37,26 +39,9 @@ __all__ = [
     "search_ours",
 ]
 
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PYODIDE_PATHS = ("/assets/pyodide/", "/assets/calculators/")
 SEARCH_PATHS = ("pagefind", "search_index.json", "/workers/search")
 NAV_TIMEOUT_MS = 60_000
-
-
-def chromium_path() -> str | None:
-    found = os.environ.get("CHROMIUM") or next(
-        (p for p in CHROMIUM_CANDIDATES if Path(p).exists()), None
-    )
-    return found or shutil.which("chromium")
 
 
 @dataclass

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -79,7 +78,7 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: typing.ClassVar[dict[str, str]] = {
+    extensions_map: dict[str, str] = {  # noqa: RUF012 - an instance attribute in the stdlib
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
         ".js": "text/javascript",
