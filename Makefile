@@ -2,6 +2,13 @@
 SHELL := /bin/bash
 # Material 9.7 prints a banner about MkDocs 2.0 on every build; the README covers that plan.
 export NO_MKDOCS_2_WARNING := 1
+# Reproducible builds: MkDocs dates the sitemap from SOURCE_DATE_EPOCH. Unless the caller
+# sets it, take the last commit's date; without git, the newest source file's.
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || \
+	find content mkdocs.yml -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1 | cut -d. -f1)
+endif
+export SOURCE_DATE_EPOCH
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed

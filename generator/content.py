@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator import checks
 from generator.dice import dice_buttons
 from generator.fences import Directive, DirectiveError, expand_directives
 from generator.links import (
@@ -31,6 +32,15 @@ class ContentRenderer:
 
         self._calculators = calculators
         self.catalog = {str(entry["id"]): entry for entry in calculators.catalog()}
+        self._suggesting: tuple[TargetIndex, checks.Suggester, checks.Suggester] | None = None
+
+    def _suggesters(self, index: TargetIndex) -> tuple[checks.Suggester, checks.Suggester]:
+        """Section titles and spell names of one build's index, gathered once."""
+        if self._suggesting is None or self._suggesting[0] is not index:
+            titles = checks.Suggester(t.title for ts in index.sections.values() for t in ts)
+            spells = checks.Suggester(s.name for ss in index.spells.values() for s in ss)
+            self._suggesting = (index, titles, spells)
+        return self._suggesting[1], self._suggesting[2]
 
     def render_directive(self, directive: Directive) -> str:
         if directive.kind == "calculateur":
@@ -66,14 +76,23 @@ class ContentRenderer:
         return note_admonition(notes[directive.argument])
 
     def render(
-        self, markdown: str, file: str, index: TargetIndex, college: str | None = None
+        self,
+        markdown: str,
+        file: str,
+        index: TargetIndex,
+        college: str | None = None,
+        site: checks.SiteMap | None = None,
     ) -> tuple[str, list[Problem]]:
+        """The page to render and its problems; `site` (the owner's pages, not the generated
+        ones) turns on the source checks of generator/checks.py."""
         problems = check_link_syntax(markdown, file)
+        if site is not None:
+            problems += checks.check_source(markdown, file, site)
         text, found = unlink_absent_pages(markdown, file)
         problems += found
         # Links first: directives add lines, and problems must keep the source's line numbers.
         text, found = link_references(text, file, index, college=college)
-        problems += found
+        problems += checks.with_suggestions(found, *self._suggesters(index))
         text, _ = dice_buttons(text)
         text, found = expand_directives(text, file, self.render_directive)
         problems += found

@@ -119,6 +119,15 @@ class TargetIndex:
             key=lambda t: (t.level, t.page != from_page, self.page_order.get(t.page, 0)),
         )
 
+    def rivals(self, name: str, from_page: str) -> list[Target]:
+        """Sections as good as the one `section` picks (same level, same page or not): more
+        than one means the reference is ambiguous."""
+        best = self.section(name, from_page)
+        if best is None:
+            return []
+        key = (best.level, best.page != from_page)
+        return [t for t in self.sections[fold(name)] if (t.level, t.page != from_page) == key]
+
     def spell(self, name: str, college: str | None) -> list[SpellTarget]:
         """Spells of that name: the one of the same college alone when there is one."""
         found = self.spells.get(fold(name), [])
@@ -215,6 +224,24 @@ def link_references(
         def unresolved(kind: str, name: str, message: str, number: int = number) -> None:
             problems.append(Problem(file, number, "info", kind, message, name))
 
+        def ambiguous(name: str, target: Target, number: int = number) -> None:
+            rivals = index.rivals(name, file)
+            if len(rivals) < 2:
+                return
+            places = ", ".join(f"{t.page}#{t.anchor}" if t.anchor else t.page for t in rivals)
+            chosen = f"{target.page}#{target.anchor}" if target.anchor else target.page
+            problems.append(
+                Problem(
+                    file,
+                    number,
+                    "warning",
+                    "renvoi-ambigu",
+                    f"« {name} » : {len(rivals)} sections de ce nom ({places}) ; "
+                    f"le renvoi mène à {chosen}",
+                    name,
+                )
+            )
+
         def guillemets(match: re.Match[str]) -> str:
             name = match.group(1)
             target = index.section(name, file)
@@ -227,6 +254,7 @@ def link_references(
                         f"« {name} » : aucune section ni page de ce nom dans le site",
                     )
                 return match.group(0)
+            ambiguous(name, target)
             return f"« [{name}]({href(file, target.page, target.anchor)}) »"
 
         def table(match: re.Match[str]) -> str:
@@ -251,6 +279,7 @@ def link_references(
                     f"« voir {name} » : aucune section ni page de ce nom dans le site",
                 )
                 return match.group(0)
+            ambiguous(name, target)
             return f"{match.group(1)} [{name}]({href(file, target.page, target.anchor)})"
 
         def italic(match: re.Match[str]) -> str:

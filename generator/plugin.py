@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import posixpath
@@ -14,6 +15,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from generator import checks
 from generator import spells as spellbook
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
@@ -37,6 +39,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self.index = TargetIndex()
         self.renderer = ContentRenderer()
         self.college_of_page: dict[str, str] = {}
+        self.serving = False
+        self.site = checks.SiteMap()
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
 
     # Settings and spell export --------------------------------------------------------
 
@@ -54,27 +61,79 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         return config
 
     def _read_spells(self, path: Path, name: str) -> spellbook.ParseResult | None:
+        # --- Contrôles de l’export (generator/checks.py): absent, illisible, non UTF-8 ----
         try:
             text = spellbook.read_export(path)
-        except (OSError, spellbook.ExportError) as error:
-            self.report.add(Problem(name, None, "error", "export-illisible", str(error)))
+        except FileNotFoundError:
+            self.report.add(
+                Problem(
+                    name,
+                    None,
+                    "error",
+                    "export-illisible",
+                    "export des sorts introuvable : ce fichier (option spells_export du "
+                    "greffon regles) n’existe pas",
+                )
+            )
             return None
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            self.report.add(
+                Problem(name, None, "error", "export-illisible", f"export illisible : {reason}")
+            )
+            return None
+        except spellbook.ExportError:
+            # Every other fault of the export is listed too: read it with « � » in place.
+            text, problems = checks.decode_source(path.read_bytes(), name)
+            self.report.extend([dataclasses.replace(p, kind="export-illisible") for p in problems])
+        # --- fin contrôles de l’export ---------------------------------------------------
         result = spellbook.parse_export(text, source=name)
+        last = self._last_entry(result)
         for p in result.problems:
             # An uncertain split is for the owner to check, not a fault: it must not fail
             # a --strict build, so it goes to the report as information.
             uncertain = p.message.startswith(UNCERTAIN_PREFIX)
+            message, spell, college = p.message, p.spell, p.college
+            if message.startswith("export tronqué") and last is not None:
+                # The entry the export stops in is kept, cut short: name it.
+                message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
+                spell, college = spell or last[0], college or last[2]
             self.report.add(
                 Problem(
                     name,
                     p.line,
                     "info" if uncertain else p.severity,
                     "decoupage-incertain" if uncertain else "export-sorts",
-                    f"colonne {p.column}, collège « {p.college or '?'} » : {p.message}",
-                    p.spell,
+                    f"colonne {p.column}, collège « {college or '?'} » : {message}",
+                    spell,
                 )
             )
+        # On line 1: the report sorts problems by line, and this file has numbered ones.
+        self.report.add(
+            Problem(
+                name,
+                1,
+                "info",
+                "export-bilan",
+                f"{len(result.colleges)} collège(s), {len(result.spells)} sort(s) publiés, "
+                f"{len(result.rejected)} entrée(s) écartée(s) pour erreur",
+            )
+        )
         return result
+
+    @staticmethod
+    def _last_entry(result: spellbook.ParseResult) -> tuple[str, int, str | None] | None:
+        """Name, line and college of the export's last `###` entry, kept or rejected."""
+        entries: list[tuple[int, str, int, str | None]] = [
+            (s.position.offset, s.name, s.position.line, s.college) for s in result.spells
+        ]
+        entries += [
+            (r.position.offset, r.heading, r.position.line, r.college) for r in result.rejected
+        ]
+        if not entries:
+            return None
+        _, name, line, college = max(entries)
+        return name, line, college
 
     def _college_uri(self, college: spellbook.College) -> str:
         return f"{self.config.spells_folder}/{college.slug}.md"
@@ -99,6 +158,10 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
+        # --- Contrôles des sources (generator/checks.py): encodage, page vide, en-tête ----
+        for file in files.documentation_pages():
+            self._check_file(file)
+        # --- fin contrôles des sources -----------------------------------------------------
         spell_targets: list[SpellTarget] = []
         self.college_of_page = {}
         if self.spells is not None:
@@ -118,12 +181,48 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                     for spell in college.spells
                 ]
         pages = [
-            (f.src_uri, f.content_string)
+            (f.src_uri, checks.mask_front_matter(f.content_string))
             for f in files.documentation_pages()
             if f.src_uri not in self.college_of_page
         ]
         self.index = TargetIndex.build(pages, spell_targets)
+        # --- Contrôles des sources: pages et ancres pour les liens, entrées de la nav ------
+        documentation = files.documentation_pages()
+        self.site = checks.SiteMap.build(
+            ((f.src_uri, f.content_string) for f in documentation), (f.src_uri for f in files)
+        )
+        if config.nav is not None:
+            config_path = Path(config.config_file_path)
+            self.report.extend(
+                checks.check_nav(
+                    config.nav,
+                    (f.src_uri for f in documentation),
+                    config_path.read_text(encoding="utf-8", errors="replace"),
+                    config_path.name,
+                )
+            )
+        # --- fin contrôles des sources -----------------------------------------------------
         return files
+
+    def _check_file(self, file: File) -> None:
+        """Encoding, emptiness and front matter of one of the owner's pages."""
+        try:
+            data = file.content_bytes
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            self.report.add(
+                Problem(file.src_uri, None, "error", "encodage", f"fichier illisible : {reason}")
+            )
+            file.content_string = ""
+            return
+        text, problems = checks.decode_source(data, file.src_uri)
+        if problems:
+            # MkDocs would stop on the first bad byte with a traceback: build the page from
+            # the text read with « � », and fail at the end with every problem listed.
+            file.content_string = text
+        self.report.extend(problems)
+        self.report.extend(checks.check_empty(text, file.src_uri))
+        self.report.extend(checks.check_front_matter(text, file.src_uri))
 
     # Pages ---------------------------------------------------------------------------
 
@@ -135,10 +234,19 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         if not self.config.enabled:
             return markdown
         file = page.file.src_uri
+        generated = file in self.college_of_page or file == self._index_uri()
         text, problems = self.renderer.render(
-            markdown, file, self.index, college=self.college_of_page.get(file)
+            markdown,
+            file,
+            self.index,
+            college=self.college_of_page.get(file),
+            site=None if generated else self.site,
         )
-        self.report.extend(problems)
+        # Problems are numbered from the Markdown MkDocs passes, after its front matter:
+        # number them as the owner's file is.
+        source = page.file.content_string
+        cut = source[: len(source) - len(markdown)] if source.endswith(markdown) else ""
+        self.report.extend(checks.shift_lines(problems, cut.count("\n")))
         return text
 
     # The report, once every page is converted and before any is written ----------------
@@ -196,8 +304,10 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             )
         except (OSError, RuntimeError) as error:
             raise PluginError(f"environnement Python du navigateur : {error}") from error
-        # Every page gets the same Content-Security-Policy, once all pages are written.
-        add_policy(site)
+        # Every page gets the same Content-Security-Policy, once all pages are written;
+        # not under `mkdocs serve`, whose injected live-reload script is inline.
+        if not self.serving:
+            add_policy(site)
 
         # --- Hors ligne (generator/offline.py) — MUST STAY THE LAST STEP of on_post_build: ---
         # manifest, Workbox runtime, then sw.js listing every file of the site with its hash.

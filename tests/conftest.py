@@ -36,9 +36,13 @@ def free_port() -> int:
 
 
 def build_site(
-    destination: Path, config: Path = ROOT / "mkdocs.yml", site_url: str | None = None
+    destination: Path,
+    config: Path = ROOT / "mkdocs.yml",
+    site_url: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` as `make site` runs it, into another folder."""
+    """`mkdocs build --strict` as `make site` runs it, into another folder; `env` adds to
+    (or overrides) the environment, e.g. SOURCE_DATE_EPOCH."""
     return subprocess.run(
         [
             sys.executable,
@@ -59,6 +63,7 @@ def build_site(
             **os.environ,
             "NO_MKDOCS_2_WARNING": "1",
             **({"SITE_URL": site_url} if site_url else {}),
+            **(env or {}),
         },
     )
 
@@ -86,6 +91,12 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         ".webmanifest": "application/manifest+json",
         ".json": "application/json",
     }
+
+    def end_headers(self) -> None:
+        # LinkChecker waits 0.1–0.6 s between two requests to a host unless the host answers
+        # with this header (its opt-in for full speed, linkcheck/checker/httpurl.py).
+        self.send_header("LinkChecker", "allow-concurrent-checks")
+        super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:
         pass

@@ -1,0 +1,730 @@
+"""Checks of the owner's sources that MkDocs does not make, or makes without a line number.
+
+Every function here is pure: it takes text (or bytes) and a source path relative to the docs
+folder, and returns Problems. Each one guards against a page that would be built silently
+wrong: a file that is not UTF-8, an empty page, a front matter MkDocs ignores, a fence or an
+HTML block that swallows the rest of the page, a table broken by a list, a link to a page or
+an anchor that does not exist (MkDocs names the file, not the line), a nav entry without its
+page, the same anchor twice on a page.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import posixpath
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import unquote
+
+import yaml
+
+from generator.fences import OPEN as DIRECTIVE_OPEN
+from generator.markdown_text import (
+    FENCE,
+    HEADING,
+    Heading,
+    anchor_spans,
+    headings,
+    prose_lines,
+)
+from generator.report import Problem, Severity
+from generator.slugs import fold
+
+__all__ = [
+    "SiteMap",
+    "Suggester",
+    "check_empty",
+    "check_fences",
+    "check_front_matter",
+    "check_local_links",
+    "check_nav",
+    "check_page_ids",
+    "check_raw_html",
+    "check_source",
+    "check_tables",
+    "close_match",
+    "decode_source",
+    "front_matter_lines",
+    "mask_front_matter",
+    "shift_lines",
+    "with_suggestions",
+]
+
+# MkDocs' own pattern (mkdocs.utils.meta.YAML_RE): what it takes for a front matter.
+FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+
+
+# Files: encoding, emptiness, front matter ------------------------------------------------
+
+
+def decode_source(data: bytes, file: str) -> tuple[str, list[Problem]]:
+    """The text of a page; a file that is not UTF-8 is decoded with « � » and reported.
+
+    MkDocs itself would stop on the first invalid byte with a traceback; this way the build
+    goes on, lists every other problem too, and fails at the end naming the file and line.
+    """
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return body.decode("utf-8"), []
+    except UnicodeDecodeError as error:
+        start = error.start
+        line = body.count(b"\n", 0, start) + 1
+        column = start - (body.rfind(b"\n", 0, start) + 1) + 1
+        invalid = sum(1 for _ in re.finditer("\ufffd", body.decode("utf-8", "replace")))
+        guess = ""
+        try:
+            body.decode("cp1252")
+            guess = " (probablement Windows-1252 ou Latin-1)"
+        except UnicodeDecodeError:
+            pass
+        message = (
+            f"fichier non UTF-8{guess} : octet 0x{body[start]:02X} invalide colonne {column}"
+            f" ({invalid} octet(s) invalide(s) en tout) ; enregistrez le fichier en UTF-8"
+        )
+        return body.decode("utf-8", "replace"), [Problem(file, line, "error", "encodage", message)]
+
+
+def front_matter_lines(text: str) -> int:
+    """Number of lines of the front matter MkDocs strips from the page (0 without one)."""
+    match = FRONT_MATTER.match(text)
+    return match.group(0).count("\n") if match else 0
+
+
+def mask_front_matter(text: str) -> str:
+    """The page with its front matter blanked out, so that line numbers stay the source's."""
+    count = front_matter_lines(text)
+    if not count:
+        return text
+    lines = text.split("\n")
+    return "\n".join([""] * count + lines[count:])
+
+
+def check_empty(text: str, file: str) -> list[Problem]:
+    """An empty page (or one with only a front matter) builds into a page without content."""
+    if mask_front_matter(text).strip():
+        return []
+    return [
+        Problem(
+            file,
+            1,
+            "warning",
+            "page-vide",
+            "page vide : le fichier ne contient aucun texte, la page construite serait blanche",
+        )
+    ]
+
+
+def check_front_matter(text: str, file: str) -> list[Problem]:
+    """A front matter MkDocs cannot read is silently shown as text at the top of the page."""
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        return []
+    try:
+        data = yaml.load(match.group(1), Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = 2 + mark.line if mark is not None else 1
+        what = getattr(error, "problem", None) or str(error).split("\n", 1)[0]
+        return [
+            Problem(
+                file,
+                line,
+                "error",
+                "en-tete-yaml",
+                f"en-tête YAML invalide ({what}) : MkDocs l’ignorerait et l’afficherait "
+                "comme du texte en haut de la page",
+            )
+        ]
+    if data is not None and not isinstance(data, dict):
+        return [
+            Problem(
+                file,
+                1,
+                "error",
+                "en-tete-yaml",
+                "en-tête YAML sans paires « clé: valeur » (reçu : "
+                f"{type(data).__name__}) : MkDocs l’ignorerait et l’afficherait comme du texte",
+            )
+        ]
+    return []
+
+
+# Markdown nesting: fences, raw HTML blocks, tables -----------------------------------------
+
+
+def check_fences(markdown: str, file: str) -> list[Problem]:
+    """A code fence never closed: the site's passes would skip the rest of the page, and
+    Python-Markdown shows the fence as text. Directive fences are reported by fences.py."""
+    opened: tuple[str, int, str] | None = None
+    for number, line in enumerate(markdown.split("\n"), start=1):
+        match = FENCE.match(line)
+        if opened is None:
+            if match:
+                opened = (match.group(1), number, line.strip())
+        elif (
+            match
+            and match.group(1).startswith(opened[0][0] * len(opened[0]))
+            and not line.strip(opened[0][0] + " \t")
+        ):
+            opened = None
+    if opened is None or DIRECTIVE_OPEN.match(opened[2]):
+        return []
+    fence, number, first = opened
+    return [
+        Problem(
+            file,
+            number,
+            "error",
+            "bloc-non-ferme",
+            f"bloc de code « {first} » jamais fermé par une ligne « {fence} » : la ligne "
+            "s’affiche telle quelle et la suite de la page n’est ni reliée ni indexée",
+        )
+    ]
+
+
+# Elements whose end tag is required: left open, they take in the rest of the page.
+BLOCK_TAGS = frozenset(
+    {
+        *("address", "article", "aside", "audio", "blockquote", "canvas", "details"),
+        *("dialog", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form"),
+        *("header", "iframe", "main", "nav", "noscript", "ol", "pre", "script", "section"),
+        *("select", "style", "summary", "table", "template", "textarea", "ul", "video"),
+    }
+)
+RAW_TEXT_TAGS = frozenset({"script", "style", "textarea", "pre"})
+TAG = re.compile(r"<!--|<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\s[^<>]*?)?)(/?)>")
+MARKDOWN_ATTR = re.compile(r"""\bmarkdown\s*=\s*["']?(\w*)""")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# Lines Python-Markdown leaves as they are inside a raw HTML block.
+MARKDOWN_LOOKING = re.compile(
+    r"^\s{0,3}(?:#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S|>\s)|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\n]+\)"
+)
+
+
+def _scannable(markdown: str) -> str:
+    """The page with fenced lines and inline code blanked out, same offsets and lines."""
+    out: list[str] = []
+    for _, line, fenced in prose_lines(markdown):
+        if fenced:
+            out.append(" " * len(line))
+        else:
+            out.append(INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line))
+    return "\n".join(out)
+
+
+@dataclass
+class _Open:
+    tag: str
+    line: int
+    markdown: str | None  # value of its markdown attribute, None without one
+    at_line_start: bool
+    body_start: int  # offset after the start tag
+
+
+def check_raw_html(markdown: str, file: str) -> list[Problem]:
+    """Raw HTML blocks that break the page: never closed (they swallow what follows),
+    closed by the wrong tag, closed without being opened, an HTML comment never closed,
+    and Markdown written in a block that Python-Markdown leaves as raw HTML."""
+    text = _scannable(markdown)
+    newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(newlines, offset - 1) + 1
+
+    problems: list[Problem] = []
+    stack: list[_Open] = []
+    pos = 0
+    while True:
+        match = TAG.search(text, pos)
+        if match is None:
+            break
+        pos = match.end()
+        if match.group(0) == "<!--":
+            end = text.find("-->", match.end())
+            if end < 0:
+                problems.append(
+                    Problem(
+                        file,
+                        line_of(match.start()),
+                        "error",
+                        "html-mal-forme",
+                        "commentaire HTML « <!-- » jamais fermé par « --> » : "
+                        "il s’affiche comme du texte dans la page",
+                    )
+                )
+                break
+            pos = end + 3
+            continue
+        closing, tag = match.group(1) == "/", match.group(2).lower()
+        if tag not in BLOCK_TAGS:
+            continue
+        here = line_of(match.start())
+        if not closing:
+            if match.group(4):  # <div/>: nothing to close
+                continue
+            attr = MARKDOWN_ATTR.search(match.group(3))
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            opened = _Open(
+                tag,
+                here,
+                attr.group(1) if attr else None,
+                not text[line_start : match.start()].strip(),
+                match.end(),
+            )
+            if tag in RAW_TEXT_TAGS:
+                closed = re.compile(rf"</{tag}\s*>", re.IGNORECASE).search(text, match.end())
+                if closed is None:
+                    stack.append(opened)
+                    break
+                pos = closed.end()
+                continue
+            stack.append(opened)
+            continue
+        if not any(o.tag == tag for o in stack):
+            problems.append(
+                Problem(
+                    file,
+                    here,
+                    "error",
+                    "html-mal-forme",
+                    f"« </{tag}> » ferme une balise qui n’a pas été ouverte",
+                )
+            )
+            continue
+        while stack:
+            top = stack.pop()
+            if top.tag == tag:
+                problems += _markdown_in_raw_block(top, stack, text, match.start(), file)
+                break
+            problems.append(
+                Problem(
+                    file,
+                    top.line,
+                    "error",
+                    "html-mal-forme",
+                    f"balise « <{top.tag}> » pas fermée avant « </{tag}> » (ligne {here})",
+                )
+            )
+    for top in stack:
+        problems.append(
+            Problem(
+                file,
+                top.line,
+                "error",
+                "html-mal-forme",
+                f"balise « <{top.tag}> » jamais fermée par « </{top.tag}> » : "
+                "elle avale toute la suite de la page",
+            )
+        )
+    return problems
+
+
+def _markdown_in_raw_block(
+    block: _Open, parents: Sequence[_Open], text: str, end: int, file: str
+) -> list[Problem]:
+    """Markdown inside a raw HTML block is shown as written unless markdown="1" is set."""
+    if not block.at_line_start or block.tag in RAW_TEXT_TAGS:
+        return []
+    if block.markdown is not None or any(p.markdown is not None for p in parents):
+        return []  # the owner chose: markdown="1" renders it, markdown="0" keeps it raw
+    inner = text[block.body_start : end]
+    for offset, line in enumerate(inner.split("\n")):
+        if MARKDOWN_LOOKING.search(line):
+            return [
+                Problem(
+                    file,
+                    block.line + offset,
+                    "warning",
+                    "html-markdown-brut",
+                    f"Markdown dans le bloc HTML « <{block.tag}> » : il s’afficherait tel quel "
+                    f'(« {line.strip()[:40]} ») ; ajoutez markdown="1" à la balise',
+                )
+            ]
+    return []
+
+
+DELIMITER_ROW = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+\S")
+
+
+def _cells(row: str) -> list[str]:
+    row = INLINE_CODE.sub(lambda m: "x" * len(m.group(0)), row.strip())
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|") and not row.endswith("\\|"):
+        row = row[:-1]
+    return [cell.strip() for cell in UNESCAPED_PIPE.split(row)]
+
+
+def check_tables(markdown: str, file: str) -> list[Problem]:
+    """Markdown tables cannot hold a list: a line without « | » right after a table becomes
+    a row of it, and « - x » in a cell stays text."""
+    problems: list[Problem] = []
+    lines = list(prose_lines(markdown))
+    i = 0
+    while i + 1 < len(lines):
+        number, line, fenced = lines[i]
+        _, nxt, next_fenced = lines[i + 1]
+        is_table = (
+            not fenced
+            and not next_fenced
+            and "|" in line
+            and "|" in nxt
+            and DELIMITER_ROW.match(nxt) is not None
+            and "-" in nxt
+            and (i == 0 or not lines[i - 1][1].strip())
+        )
+        if not is_table:
+            i += 1
+            continue
+        j = i + 2
+        while j < len(lines) and lines[j][1].strip() and not lines[j][2]:
+            row_number, row, _ = lines[j]
+            if not UNESCAPED_PIPE.search(row):
+                kind = "un élément de liste" if LIST_ITEM.match(row.strip()) else "une ligne"
+                problems.append(
+                    Problem(
+                        file,
+                        row_number,
+                        "error",
+                        "tableau-mal-forme",
+                        f"{kind} sans « | » collé au tableau de la ligne {number} en devient "
+                        "une rangée : laissez une ligne vide entre le tableau et la liste",
+                    )
+                )
+            else:
+                for cell in _cells(row):
+                    if LIST_ITEM.match(cell):
+                        problems.append(
+                            Problem(
+                                file,
+                                row_number,
+                                "warning",
+                                "tableau-mal-forme",
+                                f"liste dans une cellule de tableau (« {cell[:30]} ») : "
+                                "Markdown n’en fait pas une liste, elle reste du texte",
+                            )
+                        )
+                        break
+            j += 1
+        i = j
+    return problems
+
+
+# Anchors and links -----------------------------------------------------------------------
+
+HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']""")
+ATTR_LIST_ID = re.compile(r"\{:?\s*[^}\n]*?#([\w-]+)[^}\n]*\}")
+
+
+def page_ids(markdown: str) -> list[tuple[str, int]]:
+    """Every anchor a page defines, with its line: headings (as the toc extension names
+    them), attribute lists, HTML ids and names, and the ids of calculator widgets."""
+    found: list[tuple[str, int]] = [(h.anchor, h.line) for h in headings(markdown)]
+    spans = {(anchor, line) for anchor, _, line in anchor_spans(markdown)}
+    for number, line, fenced in prose_lines(markdown):
+        directive = DIRECTIVE_OPEN.match(line)
+        if directive and directive.group(1) == "calculateur" and directive.group(2):
+            argument = directive.group(2)
+            found += [(f"calc-{argument}", number), (f"calc-{argument}-titre", number)]
+        if fenced:
+            continue
+        code_free = INLINE_CODE.sub("", line)
+        for match in HTML_ID.finditer(code_free):
+            if (match.group(1), number) not in spans:
+                found.append((match.group(1), number))
+        if not HEADING.match(line):
+            found += [(m.group(1), number) for m in ATTR_LIST_ID.finditer(code_free)]
+    found += sorted(spans, key=lambda s: s[1])
+    return found
+
+
+def check_page_ids(markdown: str, file: str) -> list[Problem]:
+    """The same id twice on a page: links to it can only reach the first one."""
+    problems: list[Problem] = []
+    first: dict[str, int] = {}
+    for anchor, line in sorted(page_ids(markdown), key=lambda item: item[1]):
+        if anchor in first and first[anchor] != line:
+            problems.append(
+                Problem(
+                    file,
+                    line,
+                    "error",
+                    "ancre-en-double",
+                    f"ancre « #{anchor} » déjà définie ligne {first[anchor]} : "
+                    "un lien vers elle ne peut mener qu’à la première",
+                    anchor,
+                )
+            )
+        first.setdefault(anchor, line)
+    return problems
+
+
+@dataclass
+class SiteMap:
+    """Pages and files of the site, the anchors and headings of each page."""
+
+    anchors: dict[str, set[str]] = field(default_factory=dict)
+    headings: dict[str, list[Heading]] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, pages: Iterable[tuple[str, str]], files: Iterable[str] = ()) -> SiteMap:
+        site = cls(files=set(files))
+        for page, markdown in pages:
+            text = mask_front_matter(markdown)
+            site.anchors[page] = {anchor for anchor, _ in page_ids(text)}
+            site.headings[page] = headings(text)
+            site.files.add(page)
+        return site
+
+
+INLINE_LINK = re.compile(r"(?<!\\)(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^)\s>]*)>?")
+REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s|$)")
+EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+
+
+def close_match(name: str, candidates: Iterable[str], cutoff: float = 0.8) -> str | None:
+    """The candidate closest to a name (accents and case aside), if it is close enough."""
+    by_fold: dict[str, str] = {}
+    for candidate in candidates:
+        by_fold.setdefault(fold(candidate), candidate)
+    found = difflib.get_close_matches(fold(name), list(by_fold), n=1, cutoff=cutoff)
+    return by_fold[found[0]] if found else None
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Insertions, deletions, substitutions and swaps of two neighbours from a to b; any
+    number above `limit` is returned as limit + 1 (the search stops there)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return min(previous[-1], limit + 1)
+
+
+class Suggester:
+    """Names a mention may have meant: the one a slip of the keyboard away (accents and
+    case aside). « Tests d2O » is « Tests d20 »; « Matériel d’aventurier » is not
+    « Matériel d’aventure », the name of another section (two slips)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.by_length: dict[int, dict[str, str]] = {}
+        for name in names:
+            folded = fold(name)
+            self.by_length.setdefault(len(folded), {}).setdefault(folded, name)
+        self.cache: dict[tuple[str, int], str | None] = {}
+
+    def typo_of(self, name: str, slips: int = 1) -> str | None:
+        folded = fold(name)
+        key = (folded, slips)
+        if key not in self.cache:
+            best: tuple[int, str] | None = None
+            for length in range(len(folded) - slips, len(folded) + slips + 1):
+                for other, candidate in self.by_length.get(length, {}).items():
+                    if other == folded:
+                        continue
+                    distance = edit_distance(folded, other, slips)
+                    if distance <= slips and (best is None or distance < best[0]):
+                        best = (distance, candidate)
+            self.cache[key] = best[1] if best else None
+        return self.cache[key]
+
+
+def _links(markdown: str) -> Iterator[tuple[int, str, str]]:
+    """(line, link text, target) of the Markdown links and reference definitions of a page."""
+    for number, line, fenced in prose_lines(markdown):
+        if fenced:
+            continue
+        code_free = INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)
+        definition = REFERENCE_DEFINITION.match(code_free)
+        if definition:
+            yield number, definition.group(1), definition.group(2)
+            continue
+        for match in INLINE_LINK.finditer(code_free):
+            yield number, match.group(2), match.group(3)
+
+
+def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
+    """Relative links to pages, files and anchors that do not exist, with their line.
+
+    MkDocs validates the same links once rendered but names only the file; absolute
+    (`/…`) links are left to links.unlink_absent_pages.
+    """
+    problems: list[Problem] = []
+    for number, _, target in _links(markdown):
+        if not target or EXTERNAL.match(target) or target.startswith("/"):
+            continue
+        path, _, anchor = target.partition("#")
+        path = unquote(path.split("?", 1)[0])
+
+        def report(
+            severity: Severity, kind: str, message: str, number: int = number, link: str = target
+        ) -> None:
+            problems.append(Problem(file, number, severity, kind, message, link))
+
+        if not path:
+            page = file
+        else:
+            page = posixpath.normpath(posixpath.join(posixpath.dirname(file), path))
+            if page.startswith("../") or page == "..":
+                report(
+                    "error",
+                    "lien-introuvable",
+                    f"lien vers « {target} » : hors du dossier des pages",
+                )
+                continue
+            if not page.endswith(".md"):
+                as_page = next(
+                    (
+                        p
+                        for p in (posixpath.join(page, "index.md"), page + ".md")
+                        if p in site.anchors
+                    ),
+                    None,
+                )
+                if page in site.files and as_page is None:
+                    continue
+                if as_page is not None:
+                    written = posixpath.relpath(as_page, posixpath.dirname(file) or ".")
+                    report(
+                        "warning",
+                        "lien-introuvable",
+                        f"lien vers « {target} » : écrivez le chemin de la page, « {written} »",
+                    )
+                    continue
+                report("error", "lien-introuvable", f"lien vers « {target} » : fichier introuvable")
+                continue
+            if page not in site.anchors:
+                guess = close_match(page, site.anchors, cutoff=0.6)
+                hint = f" ; vouliez-vous dire « {guess} » ?" if guess else ""
+                report(
+                    "error",
+                    "lien-introuvable",
+                    f"lien vers « {target} » : la page « {page} » n’existe pas{hint}",
+                )
+                continue
+        if not anchor:
+            continue
+        anchors = site.anchors.get(page, set())
+        if anchor not in anchors and unquote(anchor) not in anchors:
+            guess = close_match(anchor, anchors, cutoff=0.6)
+            hint = f" ; vouliez-vous dire « #{guess} » ?" if guess else ""
+            report(
+                "error",
+                "ancre-introuvable",
+                f"lien vers « {target} » : la page « {page} » n’a pas d’ancre « #{anchor} »{hint}",
+            )
+            continue
+        same = [h for h in site.headings.get(page, []) if h.anchor == anchor]
+        if same:
+            twins = [h for h in site.headings[page] if fold(h.text) == fold(same[0].text)]
+            if len(twins) > 1:
+                lines = ", ".join(str(h.line) for h in twins)
+                report(
+                    "warning",
+                    "lien-ambigu",
+                    f"lien vers « {target} » : « {page} » a {len(twins)} titres "
+                    f"« {same[0].text} » (lignes {lines}) ; ce lien mène à celui de la ligne "
+                    f"{same[0].line} (les autres : "
+                    + ", ".join(f"« #{h.anchor} »" for h in twins if h is not same[0])
+                    + ")",
+                )
+    return problems
+
+
+def check_source(markdown: str, file: str, site: SiteMap) -> list[Problem]:
+    """Every check of one page's Markdown source (its front matter blanked out)."""
+    return [
+        *check_fences(markdown, file),
+        *check_raw_html(markdown, file),
+        *check_tables(markdown, file),
+        *check_page_ids(markdown, file),
+        *check_local_links(markdown, file, site),
+    ]
+
+
+def shift_lines(problems: Iterable[Problem], offset: int) -> list[Problem]:
+    """Problems found in a page whose first lines (its front matter) were cut off."""
+    return [
+        replace(p, line=p.line + offset) if offset and p.line is not None else p for p in problems
+    ]
+
+
+def with_suggestions(
+    problems: Iterable[Problem], titles: Suggester, spells: Suggester
+) -> list[Problem]:
+    """Unresolved references one slip away from a section title become warnings naming
+    the title to write; unknown spell mentions get the closest spell name (information)."""
+    out: list[Problem] = []
+    for p in problems:
+        size = len(fold(p.subject or ""))
+        if p.kind == "reference-introuvable" and p.subject and size >= 4:
+            guess = titles.typo_of(p.subject)
+            if guess is not None:
+                p = replace(
+                    p,
+                    severity="warning",
+                    kind="reference-faute",
+                    message=f"{p.message} ; vouliez-vous dire « {guess} » ?",
+                )
+        elif p.kind == "mention-introuvable" and p.subject and size >= 4:
+            guess = spells.typo_of(p.subject, slips=2 if size >= 8 else 1)
+            if guess is not None:
+                p = replace(p, message=f"{p.message} ; sort proche : « {guess} »")
+        out.append(p)
+    return out
+
+
+# Navigation ------------------------------------------------------------------------------
+
+
+def _nav_paths(nav: Any) -> Iterator[str]:
+    if isinstance(nav, str):
+        yield nav
+    elif isinstance(nav, list):
+        for item in nav:
+            yield from _nav_paths(item)
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            yield from _nav_paths(value)
+
+
+def check_nav(nav: Any, pages: Iterable[str], config_text: str, config_name: str) -> list[Problem]:
+    """Nav entries whose page is not in the docs folder, with their line in mkdocs.yml."""
+    known = set(pages)
+    lines = config_text.split("\n")
+    start = next((i for i, line in enumerate(lines) if re.match(r"^nav\s*:", line)), 0)
+    problems: list[Problem] = []
+    for path in _nav_paths(nav):
+        if EXTERNAL.match(path) or path.startswith("/") or not path.endswith(".md"):
+            continue
+        if posixpath.normpath(path) in known:
+            continue
+        line = next((i + 1 for i in range(start, len(lines)) if path in lines[i]), start + 1)
+        guess = close_match(path, known, cutoff=0.6)
+        hint = f" ; vouliez-vous dire « {guess} » ?" if guess else ""
+        problems.append(
+            Problem(
+                config_name,
+                line,
+                "error",
+                "nav-page-absente",
+                f"nav : la page « {path} » n’existe pas dans le dossier des pages{hint}",
+                path,
+            )
+        )
+    return problems
