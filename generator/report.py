@@ -12,7 +12,7 @@ __all__ = ["BuildReport", "Problem", "Severity"]
 Severity = Literal["error", "warning", "info"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Problem:
     """One problem, located in a source file (path relative to the docs folder)."""
 
@@ -22,6 +22,17 @@ class Problem:
     kind: str
     message: str
     subject: str | None = None
+
+    def sort_key(self) -> tuple[str, int, str, str, str, str]:
+        """By file, then line (a problem of the whole file, with no line, comes first)."""
+        return (
+            self.file,
+            self.line or 0,
+            self.severity,
+            self.kind,
+            self.message,
+            self.subject or "",
+        )
 
     def location(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
@@ -49,7 +60,7 @@ class BuildReport:
         self.problems.clear()
 
     def of(self, severity: Severity) -> list[Problem]:
-        return sorted(p for p in self.problems if p.severity == severity)
+        return sorted((p for p in self.problems if p.severity == severity), key=Problem.sort_key)
 
     def grouped(self, severity: Severity) -> dict[str, list[Problem]]:
         """Problems of one severity grouped by kind, each group sorted by place."""
@@ -66,4 +77,5 @@ class BuildReport:
         return "\n".join(lines)
 
     def to_json(self) -> str:
-        return json.dumps([asdict(p) for p in sorted(self.problems)], ensure_ascii=False, indent=1)
+        problems = sorted(self.problems, key=Problem.sort_key)
+        return json.dumps([asdict(p) for p in problems], ensure_ascii=False, indent=1)

@@ -431,11 +431,14 @@ class _Service:
     def __exit__(self, *exc: object) -> None:
         if self._process.stdin is not None:
             self._process.stdin.close()
+        # The service may still be writing files after its last answer: let it finish (a
+        # killed service would leave a truncated file that the precache list then hashes).
         try:
-            self._process.wait(timeout=10)
+            self._process.wait(timeout=300)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+            raise SearchIndexError("le service Pagefind ne s’est pas arrêté en 5 minutes") from None
         if self._process.stdout is not None:
             self._process.stdout.close()
 

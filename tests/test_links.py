@@ -137,3 +137,13 @@ def test_heading_anchors_follow_toc_rules_for_repeats_and_explicit_ids() -> None
         (2, "duree_1"),
         (2, "blast-sonore"),
     ]
+
+
+def test_report_sorts_problems_with_and_without_a_line() -> None:
+    from generator.report import BuildReport, Problem
+
+    report = BuildReport()
+    report.add(Problem("a.md", 3, "error", "x", "trois"))
+    report.add(Problem("a.md", None, "error", "x", "fichier entier"))
+    assert [p.line for p in report.of("error")] == [None, 3]
+    assert "fichier entier" in report.to_json()
