@@ -455,3 +455,21 @@ def test_status_and_banner_screenshots(
         finally:
             context.close()
             server.close()
+
+
+def test_search_and_calculators_work_offline(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    with offline_ready.network_cut():
+        page.goto(offline_ready.url + "outils/")
+        found = page.evaluate("() => window.rules.search('encombrement')")
+        assert any("maison/poids-transportable/" in hit["url"] for hit in found[:3]), found
+        answer = page.evaluate(
+            "() => window.rules.run('damage', {hp: 30, hp_max: 30, amount: 28, adjustment: -5,"
+            " resistant: true, vulnerable: true})"
+        )
+        assert answer["damage_taken"] == 22
+        form = page.locator("form[data-calculateur='grid']")
+        form.locator("[name='speed_m']").fill("9")
+        from playwright.sync_api import expect
+
+        expect(form.locator("output[name='squares']")).to_have_text("6", timeout=60000)
