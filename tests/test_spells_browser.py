@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import build_site, serve
 from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
@@ -522,6 +523,15 @@ def test_preview_on_homonym_and_index_links(
     assert "Blast sonore" in preview.inner_text() and "Acoustique" in preview.inner_text()
 
 
+def reached(page: Any, target: str) -> None:
+    """The page of `target` is shown with its spell in view. The address's anchor is not
+    compared: Material's navigation.tracking rewrites it to the section in view, which on a
+    short spell at the end of a page is the next one."""
+    page_url, _, anchor = target.partition("#")
+    page.wait_for_url(lambda url: url.split("#")[0] == page_url)
+    expect(page.locator(f"[id='{anchor}']")).to_be_in_viewport()
+
+
 def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
     page = t.open("magie/enchantement/")
@@ -550,7 +560,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     preview.wait_for(state="visible")
     page.evaluate("window.__sansRechargement = true")
     link.tap()
-    page.wait_for_url(target)
+    reached(page, target)
     assert page.evaluate("window.__sansRechargement") is True  # instant navigation
     preview.wait_for(state="hidden")
 
@@ -562,7 +572,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     link.tap()
     preview.wait_for(state="visible")
     preview.locator("a.sort-apercu__ouvrir").tap()
-    page.wait_for_url(target)
+    reached(page, target)
     preview.wait_for(state="hidden")
 
 
