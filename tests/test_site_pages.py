@@ -152,3 +152,13 @@ def test_every_calculator_control_has_a_label(site_dir: Path) -> None:
             for control in fragment.select("input, select"):
                 label = fragment.select_one(f"label[for='{control['id']}']")
                 assert label is not None and label.get_text(strip=True), control
+
+
+def test_every_calculator_is_on_its_rule_page(site_dir: Path) -> None:
+    import calculators
+
+    for entry in calculators.catalog():
+        page = entry["page"].removesuffix(".md")
+        built = "index.html" if page == "index" else f"{page}/index.html"
+        html = soup(site_dir, built)
+        assert html.select_one(f"form[data-calculateur='{entry['id']}']") is not None, entry
