@@ -93,7 +93,7 @@ class ContentRenderer:
         # Links first: directives add lines, and problems must keep the source's line numbers.
         text, found = link_references(text, file, index, college=college)
         problems += checks.with_suggestions(found, *self._suggesters(index))
-        text, _ = dice_buttons(text)
+        text = dice_buttons(text)
         text, found = expand_directives(text, file, self.render_directive)
         problems += found
         return text, problems

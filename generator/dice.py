@@ -25,14 +25,11 @@ def _button(match: re.Match[str]) -> str:
     )
 
 
-def dice_buttons(markdown: str) -> tuple[str, int]:
-    """The page with each dice expression of its prose turned into a button, and their count."""
+def dice_buttons(markdown: str) -> str:
+    """The page with each dice expression of its prose turned into a button."""
     lines = markdown.split("\n")
-    count = 0
     for number, line, fenced in prose_lines(markdown):
         if fenced or HEADING.match(line) or not DICE.search(line):
             continue
-        new = sub_outside_protected(DICE, _button, line)
-        count += new.count('class="de"') - line.count('class="de"')
-        lines[number - 1] = new
-    return "\n".join(lines), count
+        lines[number - 1] = sub_outside_protected(DICE, _button, line)
+    return "\n".join(lines)

@@ -30,6 +30,11 @@ class DirectiveError(Exception):
 Renderer = Callable[[Directive], str]
 
 
+def malformed(file: str, line: int, message: str) -> Problem:
+    """A directive fence that cannot be read as one."""
+    return Problem(file, line, "error", "bloc-mal-forme", message)
+
+
 def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, list[Problem]]:
     """Replace each directive fence by what `render` makes of it; collect every failure."""
     problems: list[Problem] = []
@@ -47,35 +52,25 @@ def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, 
         end = next((j for j in range(i + 1, len(lines)) if CLOSE.match(lines[j])), None)
         if end is None:
             problems.append(
-                Problem(
-                    file,
-                    start,
-                    "error",
-                    "bloc-mal-forme",
-                    f"bloc « ```{kind} » jamais fermé par une ligne « ``` »",
-                )
+                malformed(file, start, f"bloc « ```{kind} » jamais fermé par une ligne « ``` »")
             )
             out.extend(lines[i:])
             break
         body = [line for line in lines[i + 1 : end] if line.strip()]
         if body:
             problems.append(
-                Problem(
+                malformed(
                     file,
                     start,
-                    "error",
-                    "bloc-mal-forme",
                     f"bloc « ```{kind} » : le contenu doit être vide, "
                     f"l’identifiant se met sur la ligne d’ouverture (reçu : {body[0]!r})",
                 )
             )
         elif not argument or " " in argument:
             problems.append(
-                Problem(
+                malformed(
                     file,
                     start,
-                    "error",
-                    "bloc-mal-forme",
                     f"bloc « ```{kind} » : un identifiant attendu après « {kind} », "
                     f"reçu : {argument!r}",
                 )
