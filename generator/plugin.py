@@ -15,7 +15,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator import checks
+from generator import checks, search
 from generator import spells as spellbook
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
@@ -41,6 +41,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self.college_of_page: dict[str, str] = {}
         self.serving = False
         self.site = checks.SiteMap()
+        self.indexer: search.Indexer | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -254,6 +255,12 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if not self.config.enabled:
             return env
+        if self.indexer is not None:
+            try:
+                self.indexer.start_writing(Path(config.site_dir) / search.INDEX_FOLDER)
+            except search.SearchIndexError as error:
+                self.indexer = None
+                raise PluginError(f"recherche : {error}") from error
         report_path = Path(config.config_file_path).parent / self.config.report_file
         report_path.parent.mkdir(parents=True, exist_ok=True)
         report_path.write_text(self.report.to_json(), encoding="utf-8")
@@ -272,6 +279,35 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             )
         return env
 
+    # Search index: Pagefind indexes each page as soon as it is converted ----------------
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        self._abandon_index()
+        if self.config.enabled:
+            try:
+                self.indexer = search.Indexer()
+            except search.SearchIndexError as error:
+                raise PluginError(f"recherche : {error}") from error
+
+    # Each page's article as soon as its Markdown is converted: Pagefind indexes it while
+    # the next pages are converted (it has a core of its own), and writes the index while
+    # MkDocs renders the templates.
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.indexer is not None:
+            title = page.title or config.site_name
+            self.indexer.add_page(page.file.dest_uri, search.article(html, title))
+        return html
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._abandon_index()
+
+    def _abandon_index(self) -> None:
+        if self.indexer is not None:
+            self.indexer.abandon()
+            self.indexer = None
+
     # Data files -------------------------------------------------------------------------
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -284,14 +320,15 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             data.parent.mkdir(parents=True, exist_ok=True)
             records = spellbook.spell_records(self.spells)
             data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
-        # --- Recherche (generator/search.py): Pagefind index of the built pages -----------
-        # into site/pagefind/ (pages unchanged); Material's unused lunr files are removed.
-        from generator import search
-
-        try:
-            search.build_index(site)
-        except search.SearchIndexError as error:
-            raise PluginError(f"recherche : {error}") from error
+        # --- Recherche (generator/search.py): the Pagefind index fed by on_post_page is -----
+        # written into site/pagefind/ (pages unchanged); Material's unused lunr files go.
+        indexer, self.indexer = self.indexer, None
+        if indexer is not None:
+            try:
+                search.log_summary(indexer.finish())
+            except search.SearchIndexError as error:
+                raise PluginError(f"recherche : {error}") from error
+            search.remove_material_search(site)
         # --- fin recherche -------------------------------------------------------------------
         # The calculators' browser runtime: Pyodide, the packed package, the start snapshot.
         try:

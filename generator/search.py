@@ -1,8 +1,10 @@
 """Search index of the built site: one Pagefind record per rules section and per spell.
 
-Pure build-step code over the built `site/` folder (no MkDocs import). The plugin calls
-`build_index(site)` once every page is written; the index lands in `site/pagefind/`, where the
-header search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
+Pure build-step code over built pages (no MkDocs import). The plugin hands each page to an
+`Indexer` as soon as MkDocs has written it, so that Pagefind indexes on one core while MkDocs
+renders on the other, and writes the index once every page is built; `build_index(site)` does
+the same for a site already built. The index lands in `site/pagefind/`, where the header
+search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
 
 Why records rather than pages: a reader looks for a section or a spell, not for a page. Each
 heading with an id starts a record whose URL carries the anchor, whose title is the heading
@@ -22,6 +24,7 @@ indexing service (an `AddFile` request with an explicit URL), never the page fil
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import json
 import logging
@@ -51,9 +54,12 @@ __all__ = [
     "UNUSED_BUNDLE_FILES",
     "Area",
     "IndexSummary",
+    "Indexer",
     "Record",
     "SearchIndexError",
+    "article",
     "build_index",
+    "log_summary",
     "page_records",
     "page_url",
     "record_document",
@@ -287,6 +293,14 @@ def page_url(path: str) -> str:
     return posix.as_posix()
 
 
+def article(content: str, title: str) -> str:
+    """The article Material's template makes of a page's converted Markdown (MkDocs's
+    `page.content`): the same container, and the page title as `h1` when the content has
+    none. Cut into records, it gives what the written page gives, before any page is written."""
+    heading = "" if "<h1" in content else f"<h1>{html.escape(title, quote=False)}</h1>"
+    return f'<article class="md-content__inner md-typeset">{heading}{content}</article>'
+
+
 def _area_of(path: str, areas: Sequence[Area]) -> Area | None:
     return next((a for a in areas if path.startswith(a.prefix)), None)
 
@@ -406,31 +420,39 @@ class IndexSummary:
 
 
 class _Service:
-    """Pagefind's indexing service (`pagefind --service`), spoken to synchronously.
+    """Pagefind's indexing service (`pagefind --service`), requests pipelined.
 
     The `pagefind` package's own client (`pagefind.index.PagefindIndex`) reads the service's
     answers in a loop that sleeps 0.1 s before each one: one record costs 0.1 s, the site's
     ~600 records a minute. The protocol is the one that client speaks (requests and answers
     are base64-encoded JSON objects, each followed by a comma; payload types in
     `pagefind.service.types`), so the pinned binary is the same and only the waiting goes.
+
+    Requests are written without waiting for their answers (`send`), which the service
+    queues (its stdin reader and stdout writer are threads with unbounded queues) and
+    handles one by one in the order received; `receive` reads the next answer. So the
+    service indexes on one core while MkDocs renders pages on the other.
     """
 
-    def __init__(self, executable: Path, log: IO[bytes]) -> None:
-        self._log = log
+    def __init__(self, executable: Path) -> None:
+        # The service's error output, kept for the message if it stops.
+        self._log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close/kill)
         self._process = subprocess.Popen(
             [str(executable), "--service"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=log,
+            stderr=self._log,
         )
         self._next_id = 0
+        self._unanswered: list[int] = []
+        self._buffer = bytearray()
+        self._broken = False
 
-    def __enter__(self) -> _Service:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._process.stdin is not None:
-            self._process.stdin.close()
+    def close(self) -> None:
+        """End the service once it has written its files (stdin closed: it exits)."""
+        if self._process.stdin is not None and not self._process.stdin.closed:
+            with contextlib.suppress(BrokenPipeError):
+                self._process.stdin.close()
         # The service may still be writing files after its last answer: let it finish (a
         # killed service would leave a truncated file that the precache list then hashes).
         try:
@@ -439,32 +461,64 @@ class _Service:
             self._process.kill()
             self._process.wait()
             raise SearchIndexError("le service Pagefind ne s’est pas arrêté en 5 minutes") from None
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        finally:
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+            self._log.close()
 
-    def request(self, payload: Mapping[str, object]) -> dict[str, Any]:
-        stdin, stdout = self._process.stdin, self._process.stdout
-        assert stdin is not None and stdout is not None
+    def kill(self) -> None:
+        """Stop the service now (the build failed: its index will not be written)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        for stream in (self._process.stdin, self._process.stdout):
+            if stream is not None:
+                with contextlib.suppress(BrokenPipeError):
+                    stream.close()
+        self._log.close()
+
+    def send(self, payload: Mapping[str, object]) -> None:
+        """Queue a request; its answer comes from a later `receive`."""
+        stdin = self._process.stdin
+        assert stdin is not None
         self._next_id += 1
+        self._unanswered.append(self._next_id)
+        if self._broken:
+            return  # reported by `receive`, with the service's own message
         message = {"message_id": self._next_id, "payload": payload}
-        raw = bytearray()
         try:
             stdin.write(base64.b64encode(json.dumps(message).encode()) + b",")
             stdin.flush()
-            while not raw.endswith(b","):
-                chunk = os.read(stdout.fileno(), 65536)
-                if not chunk:
-                    break
-                raw += chunk
         except BrokenPipeError:
-            pass
-        if not raw.endswith(b","):
-            raise SearchIndexError(f"le service Pagefind s’est arrêté{self._stderr()}")
-        answer = json.loads(base64.b64decode(bytes(raw[:-1])))
+            self._broken = True
+
+    def receive(self) -> dict[str, Any]:
+        """The answer to the oldest request not yet answered."""
+        stdout = self._process.stdout
+        assert stdout is not None and self._unanswered
+        expected = self._unanswered.pop(0)
+        while b"," not in self._buffer:
+            chunk = os.read(stdout.fileno(), 65536)
+            if not chunk:
+                raise SearchIndexError(f"le service Pagefind s’est arrêté{self._stderr()}")
+            self._buffer += chunk
+        cut = self._buffer.index(b",")
+        answer = json.loads(base64.b64decode(bytes(self._buffer[:cut])))
+        del self._buffer[: cut + 1]
+        if answer.get("message_id") != expected:
+            raise SearchIndexError(
+                f"Pagefind a répondu au message {answer.get('message_id')}, "
+                f"le {expected} était attendu"
+            )
         result: dict[str, Any] = answer["payload"]
         if result.get("type") == "Error":
             raise SearchIndexError(f"Pagefind : {result.get('message')}")
         return result
+
+    def wait_all(self) -> None:
+        """Wait for the answers to every request sent (an error answer raises)."""
+        while self._unanswered:
+            self.receive()
 
     def _stderr(self) -> str:
         self._log.seek(0)
@@ -472,8 +526,7 @@ class _Service:
         return f" : {text}" if text else ""
 
 
-def write_index(records: Sequence[Record], output: Path) -> None:
-    """Index `records` with Pagefind into `output` (replaced), without its UI bundles."""
+def _executable() -> Path:
     try:
         from pagefind.service import get_executable
     except ImportError as error:
@@ -481,28 +534,102 @@ def write_index(records: Sequence[Record], output: Path) -> None:
     executable = get_executable()
     if executable is None:
         raise SearchIndexError("exécutable Pagefind introuvable (paquet « pagefind[bin] »)")
-    if output.exists():
-        shutil.rmtree(output)
-    with tempfile.TemporaryFile() as log, _Service(executable, log) as service:
-        index = service.request({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
-        index_id = index["index_id"]
+    return Path(executable)
+
+
+class Indexer:
+    """A search index fed page by page while the site is built, written at the end.
+
+    `add_page` cuts a built page into records and hands them to Pagefind at once, without
+    waiting: the service indexes them while the next pages are rendered. `write` then
+    writes the index; `abandon` stops the service when the build fails before that.
+    """
+
+    def __init__(
+        self,
+        areas: Sequence[Area] = DEFAULT_AREAS,
+        excluded: Iterable[str] = EXCLUDED_PAGES,
+    ) -> None:
+        self.areas = tuple(areas)
+        self.excluded = frozenset(excluded)
+        self.records = 0
+        self.spells = 0
+        self._service = _Service(_executable())
+        self._service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
+        try:
+            self._index_id = self._service.receive()["index_id"]
+        except BaseException:
+            self._service.kill()
+            raise
+        self._output: Path | None = None
+
+    def add_page(self, path: str, text: str) -> None:
+        """Index the page built at `path` (inside the site) from its HTML, unless excluded:
+        a whole page, or the article alone (see `article`)."""
+        if path in self.excluded or path.startswith(INDEX_FOLDER + "/"):
+            return
+        self.add(page_records(path, text, self.areas))
+
+    def add(self, records: Iterable[Record]) -> None:
         for record in records:
-            service.request(
+            self._service.send(
                 {
                     "type": "AddFile",
-                    "index_id": index_id,
+                    "index_id": self._index_id,
                     "url": record.url,
                     "file_path": None,
                     "file_contents": record_document(record),
                 }
             )
-        service.request(
-            {"type": "WriteFiles", "index_id": index_id, "output_path": str(output.resolve())}
+            self.records += 1
+            self.spells += record.college is not None and record.level > 1
+
+    def start_writing(self, output: Path) -> None:
+        """Ask for the index to be written into `output` (replaced) once every record sent
+        is indexed, without waiting; `finish` waits."""
+        if not self.records:
+            self.abandon()
+            raise SearchIndexError("aucune page à indexer")
+        if output.exists():
+            shutil.rmtree(output)
+        self._output = output
+        self._service.send(
+            {"type": "WriteFiles", "index_id": self._index_id, "output_path": str(output.resolve())}
         )
-    if not (output / "pagefind.js").is_file():
-        raise SearchIndexError(f"Pagefind n’a pas écrit {output / 'pagefind.js'}")
-    for name in UNUSED_BUNDLE_FILES:
-        (output / name).unlink(missing_ok=True)
+
+    def finish(self) -> IndexSummary:
+        """Wait for the index `start_writing` asked for; remove Pagefind's UI bundles."""
+        output = self._output
+        if output is None:
+            raise SearchIndexError("index jamais écrit (start_writing manquant)")
+        try:
+            self._service.wait_all()
+        except BaseException:
+            self.abandon()
+            raise
+        self._service.close()
+        if not (output / "pagefind.js").is_file():
+            raise SearchIndexError(f"Pagefind n’a pas écrit {output / 'pagefind.js'}")
+        for name in UNUSED_BUNDLE_FILES:
+            (output / name).unlink(missing_ok=True)
+        files = [p for p in output.rglob("*") if p.is_file()]
+        return IndexSummary(
+            records=self.records,
+            spells=self.spells,
+            files=len(files),
+            bytes=sum(p.stat().st_size for p in files),
+        )
+
+    def abandon(self) -> None:
+        self._service.kill()
+
+
+def write_index(records: Sequence[Record], output: Path) -> IndexSummary:
+    """Index `records` with Pagefind into `output` (replaced), without its UI bundles."""
+    indexer = Indexer()
+    indexer.add(records)
+    indexer.start_writing(output)
+    return indexer.finish()
 
 
 def remove_material_search(site: Path) -> list[str]:
@@ -530,21 +657,18 @@ def build_index(
     areas: Sequence[Area] = DEFAULT_AREAS,
     excluded: Iterable[str] = EXCLUDED_PAGES,
 ) -> IndexSummary:
-    """Index the built site into `site/pagefind/` and return what was written; remove
-    Material's own search files."""
+    """Index an already built site into `site/pagefind/` and return what was written;
+    remove Material's own search files. (The plugin feeds an `Indexer` page by page.)"""
     records = site_records(site, areas, excluded)
     if not records:
         raise SearchIndexError(f"aucune page à indexer dans {site}")
-    output = site / INDEX_FOLDER
-    write_index(records, output)
+    summary = write_index(records, site / INDEX_FOLDER)
     remove_material_search(site)
-    files = [p for p in output.rglob("*") if p.is_file()]
-    summary = IndexSummary(
-        records=len(records),
-        spells=sum(1 for r in records if r.college is not None and r.level > 1),
-        files=len(files),
-        bytes=sum(p.stat().st_size for p in files),
-    )
+    log_summary(summary)
+    return summary
+
+
+def log_summary(summary: IndexSummary) -> None:
     log.info(
         "Recherche : %d entrées (dont %d sorts), %d fichiers, %d Kio dans %s/",
         summary.records,
@@ -553,4 +677,3 @@ def build_index(
         summary.bytes // 1024,
         INDEX_FOLDER,
     )
-    return summary

@@ -151,6 +151,17 @@ def test_widgets_and_permalinks_stay_out_of_the_text(fragments: dict[str, dict[s
     assert "Blast sonore" not in index  # the table of every spell
 
 
+def test_the_index_holds_what_the_written_pages_hold(
+    site_dir: Path, fragments: dict[str, dict[str, Any]]
+) -> None:
+    # The build indexes each page's converted Markdown before any page is written
+    # (`search.article`); cut from the pages as written, the records must be the same.
+    written = {r.url: r for r in search.site_records(site_dir)}
+    assert set(fragments) == set(written)
+    for url, record in written.items():
+        assert fragments[url]["meta"]["title"] == record.title, url
+
+
 def test_excluded_pages_are_not_indexed(fragments: dict[str, dict[str, Any]]) -> None:
     for path in search.EXCLUDED_PAGES:
         url = search.page_url(path)
@@ -225,6 +236,17 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
     assert index.college is None and "Bruit" not in index.body
 
 
+def test_an_article_without_a_title_gets_the_page_title_as_material_gives_it() -> None:
+    # Material's template adds `<h1>{{ page.title }}</h1>` when the content has none.
+    content = '<p>Avant-propos.</p><h2 id="suite">Suite</h2><p>Texte.</p>'
+    intro, suite = search.page_records("licences/index.html", search.article(content, "A & B"))
+    assert (intro.title, intro.url, intro.body) == ("A & B", "licences/", "<p>Avant-propos.</p>")
+    assert (suite.title, suite.url, suite.page) == ("Suite", "licences/#suite", "A & B")
+    titled = search.article('<h1 id="x">Titre</h1><p>Texte.</p>', "Autre")
+    (record,) = search.page_records("x/index.html", titled)
+    assert record.title == "Titre" and "Autre" not in titled
+
+
 def test_the_document_given_to_pagefind_escapes_names_and_values() -> None:
     record = search.Record(
         url="x/#a",
@@ -241,6 +263,17 @@ def test_the_document_given_to_pagefind_escapes_names_and_values() -> None:
     assert 'data-pagefind-meta="principal:Épée &lt;b&gt;&quot;vive&quot;&lt;/b&gt;"' in document
     assert 'data-pagefind-filter="profondeur:2"' in document
     assert '<html lang="fr">' in document
+
+
+def test_a_pagefind_service_that_stops_is_reported_with_its_own_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "pagefind"
+    fake.write_text("#!/bin/sh\necho 'configuration illisible' >&2\nexit 3\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(search, "_executable", lambda: fake)
+    with pytest.raises(search.SearchIndexError, match="s’est arrêté : configuration illisible"):
+        search.Indexer()
 
 
 def test_page_urls() -> None:
