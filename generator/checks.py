@@ -499,21 +499,30 @@ def close_match(name: str, candidates: Iterable[str], cutoff: float = 0.8) -> st
 
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Insertions, deletions, substitutions and swaps of two neighbours from a to b; any
-    number above `limit` is returned as limit + 1 (the search stops there)."""
+    number above `limit` is returned as limit + 1 (the search stops there).
+
+    Only the cells within `limit` of the diagonal are computed: the others are at least
+    their distance from it, so above the limit whatever they hold."""
+    over = limit + 1
     if abs(len(a) - len(b)) > limit:
-        return limit + 1
+        return over
+    width = len(b) + 1
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [j if j <= limit else over for j in range(width)]
     for i, ca in enumerate(a, start=1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, start=1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+        current = [over] * width
+        if i <= limit:
+            current[0] = i
+        for j in range(max(1, i - limit), min(len(b), i + limit) + 1):
+            cb = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = min(value, over)
         if min(current) > limit:
-            return limit + 1
+            return over
         previous2, previous = previous, current
-    return min(previous[-1], limit + 1)
+    return previous[-1]
 
 
 class Suggester:

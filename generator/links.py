@@ -304,12 +304,17 @@ def link_references(
             choices = ", ".join(f"[{s.college}]({href(file, s.page, s.anchor)})" for s in found)
             return f'_{name}_ <small class="homonymes">({choices})</small>'
 
-        new = sub_outside_protected(GUILLEMETS, guillemets, line)
-        if tables is not None:
+        # Each pass only on lines holding the words its pattern cannot match without.
+        new = line
+        if "«" in new:
+            new = sub_outside_protected(GUILLEMETS, guillemets, new)
+        if tables is not None and "table" in new:
             new = sub_outside_protected(tables, table, new)
-        if conditions is not None:
+        if conditions is not None and "tat" in new:  # état, états
             new = sub_outside_protected(conditions, condition, new)
-        new = sub_outside_protected(VOIR, voir, new)
-        new = sub_outside_protected(ITALIC, italic, new)
+        if "oir" in new:  # voir, Voir
+            new = sub_outside_protected(VOIR, voir, new)
+        if "_" in new or "*" in new:
+            new = sub_outside_protected(ITALIC, italic, new)
         lines[number - 1] = new
     return "\n".join(lines), problems

@@ -23,6 +23,7 @@ from generator.csp import add_policy
 from generator.links import SpellTarget, TargetIndex
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
+from generator.search_worker import IndexWorker
 
 __all__ = ["ReglesPlugin"]
 
@@ -41,7 +42,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self.college_of_page: dict[str, str] = {}
         self.serving = False
         self.site = checks.SiteMap()
-        self.indexer: search.Indexer | None = None
+        self.indexer: IndexWorker | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -285,13 +286,13 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._abandon_index()
         if self.config.enabled:
             try:
-                self.indexer = search.Indexer()
-            except search.SearchIndexError as error:
+                self.indexer = IndexWorker()
+            except OSError as error:
                 raise PluginError(f"recherche : {error}") from error
 
-    # Each page's article as soon as its Markdown is converted: Pagefind indexes it while
-    # the next pages are converted (it has a core of its own), and writes the index while
-    # MkDocs renders the templates.
+    # Each page's article as soon as its Markdown is converted: a child process cuts it
+    # into records for Pagefind while the next pages are converted (on the other core), and
+    # the index is written while MkDocs renders the templates.
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:

@@ -437,12 +437,16 @@ class _Service:
     def __init__(self, executable: Path) -> None:
         # The service's error output, kept for the message if it stops.
         self._log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close/kill)
-        self._process = subprocess.Popen(
-            [str(executable), "--service"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-        )
+        try:
+            self._process = subprocess.Popen(
+                [str(executable), "--service"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+            )
+        except OSError as error:
+            self._log.close()
+            raise SearchIndexError(f"Pagefind ne démarre pas ({executable}) : {error}") from None
         self._next_id = 0
         self._unanswered: list[int] = []
         self._buffer = bytearray()

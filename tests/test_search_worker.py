@@ -1,0 +1,55 @@
+"""The search index built in a child process (`generator/search_worker.py`), as the build
+uses it: pages in, an index written, errors raised with the child's message."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from generator import search
+from generator.search_worker import IndexWorker, serve
+
+PAGE = (
+    '<h1 id="combat">Combat</h1><p>Intro.</p>'
+    '<h2 id="abri">Abri</h2><p>Un abri partiel donne +2 à la CA.</p>'
+)
+
+
+def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) -> None:
+    worker = IndexWorker()
+    worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
+    worker.add_page("index.html", search.article("<h1>Accueil</h1>", "Accueil"))  # excluded
+    worker.start_writing(tmp_path / "pagefind")
+    summary = worker.finish()
+    assert (summary.records, summary.spells) == (2, 0)
+    assert (tmp_path / "pagefind" / "pagefind.js").is_file()
+    assert summary.files == sum(1 for p in (tmp_path / "pagefind").rglob("*") if p.is_file())
+
+
+def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None:
+    worker = IndexWorker()
+    worker.start_writing(tmp_path / "pagefind")
+    with pytest.raises(search.SearchIndexError, match="aucune page à indexer"):
+        worker.finish()
+    assert not (tmp_path / "pagefind").exists()
+
+
+def test_an_abandoned_index_stops_the_child() -> None:
+    worker = IndexWorker()
+    worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
+    worker.abandon()
+    assert worker._process.poll() is not None
+
+
+def test_the_child_reports_a_missing_pagefind_as_an_answer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    missing = tmp_path / "absent"
+    monkeypatch.setattr(search, "_executable", lambda: missing)
+    answer = io.StringIO()
+    assert serve(iter(()), answer) == 1
+    (line,) = answer.getvalue().splitlines()
+    assert json.loads(line)["error"].startswith(f"Pagefind ne démarre pas ({missing})")
