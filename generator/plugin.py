@@ -9,6 +9,7 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -17,6 +18,7 @@ from mkdocs.structure.pages import Page
 
 from generator import checks, search
 from generator import spells as spellbook
+from generator.bundle import BundleError, concatenate
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
 from generator.csp import add_policy
@@ -28,7 +30,6 @@ from generator.search_worker import IndexWorker
 __all__ = ["ReglesPlugin"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
-UNCERTAIN_PREFIX = spellbook.UNCERTAIN_SPLIT.split("{", 1)[0]
 
 
 class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
@@ -43,6 +44,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self.serving = False
         self.site = checks.SiteMap()
         self.indexer: IndexWorker | None = None
+        self.css_sources: list[str] = []
+        self.js_sources: list[str] = []
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -53,6 +56,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         if not self.config.enabled:
             return config
         self.report = BuildReport()  # `mkdocs serve` rebuilds with the same plugin object
+        # The site's own stylesheets and scripts, replaced by their bundles in on_files.
+        self.css_sources = [str(path) for path in config.extra_css]
+        self.js_sources = [str(script) for script in config.extra_javascript]
         self.spells = None
         export = self.config.spells_export
         if export:
@@ -94,7 +100,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         for p in result.problems:
             # An uncertain split is for the owner to check, not a fault: it must not fail
             # a --strict build, so it goes to the report as information.
-            uncertain = p.message.startswith(UNCERTAIN_PREFIX)
+            uncertain = p.kind == spellbook.UNCERTAIN_KIND
             message, spell, college = p.message, p.spell, p.college
             if message.startswith("export tronqué") and last is not None:
                 # The entry the export stops in is kept, cut short: name it.
@@ -105,7 +111,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                     name,
                     p.line,
                     "info" if uncertain else p.severity,
-                    "decoupage-incertain" if uncertain else "export-sorts",
+                    p.kind if uncertain else "export-sorts",
                     f"colonne {p.column}, collège « {college or '?'} » : {message}",
                     spell,
                 )
@@ -160,6 +166,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
             return files
+        self._bundle_assets(files, config)
         # --- Contrôles des sources (generator/checks.py): encodage, page vide, en-tête ----
         for file in files.documentation_pages():
             self._check_file(file)
@@ -205,6 +212,35 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             )
         # --- fin contrôles des sources -----------------------------------------------------
         return files
+
+    def _bundle_assets(self, files: Files, config: MkDocsConfig) -> None:
+        """One stylesheet and one deferred script in every page (generator/bundle.py)."""
+        bundles = []
+        for sources, stem, suffix in (
+            (self.css_sources, "assets/site", ".css"),
+            (self.js_sources, "assets/js/site", ".js"),
+        ):
+            if not sources:
+                continue
+            found = {s: files.get_file_from_path(s) for s in sources}
+            texts = {s: f.content_string if f is not None else None for s, f in found.items()}
+            folder, name = posixpath.split(stem)
+            try:
+                bundle = concatenate(sources, texts, folder, name, suffix)
+            except BundleError as error:
+                raise PluginError(f"extra_css / extra_javascript : {error}") from error
+            for file in found.values():
+                if file is not None:
+                    files.remove(file)
+            files.append(File.generated(config, bundle.path, content=bundle.content))
+            bundles.append(bundle)
+        for bundle in bundles:
+            if bundle.path.endswith(".css"):
+                config.extra_css = [bundle.path]
+            else:
+                script = ExtraScriptValue(bundle.path)
+                script.defer = True
+                config.extra_javascript = [script]
 
     def _check_file(self, file: File) -> None:
         """Encoding, emptiness and front matter of one of the owner's pages."""

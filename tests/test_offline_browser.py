@@ -146,7 +146,7 @@ def offline_ready(
     context = open_profile(browser, profile)
     record_requests(context, requests)
     page = context.pages[0] if context.pages else context.new_page()
-    page.on("pageerror", lambda e: "hors-ligne.js" in (e.stack or "") and errors.append(e.stack))
+    page.on("pageerror", lambda e: "/assets/js/" in (e.stack or "") and errors.append(e.stack))
     start = time.monotonic()
     page.goto(subpath_site.url)
     wait_until_offline_ready(page)

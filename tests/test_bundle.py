@@ -1,0 +1,66 @@
+"""The site's own stylesheets and scripts reach the pages as one file each (generator/bundle.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from generator.bundle import BundleError, concatenate
+from tests.conftest import ROOT
+
+
+def listed(key: str) -> list[str]:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=Loader)
+    return [str(item) for item in config[key]]
+
+
+def test_concatenation_keeps_the_order_and_names_each_source() -> None:
+    bundle = concatenate(
+        ["b.js", "a.js"], {"a.js": "(() => {})()", "b.js": "(() => {})()"}, "assets", "site", ".js"
+    )
+    assert bundle.content.index("/* b.js */") < bundle.content.index("/* a.js */")
+    assert "\n;\n" in bundle.content  # a file without a final `;` cannot run into the next
+    assert bundle.path.startswith("assets/site.") and bundle.path.endswith(".js")
+    other = concatenate(["a.js"], {"a.js": "1"}, "assets", "site", ".js")
+    assert other.path != bundle.path  # named by content
+
+
+def test_a_missing_source_is_named() -> None:
+    with pytest.raises(BundleError, match=r"absent\.css"):
+        concatenate(["ici.css", "absent.css"], {"ici.css": "a{}"}, "assets", "site", ".css")
+
+
+def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_dir: Path) -> None:
+    css_sources, js_sources = listed("extra_css"), listed("extra_javascript")
+    bundles = set()
+    for page in sorted(site_dir.rglob("*.html")):
+        if page.parent.name == "pagefind":
+            continue
+        html = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+        ours_css = [
+            link["href"]
+            for link in html.select('link[rel="stylesheet"]')
+            if "/stylesheets/" not in link["href"]
+        ]
+        ours_js = [s for s in html.select("script[src]") if "/javascripts/" not in s["src"]]
+        assert len(ours_css) == 1 and len(ours_js) == 1, page
+        assert ours_js[0].has_attr("defer"), page
+        for address in (ours_css[0], ours_js[0]["src"]):
+            # 404.html is served at any depth: its addresses start from the site root.
+            base = site_dir if address.startswith("/") else page.parent
+            bundles.add((base / address.lstrip("/")).resolve())
+    assert len(bundles) == 2  # the same two files everywhere
+    text = "".join(path.read_text("utf-8") for path in bundles)
+    for source in [*css_sources, *js_sources]:
+        assert f"/* {source} */" in text, source
+        assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
+        body = (ROOT / "site_overrides" / source).read_text("utf-8").strip()
+        assert body in text, source
