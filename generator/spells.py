@@ -82,6 +82,7 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
+    "UNCERTAIN_KIND",
     "UNCERTAIN_SPLIT",
     "College",
     "ExportError",
@@ -106,6 +107,7 @@ __all__ = [
 Severity = Literal["error", "warning"]
 
 #: Message prefix of the warning attached to heuristic field/description splits.
+UNCERTAIN_KIND = "decoupage-incertain"
 UNCERTAIN_SPLIT = "découpage incertain entre la valeur du champ {key} et la description"
 
 #: URL (site-relative) of the page listing every spell; a college may not take its slug.
@@ -162,6 +164,7 @@ class Problem:
     college: str | None
     spell: str | None
     message: str
+    kind: str = "export"  # or UNCERTAIN_KIND: a split for the owner to check, not a fault
 
     def __str__(self) -> str:
         where = " / ".join(x for x in (self.college, self.spell) if x)
@@ -535,10 +538,11 @@ class _Scanner:
         message: str,
         college: str | None = None,
         spell: str | None = None,
+        kind: str = "export",
     ) -> None:
         p = self.pos(offset)
         self.problems.append(
-            Problem(severity, self.source, p.line, p.column, college, spell, message)
+            Problem(severity, self.source, p.line, p.column, college, spell, message, kind)
         )
 
     def brk(self, offset: int, separator: str) -> None:
@@ -815,6 +819,7 @@ class _Scanner:
                         UNCERTAIN_SPLIT.format(key=key) + f" (valeur retenue : « {value} »)",
                         draft.name,
                         name,
+                        kind=UNCERTAIN_KIND,
                     )
             if not key:
                 self.report("error", m.start(), "champ sans nom", draft.name, name)

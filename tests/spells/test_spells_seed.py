@@ -9,7 +9,14 @@ from collections import Counter
 import pytest
 from synth import seed_text
 
-from generator.spells import UNCERTAIN_SPLIT, ParseResult, Spell, parse_export, spell_records
+from generator.spells import (
+    UNCERTAIN_KIND,
+    UNCERTAIN_SPLIT,
+    ParseResult,
+    Spell,
+    parse_export,
+    spell_records,
+)
 
 # Counted by hand in the seed: `### ` headings between one `## ` college heading and the next.
 EXPECTED_COUNTS = {
@@ -87,7 +94,7 @@ def test_every_heading_becomes_a_spell(seed: ParseResult) -> None:
 def test_only_warnings_are_the_uncertain_splits(seed: ParseResult) -> None:
     found = {}
     for p in seed.problems:
-        assert p.severity == "warning", p
+        assert p.severity == "warning" and p.kind == UNCERTAIN_KIND, p
         m = re.match(r"découpage incertain entre la valeur du champ (\S+)", p.message)
         assert m is not None, p
         key = m.group(1)
