@@ -18,6 +18,7 @@ import gzip
 import http.server
 import mimetypes
 import posixpath
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -80,6 +81,15 @@ class _Body:
     modified: str
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """Chromium drops keep-alive connections when a page or a run ends: a reset connection
+    is the browser leaving, not a fault of the server, and gets no traceback."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class CountingServer:
     """The built site on 127.0.0.1:`port`, in a thread, with a log of every transfer."""
 
@@ -102,7 +112,7 @@ class CountingServer:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", port), Handler)
         self._httpd.daemon_threads = True
         self.port = int(self._httpd.server_address[1])
         self.url = f"http://127.0.0.1:{self.port}/"
