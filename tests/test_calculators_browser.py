@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,6 +188,7 @@ def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "dnd5e/caracteristiques/")
+    page.locator("form[data-calculateur='ability_modifier']").scroll_into_view_if_needed()
     expect_text(page.locator("output[name='modifier_text']"), "+0")
     page.evaluate("window.__meme_document = true")
     page.locator("nav a[href$='tests-d20/']").first.click()
@@ -196,7 +198,9 @@ def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None
     form.locator("[name='target']").fill("11")
     expect_text(form.locator("output[name='p_success']"), "50 % (1/2)")
     page.go_back()
-    page.wait_for_url("**/caracteristiques/")
+    page.wait_for_url(lambda url: "/caracteristiques/" in url)
+    page.wait_for_timeout(500)  # longer than a widget's input delay
+    assert "d20_test" not in page.url  # the other page's widget wrote nothing here
     form = page.locator("form[data-calculateur='ability_modifier']")
     form.locator("[name='score']").fill("20")
     expect_text(form.locator("output[name='modifier_text']"), "+5")
@@ -240,6 +244,7 @@ def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:
     page = context.new_page()
     page.goto(site_url + "maison/poids-transportable/")
     form = page.locator("form[data-calculateur='encumbrance']")
+    form.scroll_into_view_if_needed()
     expect_text(form.locator("output[name='load_label']"), "Lourde")
     rows = form.locator("table[data-sortie='groups'] tbody tr")
     assert rows.count() == 3
@@ -249,4 +254,49 @@ def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:
     form.locator(".liste-ligne").nth(2).locator(".liste-retirer").click()
     expect_text(form.locator("output[name='load_label']"), "Intermédiaire")
     assert rows.count() == 2
+    context.close()
+
+
+def test_numbers_are_written_as_intl_writes_them_in_french(page: Any) -> None:
+    # The page formats numbers without Intl (building an Intl formatter is a long task on a
+    # phone); it must write exactly what Intl.NumberFormat("fr-FR") writes.
+    rng = random.Random(20261129)
+    values: list[float] = [0, -0.0, 1, -1, 0.5, 0.0005, 1.0005, 2.5e-7, 999.9995, 999_999.9996]
+    values += [1e21, 123456789.125, 0.125, 0.0625, 1 / 3, 2 / 3, 0.3, -12.3456, 1e-7, 5e-324]
+    values += [rng.uniform(-1, 1) for _ in range(1000)]
+    values += [round(rng.uniform(-1e7, 1e7), rng.randint(0, 6)) for _ in range(1000)]
+    values += [rng.randint(0, 10_000) / rng.choice([8, 16, 1000, 2000, 3]) for _ in range(1000)]
+    mismatches = page.evaluate(
+        """(values) => {
+            const number = new Intl.NumberFormat("fr-FR", {maximumFractionDigits: 3});
+            const percent = new Intl.NumberFormat("fr-FR",
+                {style: "percent", maximumFractionDigits: 1});
+            const wrong = [];
+            for (const v of values) {
+                const a = window.rules.format.number(v), b = number.format(v);
+                if (a !== b) wrong.push(["nombre", v, a, b]);
+                const c = window.rules.format.percent(v), d = percent.format(v);
+                if (c !== d) wrong.push(["pourcentage", v, c, d]);
+            }
+            return wrong;
+        }""",
+        values,
+    )
+    assert mismatches == [], mismatches[:10]
+
+
+def test_a_widget_computes_its_first_result_when_it_comes_near_the_screen(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    first = page.locator("form.calculateur").first
+    last = page.locator("form.calculateur").last
+    first.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
+    page.wait_for_timeout(500)
+    assert last.get_attribute("data-resultat") is None  # far below: not computed yet
+    last.scroll_into_view_if_needed()
+    last.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
     context.close()

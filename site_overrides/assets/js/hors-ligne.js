@@ -91,13 +91,28 @@
     return progression;
   }
 
+  // Progress arrives several times a second during the first download: only what changed is
+  // written, as every write makes the browser restyle (and the <html> attributes, the page).
+  function attribut(element, nom, valeur) {
+    if (valeur === null) {
+      if (nom in element.dataset) delete element.dataset[nom];
+    } else if (element.dataset[nom] !== valeur) {
+      element.dataset[nom] = valeur;
+    }
+  }
+
   function remplir(conteneur, texte, valeur) {
-    conteneur.dataset.phase = etat.phase;
-    conteneur.querySelector("[data-texte]").textContent = texte;
+    attribut(conteneur, "phase", etat.phase);
+    const libelle = conteneur.querySelector("[data-texte]");
+    if (libelle.textContent !== texte) libelle.textContent = texte;
     const progression = conteneur.querySelector("progress");
-    progression.hidden = valeur === null || valeur === undefined;
-    if (!progression.hidden) progression.value = valeur;
-    else progression.removeAttribute("value");
+    const masquee = valeur === null || valeur === undefined;
+    if (progression.hidden !== masquee) progression.hidden = masquee;
+    if (!masquee) {
+      if (progression.value !== valeur) progression.value = valeur;
+    } else if (progression.hasAttribute("value")) {
+      progression.removeAttribute("value");
+    }
   }
 
   // In the footer, replaced by each instant navigation: rebuilt when missing.
@@ -191,16 +206,26 @@
   }
 
   function rendre() {
-    document.documentElement.dataset.horsLigne = etat.phase;
-    if (etat.nouvelleVersion) document.documentElement.dataset.horsLigneMaj = "";
-    else delete document.documentElement.dataset.horsLigneMaj;
+    const racineDocument = document.documentElement;
+    attribut(racineDocument, "horsLigne", etat.phase);
+    attribut(racineDocument, "horsLigneMaj", etat.nouvelleVersion ? "" : null);
     etatPiedDePage();
     etatCoin();
     bandeauMiseAJour();
     const coin = (puce && !puce.hidden) || (bandeau && !bandeau.hidden);
-    if (coin) document.documentElement.dataset.horsLigneCoin = "";
-    else delete document.documentElement.dataset.horsLigneCoin;
+    attribut(racineDocument, "horsLigneCoin", coin ? "" : null);
     rendreInstallation();
+  }
+
+  // Progress messages: at most one rendering per frame.
+  let renduPrevu = false;
+  function rendreBientot() {
+    if (renduPrevu) return;
+    renduPrevu = true;
+    requestAnimationFrame(() => {
+      renduPrevu = false;
+      rendre();
+    });
   }
 
   // Service worker ---------------------------------------------------------------------------
@@ -316,7 +341,7 @@
       } else {
         etat.majPourcentage = valeur < 100 ? valeur : null;
       }
-      rendre();
+      rendreBientot();
     } else if (message.type === "PRET" || message.type === "ACTIVE") {
       verifier();
     }

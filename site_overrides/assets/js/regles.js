@@ -133,8 +133,73 @@
 
   /* ---------------------------------------------------------------- formatting */
 
-  const number = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 3 });
-  const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 1 });
+  // French numbers as Intl.NumberFormat("fr-FR") writes them (narrow no-break space between
+  // thousands, decimal comma, no-break space before "%", at most `digits` decimals rounded half away from zero, on the
+  // shortest decimal that reads back as the number), without Intl: building an Intl formatter
+  // loads locale data, a long task on a slow phone for the first result of a page.
+  // tests/test_calculators_browser.py compares it with Intl on thousands of numbers.
+  const NNBSP = "\u202f"; // between thousands
+  const NBSP = "\u00a0"; // before the percent sign
+
+  function roundDecimal(text, digits) {
+    // `text`: digits with an optional point, no sign, no exponent.
+    let [whole, fraction = ""] = text.split(".");
+    if (fraction.length > digits) {
+      const up = fraction.charCodeAt(digits) >= 53; // "5".."9"
+      fraction = fraction.slice(0, digits);
+      if (up) {
+        const joined = (whole + fraction).split("");
+        let i = joined.length - 1;
+        while (i >= 0 && joined[i] === "9") joined[i--] = "0";
+        if (i >= 0) joined[i] = String(Number(joined[i]) + 1);
+        else joined.unshift("1");
+        whole = joined.slice(0, joined.length - fraction.length).join("");
+        fraction = joined.slice(joined.length - fraction.length).join("");
+      }
+    }
+    fraction = fraction.replace(/0+$/, "");
+    return [whole.replace(/^0+(?=\d)/, ""), fraction];
+  }
+
+  function plainDecimal(value) {
+    // The shortest decimal of |value|, written out without exponent.
+    const text = String(Math.abs(value));
+    const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+    if (!match) return text;
+    const digits = match[1] + (match[2] || "");
+    const point = 1 + Number(match[3]);
+    if (point <= 0) return "0." + "0".repeat(-point) + digits;
+    return digits.length <= point ? digits + "0".repeat(point - digits.length) : digits.slice(0, point) + "." + digits.slice(point);
+  }
+
+  function shiftPoint(text, places) {
+    // `text` × 10^places, as decimal text (percentages are exact: 0.125 → 12.5).
+    let [whole, fraction = ""] = text.split(".");
+    fraction = fraction.padEnd(places, "0");
+    return (whole + fraction.slice(0, places)).replace(/^0+(?=\d)/, "") + (fraction.length > places ? "." + fraction.slice(places) : "");
+  }
+
+  function frenchNumber(value, digits) {
+    if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : (value < 0 ? "-" : "") + "∞";
+    return written(value, roundDecimal(plainDecimal(value), digits));
+  }
+
+  function written(value, [whole, fraction]) {
+    const negative = value < 0 || Object.is(value, -0);
+    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, NNBSP);
+    return (negative ? "-" : "") + grouped + (fraction ? "," + fraction : "");
+  }
+
+  function formatNumber(value) {
+    return frenchNumber(value, 3);
+  }
+
+  function formatPercent(value) {
+    if (!Number.isFinite(value)) return frenchNumber(value, 1) + NBSP + "%";
+    return written(value, roundDecimal(shiftPoint(plainDecimal(value), 2), 1)) + NBSP + "%";
+  }
+
+  rules.format = { number: formatNumber, percent: formatPercent };
 
   function formatValue(name, outputs) {
     const value = outputs[name];
@@ -142,9 +207,9 @@
     if (typeof value === "boolean") return value ? "oui" : "non";
     const exact = outputs[name + "_exact"];
     if (typeof value === "number" && typeof exact === "string") {
-      return `${percent.format(value)} (${exact})`;
+      return `${formatPercent(value)} (${exact})`;
     }
-    if (typeof value === "number") return number.format(value);
+    if (typeof value === "number") return formatNumber(value);
     if (Array.isArray(value)) return value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", ");
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
@@ -338,6 +403,9 @@
     let generation = 0;
     let seed = null;
     async function compute(mirror) {
+      // A late event (a `change` on blur as the reader follows a link) must not write this
+      // form's inputs into the next page's address.
+      if (!form.isConnected) return;
       const mine = ++generation;
       const inputs = readForm(form);
       if (seed !== null) inputs.seed = seed;
@@ -379,7 +447,33 @@
     }
     state.textContent = "Préparation du calculateur…";
     form.regles = { compute: () => compute(false) };
-    compute(false);
+    whenNearTheScreen(form);
+  }
+
+  // A widget computes its first result when it comes near the screen: a page of sixteen
+  // calculators does not compute and redraw sixteen results at once while it loads.
+  let visibility = null;
+
+  function watchVisibility() {
+    if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
+    visibility =
+      "IntersectionObserver" in window
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const entry of entries) {
+                if (!entry.isIntersecting) continue;
+                visibility.unobserve(entry.target);
+                entry.target.regles.compute();
+              }
+            },
+            { rootMargin: "300px 0px" },
+          )
+        : null;
+  }
+
+  function whenNearTheScreen(form) {
+    if (visibility) visibility.observe(form);
+    else form.regles.compute();
   }
 
   /* ---------------------------------------------------------------- dice buttons */
@@ -399,7 +493,7 @@
     box.setAttribute("aria-label", `Distribution de ${button.dataset.de}`);
     const title = document.createElement("p");
     title.className = "de-resume";
-    title.textContent = `${button.dataset.de} : moyenne ${number.format(outputs.mean)}, de ${outputs.min} à ${outputs.max}`;
+    title.textContent = `${button.dataset.de} : moyenne ${formatNumber(outputs.mean)}, de ${outputs.min} à ${outputs.max}`;
     box.append(title);
     const entries = Object.entries(outputs.distribution || {}).map(([k, v]) => [Number(k), v]);
     entries.sort((a, b) => a[0] - b[0]);
@@ -410,7 +504,7 @@
       for (const [total, chance] of entries) {
         const bar = document.createElement("span");
         bar.style.height = `${Math.max(2, (chance / highest) * 100)}%`;
-        bar.title = `${total} : ${percent.format(chance)}`;
+        bar.title = `${total} : ${formatPercent(chance)}`;
         bars.append(bar);
       }
       box.append(bars);
@@ -489,6 +583,7 @@
 
   function setupPage() {
     closeChart();
+    watchVisibility();
     const forms = document.querySelectorAll("form.calculateur");
     const dice = document.querySelectorAll("button.de[data-de]");
     forms.forEach(setupWidget);

@@ -20,7 +20,14 @@
   const ROMAINS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
   const NIVEAU_MAX = ROMAINS.length;
   const AUCUN = "-"; // valeur de filtre « champ vide » (jamais une vraie valeur de l’export)
-  const collator = new Intl.Collator("fr", { numeric: true });
+  // Made on first sort, not at load on every page (an Intl object loads locale data).
+  let collateur = null;
+  const collator = {
+    compare(a, b) {
+      collateur = collateur || new Intl.Collator("fr", { numeric: true });
+      return collateur.compare(a, b);
+    },
+  };
 
   // ---------------------------------------------------------------------------------------
   // Outils
