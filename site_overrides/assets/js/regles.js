@@ -447,7 +447,9 @@
     }
     state.textContent = "Préparation du calculateur…";
     form.regles = { compute: () => compute(false) };
-    whenNearTheScreen(form);
+    // A shared link asked for this calculator's result: at once, wherever it is on the page.
+    if (shared) compute(false);
+    else whenNearTheScreen(form);
   }
 
   // A widget computes its first result when it comes near the screen: a page of sixteen
