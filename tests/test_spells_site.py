@@ -16,6 +16,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from tests.conftest import ROOT, build_site
+from tests.spells.synth import SPELL_RECORD_KEYS
 
 pytestmark = pytest.mark.site
 
@@ -106,17 +107,7 @@ def test_spells_json_has_every_spell_once(site_dir: Path) -> None:
     urls = [s["url"] for s in spells]
     assert len(set(urls)) == 422
     for spell in spells:
-        assert {
-            "name",
-            "college",
-            "college_slug",
-            "level_min",
-            "level_max",
-            "fields",
-            "description",
-            "url",
-            "slug",
-        } <= spell.keys(), spell
+        assert spell.keys() == SPELL_RECORD_KEYS, spell
         assert isinstance(spell["level_min"], int) and isinstance(spell["level_max"], int)
         assert 1 <= spell["level_min"] <= spell["level_max"] <= 10, spell["name"]
         assert spell["url"] == f"magie/{spell['college_slug']}/#{spell['slug']}"

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from synth import seed_text
+from synth import SPELL_RECORD_KEYS, seed_text
 
 from generator.spells import (
     UNCERTAIN_KIND,
@@ -250,17 +250,7 @@ def test_records_and_urls(seed: ParseResult) -> None:
     for r in records:
         assert r["url"] == f"magie/{r['college_slug']}/#{r['slug']}"
         assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(r["slug"]))
-        assert set(r) == {
-            "name",
-            "college",
-            "college_slug",
-            "level_min",
-            "level_max",
-            "fields",
-            "description",
-            "url",
-            "slug",
-        }
+        assert set(r) == SPELL_RECORD_KEYS
     blast = next(r for r in records if r["name"] == "Blast sonore")
     assert blast["url"] == "magie/acoustique/#blast-sonore"
     json.dumps(records, ensure_ascii=False)

@@ -544,8 +544,10 @@
     rendre();
   }
 
+  // A task of its own for this page set-up: with the other scripts' set-ups, all run from
+  // the same document$ emission, it made one long task that held the page's first taps.
   if (typeof document$ !== "undefined" && document$ && typeof document$.subscribe === "function") {
-    document$.subscribe(surChaquePage);
+    document$.subscribe(() => setTimeout(surChaquePage, 0));
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", surChaquePage);
   } else {

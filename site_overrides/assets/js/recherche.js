@@ -511,8 +511,10 @@
   }
 
   window.addEventListener("keydown", onKeydown);
+  // A task of its own for this page set-up: with the other scripts' set-ups, all run from
+  // the same document$ emission, it made one long task that held the page's first taps.
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(onPage);
+    window.document$.subscribe(() => setTimeout(onPage, 0));
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", onPage);
   } else {

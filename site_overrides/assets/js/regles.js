@@ -397,15 +397,17 @@
         schedule();
       });
     }
+    const home = location.pathname;
     const shared = inputsFromUrl(id);
     if (shared) fillForm(form, shared);
 
     let generation = 0;
     let seed = null;
     async function compute(mirror) {
-      // A late event (a `change` on blur as the reader follows a link) must not write this
-      // form's inputs into the next page's address.
-      if (!form.isConnected) return;
+      // A late event (a `change` on blur, a pending delay as the reader goes to another
+      // page) must not write this form's inputs into the next page's address: instant
+      // navigation changes the address before it swaps the content.
+      if (!form.isConnected || location.pathname !== home) return;
       const mine = ++generation;
       const inputs = readForm(form);
       if (seed !== null) inputs.seed = seed;
@@ -597,8 +599,10 @@
     }
   }
 
+  // A task of its own for this page set-up: with the other scripts' set-ups, all run from
+  // the same document$ emission, it made one long task that held the page's first taps.
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(setupPage);
+    window.document$.subscribe(() => setTimeout(setupPage, 0));
   } else {
     document.addEventListener("DOMContentLoaded", setupPage);
   }

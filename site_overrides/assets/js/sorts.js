@@ -729,8 +729,10 @@
     initTable(controleur.signal);
   };
 
+  // A task of its own for this page set-up: with the other scripts' set-ups, all run from
+  // the same document$ emission, it made one long task that held the page's first taps.
   if (typeof window.document$ !== "undefined" && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(() => demarrer());
+    window.document$.subscribe(() => setTimeout(demarrer, 0));
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", demarrer, { once: true });
   } else {
