@@ -216,7 +216,12 @@ def frozen_record(**values: object) -> Mapping[str, object]:
 
 
 def probability(name: str, p: Fraction) -> JsonDict:
-    """Return ``{name: float, name_exact: "p/q"}`` for an exact probability."""
+    """Return ``{name: float, name_exact: "p/q"}`` for an exact probability.
+
+    The name starts with ``p_``: the page shows those outputs as percentages, and other
+    exact values (a mean, a number of rolls) as numbers."""
+    if not name.startswith("p_"):
+        raise ValueError(f"une probabilité se nomme p_… : {name}")
     return {name: float(p), f"{name}_exact": f"{p.numerator}/{p.denominator}"}
 
 

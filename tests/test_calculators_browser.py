@@ -300,3 +300,17 @@ def test_a_widget_computes_its_first_result_when_it_comes_near_the_screen(
     last.scroll_into_view_if_needed()
     last.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
     context.close()
+
+
+def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    death = page.locator("form[data-calculateur='death_saves']")
+    death.scroll_into_view_if_needed()
+    expect_text(death.locator("output[name='p_stable']"), "41,4\u00a0% (331/800)")
+    expect_text(death.locator("output[name='expected_rolls']"), "3,628 (1451/400)")
+    dice = page.locator("form[data-calculateur='dice']")
+    dice.scroll_into_view_if_needed()
+    expect_text(dice.locator("output[name='mean']"), "10")  # 2d6+3, exactly 10/1
+    context.close()

@@ -207,7 +207,11 @@
     if (typeof value === "boolean") return value ? "oui" : "non";
     const exact = outputs[name + "_exact"];
     if (typeof value === "number" && typeof exact === "string") {
-      return `${formatPercent(value)} (${exact})`;
+      // Probabilities are the outputs named p_…: a percentage, then the exact fraction.
+      // Other exact values (a mean, a number of rolls) stay numbers: "3,628 (1451/400)",
+      // and a whole one needs no fraction ("10", not "10 (10/1)").
+      if (name.startsWith("p_")) return `${formatPercent(value)} (${exact})`;
+      return exact.endsWith("/1") ? formatNumber(value) : `${formatNumber(value)} (${exact})`;
     }
     if (typeof value === "number") return formatNumber(value);
     if (Array.isArray(value)) return value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", ");
