@@ -79,3 +79,14 @@ def test_same_page() -> None:
     # An expected anchor must be the hit's anchor (tests/search_queries.py's rule).
     assert same_page("/dnd5e/combat/#abri", "dnd5e/combat/#abri", root)
     assert not same_page("/dnd5e/combat/", "dnd5e/combat/#abri", root)
+
+
+def test_a_rebuild_ends_on_either_line_mkdocs_serve_prints() -> None:
+    from bench.builds import BUILT
+
+    built = BUILT.search("INFO    -  Documentation built in 2.44 seconds")
+    assert built is not None and built["seconds"] == "2.44"
+    # MkDocs drops a repeated "Documentation built" message; this line always follows.
+    reload = BUILT.search("INFO    -  [20:01:22] Reloading browsers")
+    assert reload is not None and reload["seconds"] is None
+    assert BUILT.search("INFO    -  Building documentation...") is None
