@@ -453,12 +453,10 @@ class _Service:
         self._broken = False
 
     def close(self) -> None:
-        """End the service once it has written its files (stdin closed: it exits)."""
+        """End the service (stdin closed: it exits) and wait for it."""
         if self._process.stdin is not None and not self._process.stdin.closed:
             with contextlib.suppress(BrokenPipeError):
                 self._process.stdin.close()
-        # The service may still be writing files after its last answer: let it finish (a
-        # killed service would leave a truncated file that the precache list then hashes).
         try:
             self._process.wait(timeout=300)
         except subprocess.TimeoutExpired:
@@ -519,10 +517,12 @@ class _Service:
             raise SearchIndexError(f"Pagefind : {result.get('message')}")
         return result
 
-    def wait_all(self) -> None:
-        """Wait for the answers to every request sent (an error answer raises)."""
+    def wait_all(self) -> dict[str, Any]:
+        """Wait for the answers to every request sent (an error answer raises); the last."""
+        last: dict[str, Any] = {}
         while self._unanswered:
-            self.receive()
+            last = self.receive()
+        return last
 
     def _stderr(self) -> str:
         self._log.seek(0)
@@ -589,33 +589,42 @@ class Indexer:
             self.spells += record.college is not None and record.level > 1
 
     def start_writing(self, output: Path) -> None:
-        """Ask for the index to be written into `output` (replaced) once every record sent
-        is indexed, without waiting; `finish` waits."""
+        """Ask for the index of every record sent, for `output`, without waiting; `finish`
+        waits for it and writes it there (replacing the folder)."""
         if not self.records:
             self.abandon()
             raise SearchIndexError("aucune page à indexer")
-        if output.exists():
-            shutil.rmtree(output)
         self._output = output
-        self._service.send(
-            {"type": "WriteFiles", "index_id": self._index_id, "output_path": str(output.resolve())}
-        )
+        # The files come back in the answer and are written here: Pagefind's own WriteFiles
+        # answers before its last writes reach the disk (tokio files, never flushed), and the
+        # service exits as soon as its input closes: an empty pagefind-entry.json, now and then.
+        self._service.send({"type": "GetFiles", "index_id": self._index_id})
 
     def finish(self) -> IndexSummary:
-        """Wait for the index `start_writing` asked for; remove Pagefind's UI bundles."""
+        """Wait for the index `start_writing` asked for and write it, without Pagefind's UI
+        bundles."""
         output = self._output
         if output is None:
             raise SearchIndexError("index jamais écrit (start_writing manquant)")
         try:
-            self._service.wait_all()
+            answer = self._service.wait_all()
         except BaseException:
             self.abandon()
             raise
         self._service.close()
+        if output.exists():
+            shutil.rmtree(output)
+        for item in answer.get("files") or []:
+            relative = PurePosixPath(str(item.get("path", "")))
+            if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+                raise SearchIndexError(f"Pagefind : chemin de fichier inattendu « {relative} »")
+            if relative.as_posix() in UNUSED_BUNDLE_FILES:
+                continue
+            target = output / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(item.get("content", "")))
         if not (output / "pagefind.js").is_file():
-            raise SearchIndexError(f"Pagefind n’a pas écrit {output / 'pagefind.js'}")
-        for name in UNUSED_BUNDLE_FILES:
-            (output / name).unlink(missing_ok=True)
+            raise SearchIndexError(f"Pagefind n’a pas donné {output / 'pagefind.js'}")
         files = [p for p in output.rglob("*") if p.is_file()]
         return IndexSummary(
             records=self.records,
