@@ -1,10 +1,10 @@
 """Search index of the built site: one Pagefind record per rules section and per spell.
 
-Pure build-step code over built pages (no MkDocs import). The plugin hands each page to an
-`Indexer` as soon as MkDocs has written it, so that Pagefind indexes on one core while MkDocs
-renders on the other, and writes the index once every page is built; `build_index(site)` does
-the same for a site already built. The index lands in `site/pagefind/`, where the header
-search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
+Pure build-step code over built pages (no MkDocs import). The plugin hands each page's
+article to an `Indexer` (in a child process, `generator/search_worker.py`) as soon as MkDocs
+has converted it, so that Pagefind indexes on one core while MkDocs renders on the other, and
+writes the index once every page is built. The index lands in `site/pagefind/`, where the
+header search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
 
 Why records rather than pages: a reader looks for a section or a spell, not for a page. Each
 heading with an id starts a record whose URL carries the anchor, whose title is the heading
@@ -58,14 +58,12 @@ __all__ = [
     "Record",
     "SearchIndexError",
     "article",
-    "build_index",
     "log_summary",
     "page_records",
     "page_url",
     "record_document",
     "remove_material_search",
     "site_records",
-    "write_index",
 ]
 
 log = logging.getLogger("mkdocs.plugins.regles.search")
@@ -637,14 +635,6 @@ class Indexer:
         self._service.kill()
 
 
-def write_index(records: Sequence[Record], output: Path) -> IndexSummary:
-    """Index `records` with Pagefind into `output` (replaced), without its UI bundles."""
-    indexer = Indexer()
-    indexer.add(records)
-    indexer.start_writing(output)
-    return indexer.finish()
-
-
 def remove_material_search(site: Path) -> list[str]:
     """Delete the files of Material's own search that the theme copies into every site.
 
@@ -663,22 +653,6 @@ def remove_material_search(site: Path) -> list[str]:
             if path.parent != site and not any(path.parent.iterdir()):
                 path.parent.rmdir()  # workers/ held only the search worker
     return removed
-
-
-def build_index(
-    site: Path,
-    areas: Sequence[Area] = DEFAULT_AREAS,
-    excluded: Iterable[str] = EXCLUDED_PAGES,
-) -> IndexSummary:
-    """Index an already built site into `site/pagefind/` and return what was written;
-    remove Material's own search files. (The plugin feeds an `Indexer` page by page.)"""
-    records = site_records(site, areas, excluded)
-    if not records:
-        raise SearchIndexError(f"aucune page à indexer dans {site}")
-    summary = write_index(records, site / INDEX_FOLDER)
-    remove_material_search(site)
-    log_summary(summary)
-    return summary
 
 
 def log_summary(summary: IndexSummary) -> None:
