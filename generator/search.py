@@ -612,23 +612,25 @@ class Indexer:
         self._service.close()
         if output.exists():
             shutil.rmtree(output)
+        written: dict[str, int] = {}  # path in the index → bytes
         for item in answer.get("files") or []:
             relative = PurePosixPath(str(item.get("path", "")))
             if relative.is_absolute() or ".." in relative.parts or not relative.parts:
                 raise SearchIndexError(f"Pagefind : chemin de fichier inattendu « {relative} »")
             if relative.as_posix() in UNUSED_BUNDLE_FILES:
                 continue
+            content = base64.b64decode(item.get("content", ""))
             target = output / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(base64.b64decode(item.get("content", "")))
-        if not (output / "pagefind.js").is_file():
+            target.write_bytes(content)
+            written[relative.as_posix()] = len(content)
+        if "pagefind.js" not in written:
             raise SearchIndexError(f"Pagefind n’a pas donné {output / 'pagefind.js'}")
-        files = [p for p in output.rglob("*") if p.is_file()]
         return IndexSummary(
             records=self.records,
             spells=self.spells,
-            files=len(files),
-            bytes=sum(p.stat().st_size for p in files),
+            files=len(written),
+            bytes=sum(written.values()),
         )
 
     def abandon(self) -> None:
