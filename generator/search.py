@@ -58,6 +58,7 @@ __all__ = [
     "Record",
     "SearchIndexError",
     "article",
+    "is_indexed",
     "log_summary",
     "page_records",
     "page_url",
@@ -351,6 +352,11 @@ def page_records(path: str, text: str, areas: Sequence[Area] = DEFAULT_AREAS) ->
     return records
 
 
+def is_indexed(path: str, excluded: Iterable[str] = EXCLUDED_PAGES) -> bool:
+    """Whether the built page at `path` (inside the site) goes into the index."""
+    return path not in excluded and not path.startswith(INDEX_FOLDER + "/")
+
+
 def site_records(
     site: Path,
     areas: Sequence[Area] = DEFAULT_AREAS,
@@ -361,7 +367,7 @@ def site_records(
     records: list[Record] = []
     for page in sorted(site.rglob("*.html")):
         path = page.relative_to(site).as_posix()
-        if path in skip or path.startswith(INDEX_FOLDER + "/"):
+        if not is_indexed(path, skip):
             continue
         try:
             text = page.read_text(encoding="utf-8")
@@ -568,7 +574,7 @@ class Indexer:
     def add_page(self, path: str, text: str) -> None:
         """Index the page built at `path` (inside the site) from its HTML, unless excluded:
         a whole page, or the article alone (see `article`)."""
-        if path in self.excluded or path.startswith(INDEX_FOLDER + "/"):
+        if not is_indexed(path, self.excluded):
             return
         self.add(page_records(path, text, self.areas))
 
