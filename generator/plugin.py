@@ -215,32 +215,33 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
 
     def _bundle_assets(self, files: Files, config: MkDocsConfig) -> None:
         """One stylesheet and one deferred script in every page (generator/bundle.py)."""
-        bundles = []
-        for sources, stem, suffix in (
-            (self.css_sources, "assets/site", ".css"),
-            (self.js_sources, "assets/js/site", ".js"),
-        ):
-            if not sources:
-                continue
-            found = {s: files.get_file_from_path(s) for s in sources}
-            texts = {s: f.content_string if f is not None else None for s, f in found.items()}
-            folder, name = posixpath.split(stem)
-            try:
-                bundle = concatenate(sources, texts, folder, name, suffix)
-            except BundleError as error:
-                raise PluginError(f"extra_css / extra_javascript : {error}") from error
-            for file in found.values():
-                if file is not None:
-                    files.remove(file)
-            files.append(File.generated(config, bundle.path, content=bundle.content))
-            bundles.append(bundle)
-        for bundle in bundles:
-            if bundle.path.endswith(".css"):
-                config.extra_css = [bundle.path]
-            else:
-                script = ExtraScriptValue(bundle.path)
-                script.defer = True
-                config.extra_javascript = [script]
+        css = self._bundle(files, config, self.css_sources, "assets", "site", ".css")
+        if css is not None:
+            config.extra_css = [css]
+        js = self._bundle(files, config, self.js_sources, "assets/js", "site", ".js")
+        if js is not None:
+            script = ExtraScriptValue(js)
+            script.defer = True
+            config.extra_javascript = [script]
+
+    @staticmethod
+    def _bundle(
+        files: Files, config: MkDocsConfig, sources: list[str], folder: str, stem: str, suffix: str
+    ) -> str | None:
+        """Replace the `sources` among `files` by their concatenation; its path."""
+        if not sources:
+            return None
+        found = {s: files.get_file_from_path(s) for s in sources}
+        texts = {s: f.content_string if f is not None else None for s, f in found.items()}
+        try:
+            bundle = concatenate(sources, texts, folder, stem, suffix)
+        except BundleError as error:
+            raise PluginError(f"extra_css / extra_javascript : {error}") from error
+        for file in found.values():
+            if file is not None:
+                files.remove(file)
+        files.append(File.generated(config, bundle.path, content=bundle.content))
+        return bundle.path
 
     def _check_file(self, file: File) -> None:
         """Encoding, emptiness and front matter of one of the owner's pages."""
