@@ -130,6 +130,14 @@ def _output(calc_id: str, spec: Mapping[str, Any]) -> str:
     )
 
 
+# Run as soon as its form is parsed (the function is in the page's head, main.html): a form
+# that starts more than two screens down is shown folded, its title and description only,
+# until the reader comes near it. A page of sixteen calculators then does not lay out and
+# restyle a thousand controls while it loads, and a form on the first screens is whole from
+# the first paint (unfolding it later would shift the text under it).
+FOLD_SCRIPT = "<script>window.reglesReplier&&reglesReplier(document.currentScript)</script>"
+
+
 def widget_form(entry: Mapping[str, Any]) -> str:
     """The form of one calculator, generated from its catalogue entry (never by hand)."""
     calc_id = entry["id"]
@@ -152,8 +160,8 @@ def widget_form(entry: Mapping[str, Any]) -> str:
         f'novalidate markdown="0" aria-labelledby="calc-{calc_id}-titre">'
         f'<p class="calculateur-titre" id="calc-{calc_id}-titre">{_attr(entry["title"])}</p>'
         f'<p class="calculateur-description">{_attr(description)}</p>'
-        f'<div class="calculateur-champs">{fields}</div>{roll_button}'
-        f'<dl class="calculateur-resultats" aria-live="polite">{outputs}</dl>'
+        f'<div class="calculateur-corps"><div class="calculateur-champs">{fields}</div>'
+        f'{roll_button}<dl class="calculateur-resultats" aria-live="polite">{outputs}</dl></div>'
         f'<p class="calculateur-etat" role="status">Ce calculateur a besoin de JavaScript.</p>'
-        f"</form>"
+        f"</form>{FOLD_SCRIPT}"
     )

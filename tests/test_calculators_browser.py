@@ -159,6 +159,7 @@ def test_widget_filled_through_its_form_shows_the_result(browser: Any, site_url:
     page = context.new_page()
     page.goto(site_url + "dnd5e/caracteristiques/")
     form = page.locator("form[data-calculateur='ability_modifier']")
+    form.scroll_into_view_if_needed()  # far down the page, it is folded until the reader nears
     form.get_by_label("Valeur de caractéristique").fill("18")
     expect_text(form.locator("output[name='modifier_text']"), "+4")
     form.get_by_label("Valeur de caractéristique").fill("99")
@@ -195,6 +196,7 @@ def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None
     page.wait_for_url("**/tests-d20/")
     assert page.evaluate("window.__meme_document") is True  # instant navigation, no reload
     form = page.locator("form[data-calculateur='d20_test']")
+    form.scroll_into_view_if_needed()  # far down the page, it is folded until the reader nears
     form.locator("[name='target']").fill("11")
     expect_text(form.locator("output[name='p_success']"), "50 % (1/2)")
     page.go_back()
@@ -313,4 +315,91 @@ def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_
     dice = page.locator("form[data-calculateur='dice']")
     dice.scroll_into_view_if_needed()
     expect_text(dice.locator("output[name='mean']"), "10")  # 2d6+3, exactly 10/1
+    context.close()
+
+
+FOLD_STATE = """(forms) => forms.map((form) => ({
+    id: form.dataset.calculateur,
+    folded: form.querySelector(".calculateur-corps").hidden,
+    top: form.getBoundingClientRect().top + scrollY,
+}))"""
+# Sums the page's layout shifts not caused by the reader, as Lighthouse's CLS does.
+LAYOUT_SHIFTS = """window.__decalages = 0;
+new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+        if (!entry.hadRecentInput) window.__decalages += entry.value;
+    }
+}).observe({type: "layout-shift", buffered: true});"""
+
+
+def test_forms_far_down_the_page_stay_folded_until_the_reader_comes_near(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.add_init_script(LAYOUT_SHIFTS)
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    forms = page.locator("form.calculateur")
+    state = forms.evaluate_all(FOLD_STATE)
+    folded = [s for s in state if s["folded"]]
+    # Folded: those that start more than two screens down, and only those.
+    assert folded, state
+    assert all(s["top"] >= 2 * 640 for s in folded), state
+    assert all(s["folded"] for s in state if s["top"] >= 2 * 640 + 700), state
+    # The first screen's form is whole from the first paint: nothing shifted under the reader.
+    assert not state[0]["folded"]
+    assert page.evaluate("window.__decalages") < 0.05
+    # A folded form holds its title and description only, and is not set up.
+    last = forms.last
+    assert last.locator(".calculateur-titre").is_visible()
+    assert not last.locator(".calculateur-etat").is_visible()
+    assert last.get_attribute("data-pret") is None
+    last.scroll_into_view_if_needed()
+    last.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
+    assert last.locator("input, select").first.is_visible()
+    context.close()
+
+
+def test_a_shared_link_or_an_address_unfolds_a_folded_form_at_once(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    death = page.locator("form[data-calculateur='death_saves']")
+    page.wait_for_load_state("load")
+    assert death.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    # A shared link carries the inputs of a form far down: shown and computed without scrolling.
+    page.goto(site_url + 'outils/?death_saves={"successes":1,"failures":2}')
+    assert calculators.run("death_saves", {"successes": 1, "failures": 2})["p_stable"] == 0.25
+    expect_text(death.locator("output[name='p_stable']"), "25\u00a0% (1/4)")
+    assert death.locator("[name='failures']").input_value() == "2"
+    # An address that names a field of a folded form shows that field.
+    page.goto(site_url + "outils/#calc-madness-wis")
+    field = page.locator("#calc-madness-wis")
+    field.wait_for(state="visible")
+    assert field.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    context.close()
+
+
+def test_printing_unfolds_every_form(browser: Any, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_load_state("load")
+    count = "document.querySelectorAll('.calculateur-corps[hidden]').length"
+    assert page.evaluate(count) > 0
+    page.pdf()  # Chromium fires beforeprint, as when a reader prints
+    assert page.evaluate(count) == 0
+    context.close()
+
+
+def test_without_javascript_every_form_is_whole(browser: Any, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    assert page.locator("form.calculateur").count() == 16
+    assert page.locator(".calculateur-corps[hidden]").count() == 0
+    assert page.locator("form.calculateur .calculateur-etat").first.is_visible()
     context.close()

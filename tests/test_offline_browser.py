@@ -469,6 +469,7 @@ def test_search_and_calculators_work_offline(offline_ready: OfflineReady) -> Non
         )
         assert answer["damage_taken"] == 22
         form = page.locator("form[data-calculateur='grid']")
+        form.scroll_into_view_if_needed()  # far down the page, folded until the reader nears
         form.locator("[name='speed_m']").fill("9")
         from playwright.sync_api import expect
 

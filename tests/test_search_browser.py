@@ -273,7 +273,10 @@ def test_keys_open_and_close_the_box(tab: Tab) -> None:
         assert not page.evaluate("document.getElementById('__search').checked")
         assert page.evaluate(f"document.activeElement !== document.querySelector('{box}')")
     # Typing "s" in a calculator's field stays in that field.
-    field = page.locator("form.calculateur input[type=number]").first
+    form = page.locator("form.calculateur").first
+    form.scroll_into_view_if_needed()  # far down the page, folded until the reader nears
+    field = form.locator("input[type=number]").first
+    field.wait_for(state="visible")
     field.focus()
     page.keyboard.press("s")
     assert page.evaluate("document.activeElement.closest('form.calculateur') !== null")

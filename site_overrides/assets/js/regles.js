@@ -458,6 +458,70 @@
     else whenNearTheScreen(form);
   }
 
+  // A form far down the page is parsed folded (main.html, reglesReplier): its title and
+  // description only. It is unfolded and set up a screen before the reader reaches it, so
+  // that it is whole by the time it is seen and nothing shifts on the screen.
+  let approach = null;
+
+  function openWidget(form) {
+    unfold(form);
+    setupWidget(form);
+  }
+
+  function folded(form) {
+    const body = form.querySelector(".calculateur-corps");
+    return Boolean(body && body.hidden);
+  }
+
+  function unfold(form) {
+    const body = form.querySelector(".calculateur-corps");
+    if (body) body.hidden = false;
+  }
+
+  // A form that starts above the screen (the reader scrolls up, or jumped past it) grows
+  // upwards: the page is scrolled by what it grew, so that what the reader sees stays put.
+  // Measured after the change, so that any scroll anchoring by the browser is counted.
+  function openAndKeepInPlace(form) {
+    const before = form.getBoundingClientRect();
+    openWidget(form);
+    if (before.top >= 0) return;
+    const grown = form.getBoundingClientRect().bottom - before.bottom;
+    if (grown) window.scrollBy(0, grown);
+  }
+
+  function watchApproach() {
+    if (approach) approach.disconnect();
+    approach =
+      "IntersectionObserver" in window
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const entry of entries) {
+                if (!entry.isIntersecting) continue;
+                approach.unobserve(entry.target);
+                openAndKeepInPlace(entry.target);
+              }
+            },
+            { rootMargin: "100% 0px" },
+          )
+        : null;
+  }
+
+  function unfoldTarget() {
+    // An address that names something inside a folded form (an input's id).
+    let id = "";
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return; // a damaged address names nothing
+    }
+    const target = id && document.getElementById(id);
+    const form = target && target.closest("form.calculateur");
+    if (form && folded(form)) {
+      openWidget(form);
+      target.scrollIntoView();
+    }
+  }
+
   // A widget computes its first result when it comes near the screen: a page of sixteen
   // calculators does not compute and redraw sixteen results at once while it loads.
   let visibility = null;
@@ -586,16 +650,30 @@
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") closeChart();
   });
+  // Paper has no scrolling: every calculator is printed whole.
+  window.addEventListener("beforeprint", () => {
+    document.querySelectorAll("form.calculateur").forEach(openWidget);
+  });
+  window.addEventListener("hashchange", unfoldTarget);
 
   /* ---------------------------------------------------------------- page set-up */
 
   function setupPage() {
     closeChart();
     watchVisibility();
+    watchApproach();
     const forms = document.querySelectorAll("form.calculateur");
     const dice = document.querySelectorAll("button.de[data-de]");
-    forms.forEach(setupWidget);
+    for (const form of forms) {
+      // A shared link's inputs are shown and computed at once, wherever the form is.
+      if (folded(form) && approach && !inputsFromUrl(form.dataset.calculateur)) {
+        approach.observe(form);
+      } else {
+        openWidget(form);
+      }
+    }
     dice.forEach(setupDice);
+    unfoldTarget();
     if ((forms.length || dice.length) && STATE.status.state === "idle") {
       // Start Python while the reader reads, not while the page is still loading.
       const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
