@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import time
 import uuid
@@ -16,7 +17,15 @@ from typing import Any
 
 from bench.browser import CHROMIUM_ARGS, chromium_path
 
-__all__ = ["CATEGORIES", "LighthouseRun", "lighthouse_problem", "run_lighthouse"]
+__all__ = [
+    "CATEGORIES",
+    "LighthouseRun",
+    "good_runs",
+    "lighthouse_problem",
+    "median_run",
+    "median_scores",
+    "run_lighthouse",
+]
 
 BENCH = Path(__file__).resolve().parent
 CLI = BENCH / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -60,6 +69,26 @@ class LighthouseRun:
     failing: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     error: str | None = None
     benchmark_index: float | None = None  # Lighthouse's measure of this machine's speed
+
+
+def good_runs(runs: list[LighthouseRun]) -> list[LighthouseRun]:
+    """The runs that gave scores."""
+    return [r for r in runs if not r.error and r.scores]
+
+
+def median_scores(runs: list[LighthouseRun]) -> list[float | None]:
+    """Each category's median over the runs, in CATEGORIES order."""
+    result: list[float | None] = []
+    for name in CATEGORIES:
+        scores = [s for r in runs if (s := r.scores.get(name)) is not None]
+        result.append(float(statistics.median(scores)) if scores else None)
+    return result
+
+
+def median_run(runs: list[LighthouseRun]) -> LighthouseRun:
+    """The run whose performance score is the median (the lower one of an even count)."""
+    ranked = sorted(runs, key=lambda r: r.scores.get("performance") or 0.0)
+    return ranked[(len(ranked) - 1) // 2]
 
 
 def _failing(report: dict[str, Any]) -> dict[str, list[tuple[str, float]]]:
@@ -111,6 +140,7 @@ def run_lighthouse(url: str, output: Path, timeout: float = 240) -> LighthouseRu
         f"--output-path={output}",
         f"--only-categories={','.join(CATEGORIES)}",
         f"--chrome-flags={flags}",
+        "--disable-full-page-screenshot",  # not scored; a second of every run
     ]
     started = time.monotonic()
     process = subprocess.Popen(

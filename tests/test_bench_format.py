@@ -3,6 +3,7 @@ The benchmarks themselves never run under `make test`."""
 
 from __future__ import annotations
 
+from bench.lighthouse import LighthouseRun, good_runs, median_run, median_scores
 from bench.report import (
     NA,
     Goal,
@@ -90,3 +91,19 @@ def test_a_rebuild_ends_on_either_line_mkdocs_serve_prints() -> None:
     reload = BUILT.search("INFO    -  [20:01:22] Reloading browsers")
     assert reload is not None and reload["seconds"] is None
     assert BUILT.search("INFO    -  Building documentation...") is None
+
+
+def _run(performance: float | None, seo: float = 1.0, error: str | None = None) -> LighthouseRun:
+    scores = {} if error else {"performance": performance, "accessibility": 1.0, "seo": seo}
+    return LighthouseRun("http://x/", 10.0, scores=scores, error=error)
+
+
+def test_lighthouse_medians_over_runs() -> None:
+    runs = [_run(0.91, seo=0.9), _run(0.97), _run(0.94), _run(None, error="arrêté")]
+    made = good_runs(runs)
+    assert len(made) == 3  # the failed run is left out
+    # Per category: performance 0.94 (of .91, .97, .94), best practices absent from every run.
+    assert median_scores(made) == [0.94, 1.0, None, 1.0]
+    assert median_run(made).scores["performance"] == 0.94
+    # An even count: the lower of the two middle runs, so the audits listed are a bad run's.
+    assert median_run(made[:2]).scores["performance"] == 0.91
