@@ -132,11 +132,31 @@ def _is_published(relative: PurePosixPath) -> bool:
     return not any(part.startswith(".") for part in relative.parts)
 
 
+DIGEST_CACHE = "precache-digests.json"
+
+
+def _read_digests(cache: Path | None) -> dict[str, list[Any]]:
+    if cache is None:
+        return {}
+    try:
+        data = json.loads((cache / DIGEST_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def precache_entries(
-    site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,)
+    site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,), cache: Path | None = None
 ) -> list[PrecacheEntry]:
-    """Every file of the site but `exclude` (paths relative to the root) and dot files."""
+    """Every file of the site but `exclude` (paths relative to the root) and dot files.
+
+    With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
+    are those of the previous build keeps its hashes. Only the Pyodide files, copied with
+    their times (pyodide_assets.py), are in that case: 20 MB not read again on every build.
+    Every file written by the build has a new time, so it is hashed again."""
     skipped = set(exclude)
+    known = _read_digests(cache)
+    seen: dict[str, list[Any]] = {}
     entries = []
     for path in sorted(site_dir.rglob("*")):
         if not path.is_file():
@@ -144,7 +164,22 @@ def precache_entries(
         relative = PurePosixPath(path.relative_to(site_dir).as_posix())
         if str(relative) in skipped or not _is_published(relative):
             continue
-        entries.append(file_entry(site_dir, path))
+        stat = path.stat()
+        old = known.get(str(relative))
+        if isinstance(old, list) and len(old) == 4 and old[:2] == [stat.st_size, stat.st_mtime_ns]:
+            entry = PrecacheEntry(
+                url=quote(str(relative), safe="/-_.~"),
+                revision=str(old[2]),
+                integrity=str(old[3]),
+                size=stat.st_size,
+            )
+        else:
+            entry = file_entry(site_dir, path)
+        seen[str(relative)] = [stat.st_size, stat.st_mtime_ns, entry.revision, entry.integrity]
+        entries.append(entry)
+    if cache is not None and seen != known:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / DIGEST_CACHE).write_text(json.dumps(seen), encoding="utf-8")
     return entries
 
 
@@ -284,14 +319,19 @@ def read_service_worker_data(text: str) -> dict[str, Any]:
 
 
 def write_service_worker(
-    site_dir: Path, template: Path, *, workbox: str, fallback: str = FALLBACK_PAGE
+    site_dir: Path,
+    template: Path,
+    *,
+    workbox: str,
+    fallback: str = FALLBACK_PAGE,
+    cache: Path | None = None,
 ) -> OfflineSummary:
     """Hash every file of the site and write `sw.js` at its root. Run after every other step."""
     if not (site_dir / fallback / "index.html").is_file():
         raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
     if not (site_dir / workbox / "workbox-sw.js").is_file():
         raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
-    entries = precache_entries(site_dir)
+    entries = precache_entries(site_dir, cache=cache)
     text = render_service_worker(
         template.read_text(encoding="utf-8"), entries, workbox=workbox, fallback=fallback
     )
@@ -309,12 +349,16 @@ def build_offline(
     name: str,
     description: str,
     short_name: str = SHORT_NAME,
+    cache: Path | None = None,
 ) -> OfflineSummary:
     """Manifest, Workbox runtime, then the service worker with the list of every file."""
     write_web_manifest(site_dir, name, short_name, description)
     workbox = copy_workbox(project_dir / "node_modules", site_dir)
     summary = write_service_worker(
-        site_dir, project_dir / "site_overrides" / SERVICE_WORKER_FILE, workbox=workbox
+        site_dir,
+        project_dir / "site_overrides" / SERVICE_WORKER_FILE,
+        workbox=workbox,
+        cache=cache,
     )
     log.info(
         "Hors ligne : %d fichiers, %.1f Mo précachés (version %s)",

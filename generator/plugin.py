@@ -390,7 +390,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
 
         try:
             offline.build_offline(
-                site, project, name=config.site_name, description=config.site_description or ""
+                site,
+                project,
+                name=config.site_name,
+                description=config.site_description or "",
+                cache=project / self.config.cache_dir,
             )
         except (OSError, offline.OfflineError) as error:
             raise PluginError(f"hors ligne : {error}") from error

@@ -66,7 +66,7 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:12]
 
 
-def _snapshot(pyodide_dir: Path, package: Path, cache: Path, key: str) -> bytes | None:
+def _snapshot(pyodide_dir: Path, package: Path, cache: Path, key: str) -> Path | None:
     """The gzipped snapshot for this Pyodide build and package, made once and cached."""
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
@@ -85,7 +85,7 @@ def _snapshot(pyodide_dir: Path, package: Path, cache: Path, key: str) -> bytes 
         if result.returncode != 0:
             raise RuntimeError(f"instantané Pyodide impossible : {result.stderr.strip()[-2000:]}")
         partial.replace(cached)
-    return cached.read_bytes()
+    return cached
 
 
 def write_runtime(
@@ -98,7 +98,9 @@ def write_runtime(
     target = site / runtime_dir
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
-        shutil.copyfile(pyodide_dir / name, target / name)
+        # With its modification time, so that the offline step knows it unchanged (its
+        # hashes are kept from one build to the next: offline.precache_entries).
+        shutil.copy2(pyodide_dir / name, target / name)
 
     packed = pack_package(package_source)
     package_key = _digest(packed)
@@ -110,10 +112,10 @@ def write_runtime(
     if snapshot:
         wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
         key = _digest(version.encode(), _digest(wasm).encode(), package_key.encode())
-        data = _snapshot(pyodide_dir, site / package_path, cache, key)
-        if data is not None:
+        cached = _snapshot(pyodide_dir, site / package_path, cache, key)
+        if cached is not None:
             snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
-            (site / snapshot_path).write_bytes(data)
+            shutil.copy2(cached, site / snapshot_path)  # with its time, as the files above
 
     assets = RuntimeAssets(f"{runtime_dir}/", package_path, snapshot_path, version)
     (site / "assets" / "rules-runtime.json").write_text(assets.to_json(), encoding="utf-8")

@@ -221,6 +221,46 @@ def test_revisions_follow_the_content(tmp_path: Path) -> None:
     assert again == before
 
 
+def test_unchanged_files_keep_their_hashes_from_the_cache(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    cache = tmp_path.with_name(tmp_path.name + "-cache")  # outside the site
+    plain = offline.precache_entries(site)
+    assert offline.precache_entries(site, cache=cache) == plain  # first build: all hashed
+    assert (cache / offline.DIGEST_CACHE).is_file()
+    # A rewritten file (a new time) is hashed again, even with the same size.
+    page = site / "dnd5e/combat/index.html"
+    old = page.read_bytes()
+    page.write_bytes(old.upper())
+    assert len(old.upper()) == len(old)
+    after = {e.url: e for e in offline.precache_entries(site, cache=cache)}
+    assert after == {e.url: e for e in offline.precache_entries(site)}
+    assert (
+        after["dnd5e/combat/index.html"].revision
+        != plain[[e.url for e in plain].index("dnd5e/combat/index.html")].revision
+    )
+    # A file that kept its size and time is not read again: the cache's hashes are used
+    # (here made false on purpose, to show that they are the ones taken).
+    data = json.loads((cache / offline.DIGEST_CACHE).read_text(encoding="utf-8"))
+    wasm = next(k for k in data if k.endswith(".wasm"))
+    data[wasm][2] = "f" * 20
+    (cache / offline.DIGEST_CACHE).write_text(json.dumps(data), encoding="utf-8")
+    taken = {e.url: e for e in offline.precache_entries(site, cache=cache)}
+    assert taken[wasm].revision == "f" * 20
+    os.utime(site / wasm, ns=(0, 1))  # a new time: hashed again
+    assert offline.precache_entries(site, cache=cache) == offline.precache_entries(site)
+
+
+def test_pyodide_files_are_copied_with_their_times(tmp_path: Path) -> None:
+    from generator import pyodide_assets
+
+    source = ROOT / "node_modules" / "pyodide"
+    target = tmp_path / "site"
+    pyodide_assets.write_runtime(target, source, ROOT / "calculators", tmp_path, snapshot=False)
+    copied = next((target / "assets" / "pyodide").iterdir())
+    for name in pyodide_assets.PYODIDE_FILES:
+        assert (copied / name).stat().st_mtime_ns == (source / name).stat().st_mtime_ns
+
+
 def test_service_worker_written_from_the_template(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     workbox = offline.copy_workbox(NODE_MODULES, site)
