@@ -358,16 +358,6 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             data.parent.mkdir(parents=True, exist_ok=True)
             records = spellbook.spell_records(self.spells)
             data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
-        # --- Recherche (generator/search.py): the Pagefind index fed by on_post_page is -----
-        # written into site/pagefind/ (pages unchanged); Material's unused lunr files go.
-        indexer, self.indexer = self.indexer, None
-        if indexer is not None:
-            try:
-                search.log_summary(indexer.finish())
-            except search.SearchIndexError as error:
-                raise PluginError(f"recherche : {error}") from error
-            search.remove_material_search(site)
-        # --- fin recherche -------------------------------------------------------------------
         # The calculators' browser runtime: Pyodide, the packed package, the start snapshot.
         try:
             write_runtime(
@@ -383,6 +373,18 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         # not under `mkdocs serve`, whose injected live-reload script is inline.
         if not self.serving:
             add_policy(site)
+
+        # --- Recherche (generator/search.py): the Pagefind index fed by on_post_page is -----
+        # written into site/pagefind/ (pages unchanged); Material's unused lunr files go.
+        # Waited for here, after the steps above, which the index child overlaps.
+        indexer, self.indexer = self.indexer, None
+        if indexer is not None:
+            try:
+                search.log_summary(indexer.finish())
+            except search.SearchIndexError as error:
+                raise PluginError(f"recherche : {error}") from error
+            search.remove_material_search(site)
+        # --- fin recherche -------------------------------------------------------------------
 
         # --- Hors ligne (generator/offline.py) — MUST STAY THE LAST STEP of on_post_build: ---
         # manifest, Workbox runtime, then sw.js listing every file of the site with its hash.
