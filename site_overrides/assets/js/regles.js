@@ -458,6 +458,23 @@
     else whenNearTheScreen(form);
   }
 
+  // An observer that calls `action` once for each element it watches, when that element
+  // comes within `margin` of the screen; null in a browser without IntersectionObserver.
+  function onceNear(margin, action) {
+    if (!("IntersectionObserver" in window)) return null;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer.unobserve(entry.target);
+          action(entry.target);
+        }
+      },
+      { rootMargin: margin },
+    );
+    return observer;
+  }
+
   // A form far down the page is parsed folded (main.html, reglesReplier): its title and
   // description only. It is unfolded and set up a screen before the reader reaches it, so
   // that it is whole by the time it is seen and nothing shifts on the screen.
@@ -490,20 +507,8 @@
   }
 
   function watchApproach() {
-    if (approach) approach.disconnect();
-    approach =
-      "IntersectionObserver" in window
-        ? new IntersectionObserver(
-            (entries) => {
-              for (const entry of entries) {
-                if (!entry.isIntersecting) continue;
-                approach.unobserve(entry.target);
-                openAndKeepInPlace(entry.target);
-              }
-            },
-            { rootMargin: "100% 0px" },
-          )
-        : null;
+    if (approach) approach.disconnect(); // the previous page's forms (instant navigation)
+    approach = onceNear("100% 0px", openAndKeepInPlace);
   }
 
   function unfoldTarget() {
@@ -528,19 +533,7 @@
 
   function watchVisibility() {
     if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
-    visibility =
-      "IntersectionObserver" in window
-        ? new IntersectionObserver(
-            (entries) => {
-              for (const entry of entries) {
-                if (!entry.isIntersecting) continue;
-                visibility.unobserve(entry.target);
-                entry.target.regles.compute();
-              }
-            },
-            { rootMargin: "300px 0px" },
-          )
-        : null;
+    visibility = onceNear("300px 0px", (form) => form.regles.compute());
   }
 
   function whenNearTheScreen(form) {
