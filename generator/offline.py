@@ -110,6 +110,11 @@ class OfflineSummary:
 # Precache list ------------------------------------------------------------------------------
 
 
+def _url(relative: str) -> str:
+    """A path inside the site as the precache list writes it: percent-encoded, relative."""
+    return quote(relative, safe="/-_.~")
+
+
 def file_entry(site_dir: Path, path: Path) -> PrecacheEntry:
     """The precache entry of one file of the site, hashed from its bytes."""
     digest = hashlib.sha256()
@@ -121,7 +126,7 @@ def file_entry(site_dir: Path, path: Path) -> PrecacheEntry:
     raw = digest.digest()
     relative = path.relative_to(site_dir).as_posix()
     return PrecacheEntry(
-        url=quote(relative, safe="/-_.~"),
+        url=_url(relative),
         revision=raw.hex()[:20],
         integrity="sha256-" + base64.b64encode(raw).decode("ascii"),
         size=size,
@@ -168,7 +173,7 @@ def precache_entries(
         old = known.get(str(relative))
         if isinstance(old, list) and len(old) == 4 and old[:2] == [stat.st_size, stat.st_mtime_ns]:
             entry = PrecacheEntry(
-                url=quote(str(relative), safe="/-_.~"),
+                url=_url(str(relative)),
                 revision=str(old[2]),
                 integrity=str(old[3]),
                 size=stat.st_size,
