@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import statistics
 import subprocess
 import time
 import uuid
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.browser import CHROMIUM_ARGS, chromium_path
+from bench.report import median
 
 __all__ = [
     "CATEGORIES",
@@ -78,11 +78,9 @@ def good_runs(runs: list[LighthouseRun]) -> list[LighthouseRun]:
 
 def median_scores(runs: list[LighthouseRun]) -> list[float | None]:
     """Each category's median over the runs, in CATEGORIES order."""
-    result: list[float | None] = []
-    for name in CATEGORIES:
-        scores = [s for r in runs if (s := r.scores.get(name)) is not None]
-        result.append(float(statistics.median(scores)) if scores else None)
-    return result
+    return [
+        median([s for r in runs if (s := r.scores.get(name)) is not None]) for name in CATEGORIES
+    ]
 
 
 def median_run(runs: list[LighthouseRun]) -> LighthouseRun:

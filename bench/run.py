@@ -488,21 +488,18 @@ class Bench:
                 + ", ".join(fmt_number(i) for i in indexes)
                 + " ; les scores de performance baissent quand la machine est occupée."
             )
+
+        def performances(made: list[LighthouseRun]) -> str:
+            scores = [fmt_number(r.scores.get("performance"), 2) for r in good_runs(made)]
+            return " ; ".join(scores) or "n/a"
+
         for label, page in PAGES.items():
             done = good_runs(runs[label]["ours"])
             if not done:
                 continue
             self.notes.append(
                 f"Lighthouse, performance de chaque passage, {page} : nous "
-                + " ; ".join(fmt_number(r.scores.get("performance"), 2) for r in done)
-                + " — Material seul "
-                + (
-                    " ; ".join(
-                        fmt_number(r.scores.get("performance"), 2)
-                        for r in good_runs(runs[label]["stock"])
-                    )
-                    or "n/a"
-                )
+                f"{performances(done)} — Material seul {performances(runs[label]['stock'])}"
             )
             mine = median_run(done)
             failing = [
