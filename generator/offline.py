@@ -3,8 +3,8 @@
 Pure functions over the built site folder (no MkDocs import). The plugin calls
 `build_offline` as the very last post-build step, once every other step has written its
 files (Pyodide runtime, search index…), so that the precache list covers the whole site:
-every file of `site/` except the service worker itself (and dot files, which GitHub Pages
-does not publish).
+every file of `site/` except the service worker itself, dot files (which GitHub Pages does
+not publish) and source maps (which only developer tools read).
 
 Each precache entry carries a content-hash revision and a Subresource Integrity hash.
 Workbox keys its cache by URL + revision, so a deploy only downloads the files that changed,
@@ -137,6 +137,16 @@ def _is_published(relative: PurePosixPath) -> bool:
     return not any(part.startswith(".") for part in relative.parts)
 
 
+# Files that only a browser's developer tools ask for: Material's source maps (1.1 MB, as
+# much as all the rule pages together). Published, but not downloaded by every reader who
+# installs the site.
+DEVELOPER_ONLY_SUFFIXES = (".map",)
+
+
+def _is_precached(relative: PurePosixPath) -> bool:
+    return _is_published(relative) and not relative.name.endswith(DEVELOPER_ONLY_SUFFIXES)
+
+
 DIGEST_CACHE = "precache-digests.json"
 
 
@@ -153,7 +163,8 @@ def _read_digests(cache: Path | None) -> dict[str, list[Any]]:
 def precache_entries(
     site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,), cache: Path | None = None
 ) -> list[PrecacheEntry]:
-    """Every file of the site but `exclude` (paths relative to the root) and dot files.
+    """Every file of the site but `exclude` (paths relative to the root), dot files and
+    source maps.
 
     With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
     are those of the previous build keeps its hashes. Only the Pyodide files, copied with
@@ -167,7 +178,7 @@ def precache_entries(
         if not path.is_file():
             continue
         relative = PurePosixPath(path.relative_to(site_dir).as_posix())
-        if str(relative) in skipped or not _is_published(relative):
+        if str(relative) in skipped or not _is_precached(relative):
             continue
         stat = path.stat()
         old = known.get(str(relative))

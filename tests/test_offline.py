@@ -149,6 +149,12 @@ def site_files(site: Path) -> set[str]:
     }
 
 
+def precached_files(site: Path) -> set[str]:
+    """What the service worker must list: every published file but itself and the source
+    maps, which only developer tools read."""
+    return {name for name in site_files(site) if name != "sw.js" and not name.endswith(".map")}
+
+
 def html_pages(site: Path) -> list[str]:
     return sorted(p for p in site_files(site) if p.endswith(".html"))
 
@@ -187,6 +193,7 @@ def make_site(root: Path) -> Path:
         "pagefind/fragment/fr_1 é.pf_fragment": "fragment",
         "sw.js": "ancien",
         ".nojekyll": "",
+        "assets/javascripts/bundle.min.js.map": "{}",
     }
     for name, text in files.items():
         path = root / name
@@ -199,7 +206,9 @@ def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) 
     site = make_site(tmp_path)
     entries = offline.precache_entries(site)
     urls = [e.url for e in entries]
-    assert sorted(unquote(u) for u in urls) == sorted(site_files(site) - {"sw.js"})
+    assert sorted(unquote(u) for u in urls) == sorted(precached_files(site))
+    assert "assets/javascripts/bundle.min.js.map" in site_files(site)
+    assert not any(u.endswith(".map") for u in urls)
     assert "pagefind/fragment/fr_1%20%C3%A9.pf_fragment" in urls  # percent-encoded
     assert all(not is_root_absolute(u) for u in urls)
     wasm = next(e for e in entries if e.url.endswith(".wasm"))
@@ -272,7 +281,7 @@ def test_service_worker_written_from_the_template(tmp_path: Path) -> None:
     assert data["version"] == summary.version
     assert data["workbox"] == workbox and data["secours"] == "hors-ligne/"
     listed = {unquote(f["url"]) for f in data["fichiers"]}
-    assert listed == site_files(site) - {"sw.js"}
+    assert listed == precached_files(site)
     assert f"{workbox}workbox-sw.js" in listed  # the runtime itself is precached
     assert summary.files == len(listed)
     # Changing one file changes its revision in the rewritten worker, and nothing else.
@@ -344,7 +353,8 @@ def test_no_url_of_the_manifest_is_root_absolute(site_dir: Path) -> None:
 def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> None:
     data = sw_data(site_dir)
     listed = {unquote(f["url"]): f for f in data["fichiers"]}
-    assert set(listed) == site_files(site_dir) - {"sw.js"}
+    assert set(listed) == precached_files(site_dir)
+    assert any(name.endswith(".map") for name in site_files(site_dir))  # Material's, left out
     for name in ("index.html", "data/spells.json", "manifest.webmanifest", "hors-ligne/index.html"):
         assert name in listed, name
     for name, entry in listed.items():
