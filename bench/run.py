@@ -291,12 +291,12 @@ class Bench:
                 raise BenchError(f"site {name} absent : la construction a échoué")
             self.servers[name] = CountingServer(site, port).start()
 
-    def weights(self, chromium: web.Browser) -> None:
+    def weights(self, chrome: web.Chrome) -> None:
         ours, stock = self.servers["ours"], self.servers["stock"]
         measured: dict[str, Any] = {}
         for label, page in PAGES.items():
-            mine = web.page_weight(chromium, ours, page)
-            theirs = web.page_weight(chromium, stock, page)
+            mine = web.page_weight(chrome.browser, ours, page)
+            theirs = web.page_weight(chrome.browser, stock, page)
             measured[label] = {"ours": mine, "stock": theirs}
             self.rows.append(
                 Row.measured(
@@ -318,7 +318,7 @@ class Bench:
         # With the service worker: the first visit also downloads the site for offline use.
         # Stock Material has no service worker: its figure is the page's own weight.
         page = PAGES["règles"]
-        mine = web.page_weight(chromium, ours, page, service_workers="allow")
+        mine = web.first_install_weight(chrome, ours, page)
         measured["hors-ligne"] = {"ours": mine}
         self.rows.append(
             Row.measured(
@@ -566,9 +566,7 @@ class Bench:
                 return
             with web.chromium(self.work) as chrome:
                 self.rows.append(section("Poids (octets transférés, gzip pour le texte)"))
-                self.part(
-                    "poids", lambda: self.weights(chrome.browser), [Row("Poids des pages", NA)]
-                )
+                self.part("poids", lambda: self.weights(chrome), [Row("Poids des pages", NA)])
                 self.rows.append(section("Calculateurs"))
                 self.part(
                     "calculateurs",
