@@ -23,6 +23,7 @@ from generator.config import ReglesConfig
 from generator.content import ContentRenderer
 from generator.csp import add_policy
 from generator.links import SpellTarget, TargetIndex
+from generator.minify import MinifyError, minify
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
 from generator.search_worker import IndexWorker
@@ -214,7 +215,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         return files
 
     def _bundle_assets(self, files: Files, config: MkDocsConfig) -> None:
-        """One stylesheet and one deferred script in every page (generator/bundle.py)."""
+        """One stylesheet and one deferred script in every page, minified (generator/bundle.py,
+        generator/minify.py)."""
         css = self._bundle(files, config, self.css_sources, "assets", "site", ".css")
         if css is not None:
             config.extra_css = [css]
@@ -224,18 +226,31 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             script.defer = True
             config.extra_javascript = [script]
 
-    @staticmethod
     def _bundle(
-        files: Files, config: MkDocsConfig, sources: list[str], folder: str, stem: str, suffix: str
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        sources: list[str],
+        folder: str,
+        stem: str,
+        suffix: str,
     ) -> str | None:
-        """Replace the `sources` among `files` by their concatenation; its path."""
+        """Replace the `sources` among `files` by their minified concatenation; its path."""
         if not sources:
             return None
+        project = Path(config.config_file_path).parent
         found = {s: files.get_file_from_path(s) for s in sources}
-        texts = {s: f.content_string if f is not None else None for s, f in found.items()}
         try:
+            texts = {
+                s: minify(
+                    f.content_string, s, project / "node_modules", project / self.config.cache_dir
+                )
+                if f is not None
+                else None
+                for s, f in found.items()
+            }
             bundle = concatenate(sources, texts, folder, stem, suffix)
-        except BundleError as error:
+        except (BundleError, MinifyError) as error:
             raise PluginError(f"extra_css / extra_javascript : {error}") from error
         for file in found.values():
             if file is not None:

@@ -9,6 +9,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 from generator.bundle import BundleError, concatenate
+from generator.minify import MinifyError, minify
 from tests.conftest import ROOT
 
 
@@ -62,5 +63,34 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
     for source in [*css_sources, *js_sources]:
         assert f"/* {source} */" in text, source
         assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
-        body = (ROOT / "site_overrides" / source).read_text("utf-8").strip()
-        assert body in text, source
+        body = (ROOT / "site_overrides" / source).read_text("utf-8")
+        small = minify(body, source, ROOT / "node_modules").strip()
+        assert small in text, source
+        assert len(small) < 0.8 * len(body), source  # comments and spaces gone
+
+
+def test_minified_scripts_and_styles_keep_their_meaning(tmp_path: Path) -> None:
+    script = """
+    // comment
+    (function () {
+      const longName = "Bonjour, « lecteur »";   /* kept: a string */
+      window.regles = { salut: longName };
+    })();
+    """
+    small = minify(script, "a.js", ROOT / "node_modules", tmp_path)
+    assert "comment" not in small and "longName" not in small  # local names shortened
+    assert "window.regles" in small and "Bonjour, « lecteur »" in small  # globals, UTF-8 text
+    assert len(list(tmp_path.iterdir())) == 1  # kept in the cache…
+    assert minify(script, "a.js", ROOT / "node_modules", tmp_path) == small  # …and read back
+    css = ".a  {  color : red ;  }\n/* note */\n.b{margin:0px}"
+    assert minify(css, "a.css", ROOT / "node_modules") == ".a{color:red}.b{margin:0}\n"
+
+
+def test_a_syntax_error_names_the_source_and_line(tmp_path: Path) -> None:
+    with pytest.raises(MinifyError, match=r"assets/js/casse\.js:2:"):
+        minify("const a = 1;\nconst = ;\n", "assets/js/casse.js", ROOT / "node_modules", tmp_path)
+    assert list(tmp_path.iterdir()) == []  # nothing cached
+    with pytest.raises(MinifyError, match="non pris en charge"):
+        minify("x", "a.txt", ROOT / "node_modules")
+    with pytest.raises(MinifyError, match="npm ci"):
+        minify("x", "a.js", tmp_path / "node_modules")
