@@ -395,6 +395,28 @@ def test_printing_unfolds_every_form(browser: Any, site_url: str) -> None:
     context.close()
 
 
+def test_find_in_page_unfolds_every_form_and_the_page_stays_put(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    # Reached by an address, far down: the forms between the top and this one stay folded.
+    page.goto(site_url + "outils/#calc-madness-wis")
+    field = page.locator("#calc-madness-wis")
+    field.wait_for(state="visible")
+    page.wait_for_timeout(300)  # the forms near the screen are unfolded
+    count = "document.querySelectorAll('.calculateur-corps[hidden]').length"
+    above = """() => [...document.querySelectorAll('.calculateur-corps[hidden]')]
+        .filter((b) => b.closest('form').getBoundingClientRect().bottom < 0).length"""
+    assert page.evaluate(above) > 0  # folded forms above the reader: unfolding them moves text
+    where = "(e) => Math.round(e.getBoundingClientRect().top)"
+    before = field.evaluate(where)
+    page.keyboard.press("Control+f")
+    assert page.evaluate(count) == 0
+    assert abs(field.evaluate(where) - before) <= 2  # what the reader sees has not moved
+    context.close()
+
+
 def test_without_javascript_every_form_is_whole(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 640}, java_script_enabled=False)
     page = context.new_page()

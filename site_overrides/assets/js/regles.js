@@ -640,8 +640,23 @@
     });
   }
 
+  // The browser's find in page does not search hidden text: when the reader opens it from
+  // the keyboard (Ctrl+F, ⌘F, F3), every folded form is unfolded, the page kept where it is.
+  // A phone's find has no key to listen to: there, the titles of folded forms are found.
+  function openAllInPlace() {
+    for (const form of document.querySelectorAll("form.calculateur")) {
+      if (!folded(form)) continue;
+      if (approach) approach.unobserve(form);
+      openAndKeepInPlace(form);
+    }
+  }
+
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") closeChart();
+    const find =
+      event.key === "F3" ||
+      ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f");
+    if (find) openAllInPlace();
   });
   // Paper has no scrolling: every calculator is printed whole.
   window.addEventListener("beforeprint", () => {
