@@ -316,6 +316,39 @@ def test_without_service_workers_the_status_says_so(
         context.close()
 
 
+def test_back_button_during_the_first_download_restores_the_page(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Leaving a page while the site downloads for offline use, then coming back with the
+    Back button: the page comes back from the back/forward cache, its download still shown.
+    (Playwright turns that cache off by default: turned back on here.)"""
+    context = open_profile(
+        browser, tmp_path / "profil", ignore_default_args=["--disable-back-forward-cache"]
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.add_init_script(
+            "addEventListener('pageshow', (e) => {"
+            " document.documentElement.dataset.restauree = String(e.persisted); });"
+        )
+        page.goto(subpath_site.url + "magie/acoustique/")
+        page.locator("html[data-hors-ligne='telechargement']").wait_for(state="attached")
+        away = len(subpath_site.server.requests)
+        page.goto(subpath_site.url + "licences/")
+        page.wait_for_timeout(1500)
+        page.go_back(wait_until="commit")  # a restored page fires no new "load"
+        page.locator("html[data-restauree]").wait_for(state="attached")
+        # The worker went on downloading, and announcing its progress, meanwhile.
+        downloads = subpath_site.server.requests[away:]
+        assert len([p for p in downloads if "/licences/" not in p]) > 3, downloads
+        assert page.locator("html").get_attribute("data-restauree") == "true"
+        wait_until_offline_ready(page)  # the progress, heard again, reaches the end
+    finally:
+        context.close()
+
+
 # Updates ----------------------------------------------------------------------------------
 
 

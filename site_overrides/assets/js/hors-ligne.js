@@ -347,6 +347,20 @@
     }
   }
 
+  // The worker's progress, to every page of the site (BroadcastChannel).
+  let diffusion = null;
+
+  function ouvrirCanal() {
+    if (diffusion || typeof BroadcastChannel !== "function") return;
+    diffusion = new BroadcastChannel("regles-hors-ligne:" + racine.href);
+    diffusion.onmessage = (event) => recevoir(event.data);
+  }
+
+  function fermerCanal() {
+    if (diffusion) diffusion.close();
+    diffusion = null;
+  }
+
   function passerALaNouvelleVersion() {
     const attente = enregistrement && enregistrement.waiting;
     if (!attente) {
@@ -402,10 +416,16 @@
       });
       return;
     }
-    if (typeof BroadcastChannel === "function") {
-      const canal = new BroadcastChannel("regles-hors-ligne:" + racine.href);
-      canal.onmessage = (event) => recevoir(event.data);
-    }
+    ouvrirCanal();
+    // The channel is closed while the page is hidden: a message arriving while the page waits
+    // in the browser's back/forward cache would evict it (the download sends several a
+    // second), and the Back button would reload it. Back on screen, the page asks again.
+    window.addEventListener("pagehide", fermerCanal);
+    window.addEventListener("pageshow", (event) => {
+      if (!event.persisted) return;
+      ouvrirCanal();
+      verifier();
+    });
     // A new version took over: in the tab that asked, and in every other tab that was
     // running the previous one, reload so that no page goes on with the old files. The first
     // install (no previous worker) takes the page without reloading it.
