@@ -51,10 +51,8 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
             f"{name} : type de fichier non pris en charge ({suffix or 'sans suffixe'})"
         )
     version = esbuild_version(node_modules)
-    key = hashlib.sha256("\0".join([version, loader, *OPTIONS, text]).encode("utf-8")).hexdigest()[
-        :20
-    ]
-    cached = cache / f"minifie-{key}{suffix}" if cache is not None else None
+    key = hashlib.sha256("\0".join([version, loader, *OPTIONS, text]).encode("utf-8"))
+    cached = cache / f"minifie-{key.hexdigest()[:20]}{suffix}" if cache is not None else None
     if cached is not None and cached.is_file():
         return cached.read_text(encoding="utf-8")
     try:
