@@ -13,6 +13,7 @@ source, the esbuild version and the options, so a warm build does not start it a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import subprocess
@@ -54,7 +55,8 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
     key = hashlib.sha256("\0".join([version, loader, *OPTIONS, text]).encode("utf-8"))
     cached = cache / f"minifie-{key.hexdigest()[:20]}{suffix}" if cache is not None else None
     if cached is not None and cached.is_file():
-        return cached.read_text(encoding="utf-8")
+        with contextlib.suppress(OSError, UnicodeDecodeError):  # unreadable: minified again
+            return cached.read_text(encoding="utf-8")
     try:
         result = subprocess.run(
             [
@@ -75,8 +77,10 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
     if result.returncode != 0:
         raise MinifyError(result.stderr.strip() or f"esbuild a échoué sur {name}")
     if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(cached.suffix + ".part")
-        partial.write_text(result.stdout, encoding="utf-8")
-        partial.replace(cached)
+        # The cache only saves time: a folder that cannot be written is not an error.
+        with contextlib.suppress(OSError):
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_suffix(cached.suffix + ".part")
+            partial.write_text(result.stdout, encoding="utf-8")
+            partial.replace(cached)
     return result.stdout

@@ -86,6 +86,19 @@ def test_minified_scripts_and_styles_keep_their_meaning(tmp_path: Path) -> None:
     assert minify(css, "a.css", ROOT / "node_modules") == ".a{color:red}.b{margin:0}\n"
 
 
+def test_the_cache_only_saves_time(tmp_path: Path) -> None:
+    blocked = tmp_path / "fichier"  # a file where the cache folder should be
+    blocked.write_text("", encoding="utf-8")
+    assert minify("a { color: red }", "a.css", ROOT / "node_modules", blocked / "cache") == (
+        "a{color:red}\n"
+    )
+    cache = tmp_path / "cache"
+    first = minify("let x = 1;", "a.js", ROOT / "node_modules", cache)
+    (entry,) = cache.iterdir()
+    entry.write_bytes(b"\xff\xfe")  # damaged: not UTF-8
+    assert minify("let x = 1;", "a.js", ROOT / "node_modules", cache) == first
+
+
 def test_a_syntax_error_names_the_source_and_line(tmp_path: Path) -> None:
     with pytest.raises(MinifyError, match=r"assets/js/casse\.js:2:"):
         minify("const a = 1;\nconst = ;\n", "assets/js/casse.js", ROOT / "node_modules", tmp_path)
