@@ -74,6 +74,8 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
         )
     except OSError as error:
         raise MinifyError(f"esbuild ne démarre pas ({error.strerror or error})") from None
+    except subprocess.TimeoutExpired:
+        raise MinifyError(f"esbuild n’a pas fini {name} en 60 s") from None
     if result.returncode != 0:
         raise MinifyError(result.stderr.strip() or f"esbuild a échoué sur {name}")
     if cached is not None:
