@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -107,3 +109,12 @@ def test_a_syntax_error_names_the_source_and_line(tmp_path: Path) -> None:
         minify("x", "a.txt", ROOT / "node_modules")
     with pytest.raises(MinifyError, match="npm ci"):
         minify("x", "a.js", tmp_path / "node_modules")
+
+
+def test_an_esbuild_that_hangs_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def hang(command: list[str], **options: Any) -> None:
+        raise subprocess.TimeoutExpired(command, options["timeout"])
+
+    monkeypatch.setattr(subprocess, "run", hang)
+    with pytest.raises(MinifyError, match=r"assets/lent\.js en 60 s"):
+        minify("x", "assets/lent.js", ROOT / "node_modules")
