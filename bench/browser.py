@@ -136,13 +136,13 @@ def page_weight(
     server: CountingServer,
     page_path: str,
     *,
-    service_workers: Literal["allow", "block"] = "block",
     quiet: float = 2.0,
     limit: float = 60.0,
 ) -> Weight:
-    """First view in a fresh context (empty cache): every byte sent until the network has
-    been idle, then quiet for `quiet` more seconds (so that lazy loads happen)."""
-    context = browser.new_context(service_workers=service_workers)
+    """First view in a fresh context (empty cache, service worker blocked): every byte sent
+    until the network has been idle, then quiet for `quiet` more seconds (so that lazy loads
+    happen). With the service worker: `first_install_weight`."""
+    context = browser.new_context(service_workers="block")
     try:
         return _measure(context, server, page_path, quiet, limit)
     finally:
