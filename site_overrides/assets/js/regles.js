@@ -640,9 +640,10 @@
     });
   }
 
-  // The browser's find in page does not search hidden text: when the reader opens it from
-  // the keyboard (Ctrl+F, ⌘F, F3), every folded form is unfolded, the page kept where it is.
-  // A phone's find has no key to listen to: there, the titles of folded forms are found.
+  // Every folded form unfolded at once, the page kept where it is: for paper, which has no
+  // scrolling, and for the browser's find in page, which does not search hidden text (opened
+  // from the keyboard: Ctrl+F, ⌘F, F3; a phone's find has no key to listen to, and finds the
+  // titles of folded forms only).
   function openAllInPlace() {
     for (const form of document.querySelectorAll("form.calculateur")) {
       if (!folded(form)) continue;
@@ -658,10 +659,7 @@
       ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f");
     if (find) openAllInPlace();
   });
-  // Paper has no scrolling: every calculator is printed whole.
-  window.addEventListener("beforeprint", () => {
-    document.querySelectorAll("form.calculateur").forEach(openWidget);
-  });
+  window.addEventListener("beforeprint", openAllInPlace);
   window.addEventListener("hashchange", unfoldTarget);
 
   /* ---------------------------------------------------------------- page set-up */
