@@ -27,6 +27,7 @@ from generator.minify import MinifyError, minify
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
 from generator.search_worker import IndexWorker
+from generator.template_cache import TemplateCache
 
 __all__ = ["ReglesPlugin"]
 
@@ -308,13 +309,15 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if not self.config.enabled:
             return env
+        project = Path(config.config_file_path).parent
+        env.bytecode_cache = TemplateCache(project / self.config.cache_dir / "gabarits")
         if self.indexer is not None:
             try:
                 self.indexer.start_writing(Path(config.site_dir) / search.INDEX_FOLDER)
             except search.SearchIndexError as error:
                 self.indexer = None
                 raise PluginError(f"recherche : {error}") from error
-        report_path = Path(config.config_file_path).parent / self.config.report_file
+        report_path = project / self.config.report_file
         report_path.parent.mkdir(parents=True, exist_ok=True)
         report_path.write_text(self.report.to_json(), encoding="utf-8")
         info = self.report.format("info")
