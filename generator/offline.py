@@ -21,6 +21,7 @@ such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import logging
@@ -169,7 +170,8 @@ def precache_entries(
     With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
     are those of the previous build keeps its hashes. Only the Pyodide files, copied with
     their times (pyodide_assets.py), are in that case: 20 MB not read again on every build.
-    Every file written by the build has a new time, so it is hashed again."""
+    Every file written by the build has a new time, so it is hashed again. A cache folder
+    that cannot be written only means hashing every file again at the next build."""
     skipped = set(exclude)
     known = _read_digests(cache)
     seen: dict[str, list[Any]] = {}
@@ -194,8 +196,12 @@ def precache_entries(
         seen[str(relative)] = [stat.st_size, stat.st_mtime_ns, entry.revision, entry.integrity]
         entries.append(entry)
     if cache is not None and seen != known:
-        cache.mkdir(parents=True, exist_ok=True)
-        (cache / DIGEST_CACHE).write_text(json.dumps(seen), encoding="utf-8")
+        # The cache only saves time: a folder that cannot be written is not an error.
+        with contextlib.suppress(OSError):
+            cache.mkdir(parents=True, exist_ok=True)
+            partial = cache / (DIGEST_CACHE + ".part")
+            partial.write_text(json.dumps(seen), encoding="utf-8")
+            partial.replace(cache / DIGEST_CACHE)
     return entries
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,8 @@ PYODIDE_FILES = (
 )
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so that the same sources give the same bytes
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
+
+log = logging.getLogger("mkdocs.plugins.regles.pyodide")
 
 
 @dataclass(frozen=True)
@@ -66,26 +70,46 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:12]
 
 
-def _snapshot(pyodide_dir: Path, package: Path, cache: Path, key: str) -> Path | None:
-    """The gzipped snapshot for this Pyodide build and package, made once and cached."""
-    cached = cache / f"snapshot-{key}.bin.gz"
-    if not cached.exists():
-        node = shutil.which("node")
-        if node is None:
-            return None
-        cache.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(".part")
-        result = subprocess.run(
-            [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), str(partial)],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=300,
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _snapshot(
+    pyodide_dir: Path, package: Path, cache: Path, key: str, scratch: Path
+) -> Path | None:
+    """The gzipped snapshot for this Pyodide build and package, made once and cached.
+
+    The cache only saves time (the snapshot takes seconds to make): in a cache folder that
+    cannot be written, it is made in `scratch`, at every build."""
+    name = f"snapshot-{key}.bin.gz"
+    if (cache / name).is_file():
+        return cache / name
+    node = shutil.which("node")
+    if node is None:
+        return None
+    folder = cache
+    if not _writable(cache):
+        log.info(
+            "Cache %s impossible à écrire : instantané Pyodide refait à chaque construction", cache
         )
-        if result.returncode != 0:
-            raise RuntimeError(f"instantané Pyodide impossible : {result.stderr.strip()[-2000:]}")
-        partial.replace(cached)
-    return cached
+        folder = scratch
+    made, partial = folder / name, folder / (name + ".part")
+    result = subprocess.run(
+        [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), str(partial)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"instantané Pyodide impossible : {result.stderr.strip()[-2000:]}")
+    partial.replace(made)
+    return made
 
 
 def write_runtime(
@@ -112,10 +136,11 @@ def write_runtime(
     if snapshot:
         wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
         key = _digest(version.encode(), _digest(wasm).encode(), package_key.encode())
-        cached = _snapshot(pyodide_dir, site / package_path, cache, key)
-        if cached is not None:
-            snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
-            shutil.copy2(cached, site / snapshot_path)  # with its time, as the files above
+        with tempfile.TemporaryDirectory() as scratch:
+            made = _snapshot(pyodide_dir, site / package_path, cache, key, Path(scratch))
+            if made is not None:
+                snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
+                shutil.copy2(made, site / snapshot_path)  # with its time, as the files above
 
     assets = RuntimeAssets(f"{runtime_dir}/", package_path, snapshot_path, version)
     (site / "assets" / "rules-runtime.json").write_text(assets.to_json(), encoding="utf-8")

@@ -259,6 +259,67 @@ def test_unchanged_files_keep_their_hashes_from_the_cache(tmp_path: Path) -> Non
     assert offline.precache_entries(site, cache=cache) == offline.precache_entries(site)
 
 
+def test_a_digest_cache_that_cannot_be_written_only_costs_time(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    blocked = tmp_path.with_name(tmp_path.name + "-fichier")
+    blocked.write_text("un fichier à la place du dossier", "utf-8")
+    plain = offline.precache_entries(site)
+    assert offline.precache_entries(site, cache=blocked / "cache") == plain
+    assert offline.precache_entries(site, cache=blocked / "cache") == plain
+
+
+def fake_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Snapshots made without starting Pyodide in Node (it takes seconds): the outputs."""
+    from generator import pyodide_assets
+
+    made: list[str] = []
+
+    def run(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+        Path(command[-1]).write_bytes(b"instantane")
+        made.append(command[-1])
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(pyodide_assets.subprocess, "run", run)
+    return made
+
+
+def snapshot_of(site: Path) -> bytes:
+    return next((site / "assets" / "pyodide").glob("*/snapshot-*.bin.gz")).read_bytes()
+
+
+def test_the_pyodide_snapshot_is_made_once_and_kept_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import pyodide_assets
+
+    made = fake_snapshots(monkeypatch)
+    source, cache = ROOT / "node_modules" / "pyodide", tmp_path / "cache"
+    for build in ("un", "deux"):
+        site = tmp_path / build
+        pyodide_assets.write_runtime(site, source, ROOT / "calculators", cache)
+        assert snapshot_of(site) == b"instantane"
+    assert len(made) == 1 and Path(made[0]).parent == cache
+    assert [p.name for p in cache.iterdir()] == [Path(made[0]).name.removesuffix(".part")]
+
+
+def test_a_snapshot_cache_that_cannot_be_written_only_costs_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import pyodide_assets
+
+    made = fake_snapshots(monkeypatch)
+    blocked = tmp_path / "fichier"
+    blocked.write_text("un fichier à la place du dossier", "utf-8")
+    for build in ("un", "deux"):
+        site = tmp_path / build
+        pyodide_assets.write_runtime(
+            site, ROOT / "node_modules" / "pyodide", ROOT / "calculators", blocked / "cache"
+        )
+        assert snapshot_of(site) == b"instantane"
+    assert len(made) == 2  # made again at each build, in a folder of its own
+    assert not any(str(blocked) in output for output in made)
+
+
 def test_pyodide_files_are_copied_with_their_times(tmp_path: Path) -> None:
     from generator import pyodide_assets
 
