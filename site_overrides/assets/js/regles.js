@@ -641,9 +641,9 @@
   }
 
   // Every folded form unfolded at once, the page kept where it is: for paper, which has no
-  // scrolling, and for the browser's find in page, which does not search hidden text (opened
-  // from the keyboard: Ctrl+F, ⌘F, F3; a phone's find has no key to listen to, and finds the
-  // titles of folded forms only).
+  // scrolling, and for the find in page of a browser that cannot search a folded form (one
+  // that does not know hidden="until-found": opened from the keyboard, Ctrl+F, ⌘F, F3; on a
+  // phone there is no key to listen to, and such a browser finds the titles only).
   function openAllInPlace() {
     for (const form of document.querySelectorAll("form.calculateur")) {
       if (!folded(form)) continue;
@@ -652,12 +652,17 @@
     }
   }
 
+  // A browser that knows hidden="until-found" (main.html) searches folded forms itself: it
+  // unfolds the one where it found the text (or that a link to a text names) and scrolls to
+  // it; the form, now near the reader, is set up by the approach observer.
+  const FINDS_FOLDED = "onbeforematch" in document.documentElement;
+
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") closeChart();
     const find =
       event.key === "F3" ||
       ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f");
-    if (find) openAllInPlace();
+    if (find && !FINDS_FOLDED) openAllInPlace();
   });
   window.addEventListener("beforeprint", openAllInPlace);
   window.addEventListener("hashchange", unfoldTarget);
