@@ -341,7 +341,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._abandon_index()
         if self.config.enabled:
             try:
-                self.indexer = IndexWorker()
+                project = Path(config.config_file_path).parent
+                self.indexer = IndexWorker(cache=project / self.config.cache_dir)
             except OSError as error:
                 raise PluginError(f"recherche : {error}") from error
 

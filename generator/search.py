@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import html
+import importlib.metadata
 import json
 import logging
 import os
@@ -70,6 +72,7 @@ __all__ = [
 log = logging.getLogger("mkdocs.plugins.regles.search")
 
 INDEX_FOLDER = "pagefind"
+KEPT_INDEX_PREFIX = "index-pagefind-"  # in the build cache: the last index written
 LANGUAGE = "fr"
 
 FILTER_SYSTEM = "systeme"
@@ -545,6 +548,30 @@ def _executable() -> Path:
     return Path(executable)
 
 
+def _pagefind_version() -> str:
+    try:
+        return importlib.metadata.version("pagefind")
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
+    """The kept index copied to `output` (replacing it), as path → bytes; None when it
+    cannot be read whole (`output` is then left to be written again)."""
+    try:
+        if output.exists():
+            shutil.rmtree(output)
+        shutil.copytree(kept, output)  # with the files' times: the offline step's digests hold
+        written = {
+            path.relative_to(output).as_posix(): path.stat().st_size
+            for path in output.rglob("*")
+            if path.is_file()
+        }
+    except OSError:
+        return None
+    return written if "pagefind.js" in written else None
+
+
 class Indexer:
     """A search index fed page by page while the site is built, written at the end.
 
@@ -557,12 +584,19 @@ class Indexer:
         self,
         areas: Sequence[Area] = DEFAULT_AREAS,
         excluded: Iterable[str] = EXCLUDED_PAGES,
+        cache: Path | None = None,
     ) -> None:
         self.areas = tuple(areas)
         self.excluded = frozenset(excluded)
         self.records = 0
         self.spells = 0
-        self._service = _Service(_executable())
+        self.cache = cache
+        executable = _executable()
+        # What the index is made of: Pagefind's build and what it is asked for, then every
+        # record in order.
+        made_by = [executable.name, _pagefind_version(), LANGUAGE, *UNUSED_BUNDLE_FILES]
+        self._inputs = hashlib.sha256("\0".join(made_by).encode() + b"\0")
+        self._service = _Service(executable)
         self._service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
         try:
             self._index_id = self._service.receive()["index_id"]
@@ -580,13 +614,15 @@ class Indexer:
 
     def add(self, records: Iterable[Record]) -> None:
         for record in records:
+            document = record_document(record)
+            self._inputs.update(f"{record.url}\0{document}\0".encode())
             self._service.send(
                 {
                     "type": "AddFile",
                     "index_id": self._index_id,
                     "url": record.url,
                     "file_path": None,
-                    "file_contents": record_document(record),
+                    "file_contents": document,
                 }
             )
             self.records += 1
@@ -599,10 +635,42 @@ class Indexer:
             self.abandon()
             raise SearchIndexError("aucune page à indexer")
         self._output = output
+        if self._kept() is None:
+            self._ask_for_files()
+
+    def _ask_for_files(self) -> None:
         # The files come back in the answer and are written here: Pagefind's own WriteFiles
         # answers before its last writes reach the disk (tokio files, never flushed), and the
         # service exits as soon as its input closes: an empty pagefind-entry.json, now and then.
         self._service.send({"type": "GetFiles", "index_id": self._index_id})
+
+    # The index of the same records is kept in the build cache and given again as it was:
+    # Pagefind names some of its files differently at each run, so an index made again
+    # would change the offline download's version, and readers would be offered a new
+    # version of a site that did not change. The cache only saves that: a folder that
+    # cannot be written or read means making the index again.
+
+    def _kept_folder(self) -> Path | None:
+        if self.cache is None:
+            return None
+        return self.cache / f"{KEPT_INDEX_PREFIX}{self._inputs.hexdigest()[:24]}"
+
+    def _kept(self) -> Path | None:
+        folder = self._kept_folder()
+        return folder if folder is not None and folder.is_dir() else None
+
+    def _keep(self, output: Path) -> None:
+        folder = self._kept_folder()
+        if folder is None:
+            return
+        partial = folder.with_name(folder.name + ".part")
+        with contextlib.suppress(OSError):
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(output, partial)
+            for old in folder.parent.glob(KEPT_INDEX_PREFIX + "*"):
+                if old != partial:
+                    shutil.rmtree(old, ignore_errors=True)
+            partial.rename(folder)
 
     def finish(self) -> IndexSummary:
         """Wait for the index `start_writing` asked for and write it, without Pagefind's UI
@@ -611,7 +679,15 @@ class Indexer:
         if output is None:
             raise SearchIndexError("index jamais écrit (start_writing manquant)")
         try:
-            answer = self._service.wait_all()
+            answer = self._service.wait_all()  # a page Pagefind refused fails the build
+            kept = self._kept()
+            if kept is not None:
+                copied = _copy_index(kept, output)
+                if copied is not None:
+                    self._service.close()
+                    return self._summary(copied)
+                self._ask_for_files()  # the kept copy could not be read
+                answer = self._service.wait_all()
         except BaseException:
             self.abandon()
             raise
@@ -632,6 +708,10 @@ class Indexer:
             written[relative.as_posix()] = len(content)
         if "pagefind.js" not in written:
             raise SearchIndexError(f"Pagefind n’a pas donné {output / 'pagefind.js'}")
+        self._keep(output)
+        return self._summary(written)
+
+    def _summary(self, written: Mapping[str, int]) -> IndexSummary:
         return IndexSummary(
             records=self.records,
             spells=self.spells,

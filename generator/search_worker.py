@@ -6,8 +6,9 @@ the plugin hands each page's article to `IndexWorker`, which passes it on to a c
 (`python -m generator.search_worker`) that cuts the records and feeds Pagefind's service:
 both work on the machine's other core while MkDocs goes on.
 
-Protocol, one JSON object per line. Parent to child: `{"page": path, "html": text}` for each
-page, then `{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
+Protocol, one JSON object per line. Parent to child: `{"cache": folder or null}` first (where
+`search.Indexer` keeps the last index), `{"page": path, "html": text}` for each page, then
+`{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
 `IndexSummary`) or `{"error": message}`.
 """
 
@@ -40,7 +41,7 @@ class IndexWorker:
     `finish`, with the child's message.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path | None = None) -> None:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish/abandon)
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}
@@ -55,6 +56,7 @@ class IndexWorker:
         self._writer = threading.Thread(target=self._write, name="index-worker", daemon=True)
         self._writer.start()
         self._closed = False
+        self._send({"cache": str(cache) if cache is not None else None})
 
     def _write(self) -> None:
         stdin = self._process.stdin
@@ -66,7 +68,7 @@ class IndexWorker:
         except (BrokenPipeError, ValueError):
             pass  # the child stopped: `finish` reports why
 
-    def _send(self, message: dict[str, str]) -> None:
+    def _send(self, message: dict[str, str | None]) -> None:
         if self._closed:
             raise SearchIndexError("index déjà écrit ou abandonné")
         self._queue.put(json.dumps(message, ensure_ascii=False).encode() + b"\n")
@@ -114,8 +116,11 @@ class IndexWorker:
 
 def serve(lines: Iterable[str], answer: IO[str]) -> int:
     """The child's loop: pages in, one summary or error out. Returns the exit status."""
+    lines = iter(lines)
+    first = json.loads(next(lines, "{}"))
+    cache = first.get("cache")
     try:
-        indexer = Indexer()
+        indexer = Indexer(cache=Path(cache) if cache else None)
     except SearchIndexError as error:
         answer.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
         return 1

@@ -53,3 +53,52 @@ def test_the_child_reports_a_missing_pagefind_as_an_answer(
     assert serve(iter(()), answer) == 1
     (line,) = answer.getvalue().splitlines()
     assert json.loads(line)["error"].startswith(f"Pagefind ne démarre pas ({missing})")
+
+
+def index_files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
+    worker = IndexWorker(cache=cache)
+    worker.add_page("dnd5e/combat/index.html", search.article(page, "Combat"))
+    worker.start_writing(output)
+    return worker.finish()
+
+
+def test_the_index_of_the_same_records_is_given_again_from_the_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = build_index(tmp_path / "un", cache)
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    (kept / "repere").write_text("copié du cache", "utf-8")  # to see where the next one comes from
+    second = build_index(tmp_path / "deux", cache)
+    files = index_files(tmp_path / "deux")
+    assert files.pop("repere") == "copié du cache".encode()
+    assert files == index_files(tmp_path / "un")
+    assert (second.records, second.files - 1) == (first.records, first.files)
+    # Other records: a new index, which replaces the kept one.
+    build_index(tmp_path / "trois", cache, PAGE.replace("+2", "+5"))
+    assert "repere" not in index_files(tmp_path / "trois")
+    (replacing,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    assert replacing != kept
+
+
+def test_a_kept_index_that_cannot_be_read_is_made_again(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    build_index(tmp_path / "un", cache)
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    (kept / "pagefind.js").unlink()
+    summary = build_index(tmp_path / "deux", cache)
+    assert (tmp_path / "deux" / "pagefind.js").is_file()
+    assert summary.files == len(index_files(tmp_path / "deux"))
+
+
+def test_a_cache_that_cannot_be_written_only_means_making_the_index(tmp_path: Path) -> None:
+    blocked = tmp_path / "fichier"
+    blocked.write_text("un fichier à la place du dossier", "utf-8")
+    for name in ("un", "deux"):
+        summary = build_index(tmp_path / name, blocked / "cache")
+        assert (tmp_path / name / "pagefind.js").is_file()
+        assert summary.records == 2
