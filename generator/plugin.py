@@ -52,6 +52,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
 
+    def _cache(self, config: MkDocsConfig) -> Path:
+        """The build cache (`cache_dir`, from the project's folder), where every step keeps
+        what it need not make again; it only saves time."""
+        return Path(config.config_file_path).parent / self.config.cache_dir
+
     # Settings and spell export --------------------------------------------------------
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
@@ -239,15 +244,12 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         """Replace the `sources` among `files` by their minified concatenation; its path."""
         if not sources:
             return None
-        project = Path(config.config_file_path).parent
+        node_modules = Path(config.config_file_path).parent / "node_modules"
+        cache = self._cache(config)
         found = {s: files.get_file_from_path(s) for s in sources}
         try:
             texts = {
-                s: minify(
-                    f.content_string, s, project / "node_modules", project / self.config.cache_dir
-                )
-                if f is not None
-                else None
+                s: minify(f.content_string, s, node_modules, cache) if f is not None else None
                 for s, f in found.items()
             }
             bundle = concatenate(sources, texts, folder, stem, suffix)
@@ -309,15 +311,14 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if not self.config.enabled:
             return env
-        project = Path(config.config_file_path).parent
-        env.bytecode_cache = TemplateCache(project / self.config.cache_dir / "gabarits")
+        env.bytecode_cache = TemplateCache(self._cache(config) / "gabarits")
         if self.indexer is not None:
             try:
                 self.indexer.start_writing(Path(config.site_dir) / search.INDEX_FOLDER)
             except search.SearchIndexError as error:
                 self.indexer = None
                 raise PluginError(f"recherche : {error}") from error
-        report_path = project / self.config.report_file
+        report_path = Path(config.config_file_path).parent / self.config.report_file
         report_path.parent.mkdir(parents=True, exist_ok=True)
         report_path.write_text(self.report.to_json(), encoding="utf-8")
         info = self.report.format("info")
@@ -341,8 +342,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._abandon_index()
         if self.config.enabled:
             try:
-                project = Path(config.config_file_path).parent
-                self.indexer = IndexWorker(cache=project / self.config.cache_dir)
+                self.indexer = IndexWorker(cache=self._cache(config))
             except OSError as error:
                 raise PluginError(f"recherche : {error}") from error
 
@@ -383,7 +383,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 site,
                 project / self.config.pyodide_dir,
                 project / "calculators",
-                project / self.config.cache_dir,
+                self._cache(config),
                 snapshot=self.config.snapshot,
             )
         except (OSError, RuntimeError) as error:
@@ -415,7 +415,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 project,
                 name=config.site_name,
                 description=config.site_description or "",
-                cache=project / self.config.cache_dir,
+                cache=self._cache(config),
             )
         except (OSError, offline.OfflineError) as error:
             raise PluginError(f"hors ligne : {error}") from error
