@@ -19,6 +19,8 @@ import json
 import subprocess
 from pathlib import Path
 
+from generator.build_cache import keep_text
+
 __all__ = ["MinifyError", "esbuild_version", "minify"]
 
 LOADERS = {".js": "js", ".mjs": "js", ".css": "css"}
@@ -79,10 +81,5 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
     if result.returncode != 0:
         raise MinifyError(result.stderr.strip() or f"esbuild a échoué sur {name}")
     if cached is not None:
-        # The cache only saves time: a folder that cannot be written is not an error.
-        with contextlib.suppress(OSError):
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_suffix(cached.suffix + ".part")
-            partial.write_text(result.stdout, encoding="utf-8")
-            partial.replace(cached)
+        keep_text(cached, result.stdout)
     return result.stdout

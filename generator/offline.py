@@ -21,7 +21,6 @@ such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import json
 import logging
@@ -31,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
+
+from generator.build_cache import keep_text
 
 __all__ = [
     "FALLBACK_PAGE",
@@ -196,12 +197,7 @@ def precache_entries(
         seen[str(relative)] = [stat.st_size, stat.st_mtime_ns, entry.revision, entry.integrity]
         entries.append(entry)
     if cache is not None and seen != known:
-        # The cache only saves time: a folder that cannot be written is not an error.
-        with contextlib.suppress(OSError):
-            cache.mkdir(parents=True, exist_ok=True)
-            partial = cache / (DIGEST_CACHE + ".part")
-            partial.write_text(json.dumps(seen), encoding="utf-8")
-            partial.replace(cache / DIGEST_CACHE)
+        keep_text(cache / DIGEST_CACHE, json.dumps(seen))
     return entries
 
 
