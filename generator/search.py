@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
@@ -555,13 +555,17 @@ def _pagefind_version() -> str:
         return "?"
 
 
+KEPT_PAGES_FILE = ".pages.json"  # in a kept index: what it was made of (never copied out)
+
+
 def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
     """The kept index copied to `output` (replacing it), as path → bytes; None when it
     cannot be read whole (`output` is then left to be written again)."""
     try:
         if output.exists():
             shutil.rmtree(output)
-        shutil.copytree(kept, output)  # with the files' times: the offline step's digests hold
+        # With the files' times: the offline step's digests hold.
+        shutil.copytree(kept, output, ignore=shutil.ignore_patterns(KEPT_PAGES_FILE))
         written = {
             path.relative_to(output).as_posix(): path.stat().st_size
             for path in output.rglob("*")
@@ -572,12 +576,47 @@ def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
     return written if "pagefind.js" in written else None
 
 
+@dataclass(frozen=True)
+class _KeptPages:
+    """What the kept index was made of: Pagefind and this module (`made_by`), the digest of
+    each page in order, and the records they gave."""
+
+    made_by: str
+    pages: tuple[str, ...]
+    records: int
+    spells: int
+
+    @classmethod
+    def read(cls, folder: Path) -> _KeptPages | None:
+        try:
+            data = json.loads((folder / KEPT_PAGES_FILE).read_text(encoding="utf-8"))
+            kept = cls(
+                str(data["made_by"]),
+                tuple(str(page) for page in data["pages"]),
+                int(data["records"]),
+                int(data["spells"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return kept if kept.pages and kept.records > 0 else None
+
+    def write(self, folder: Path) -> None:
+        (folder / KEPT_PAGES_FILE).write_text(json.dumps(asdict(self)), "utf-8")
+
+
 class Indexer:
     """A search index fed page by page while the site is built, written at the end.
 
     `add_page` cuts a built page into records and hands them to Pagefind at once, without
-    waiting: the service indexes them while the next pages are rendered. `write` then
-    writes the index; `abandon` stops the service when the build fails before that.
+    waiting: the service indexes them while the next pages are rendered. `start_writing`
+    asks for the index and `finish` writes it; `abandon` stops the service when the build
+    fails before that.
+
+    With a build cache, the last index is kept there with what it was made of, and given
+    again, byte for byte, for the same pages (see `_KeptPages`). As long as the pages are
+    those of the kept index, in the same order, they are only held back; Pagefind is not
+    even started when they all are. The first page that differs starts it, with the pages
+    held back.
     """
 
     def __init__(
@@ -591,50 +630,88 @@ class Indexer:
         self.records = 0
         self.spells = 0
         self.cache = cache
-        executable = _executable()
-        # What the index is made of: Pagefind's build and what it is asked for, then every
-        # record in order.
-        made_by = [executable.name, _pagefind_version(), LANGUAGE, *UNUSED_BUNDLE_FILES]
-        self._inputs = hashlib.sha256("\0".join(made_by).encode() + b"\0")
-        self._service = _Service(executable)
-        self._service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
-        try:
-            self._index_id = self._service.receive()["index_id"]
-        except BaseException:
-            self._service.kill()
-            raise
+        self._executable = _executable()
+        # What makes an index of the same pages differ: Pagefind's build, what it is asked
+        # for, and this module (which cuts pages into records).
+        made_by = [
+            self._executable.name,
+            _pagefind_version(),
+            LANGUAGE,
+            *UNUSED_BUNDLE_FILES,
+            repr(self.areas),
+            repr(sorted(self.excluded)),
+            hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+        ]
+        self._made_by = hashlib.sha256("\0".join(made_by).encode()).hexdigest()
+        self._pages: list[str] = []  # digests of the pages given, in order
+        self._held: list[tuple[str, str]] = []  # pages those of the kept index so far
+        self._expected = self._kept_pages()
+        self._service: _Service | None = None
+        self._index_id: str | None = None
         self._output: Path | None = None
+        self._asked = False  # for the index's files (not when the kept index is given)
+        if self._expected is None:
+            self._start()
+
+    def _start(self) -> None:
+        """Start Pagefind's service, and give it the pages held back."""
+        service = _Service(self._executable)
+        service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
+        try:
+            self._index_id = service.receive()["index_id"]
+        except BaseException:
+            service.kill()
+            raise
+        self._service = service
+        self.records = self.spells = 0  # every page given so far is held back
+        held, self._held = self._held, []
+        for path, text in held:
+            self._add(page_records(path, text, self.areas))
 
     def add_page(self, path: str, text: str) -> None:
         """Index the page built at `path` (inside the site) from its HTML, unless excluded:
         a whole page, or the article alone (see `article`)."""
         if not is_indexed(path, self.excluded):
             return
-        self.add(page_records(path, text, self.areas))
+        self._pages.append(hashlib.sha256(f"{path}\0{text}".encode()).hexdigest())
+        if self._service is None:
+            expected = self._expected.pages if self._expected is not None else ()
+            count = len(self._pages)
+            if count <= len(expected) and expected[count - 1] == self._pages[-1]:
+                self._held.append((path, text))
+                return
+            self._start()
+        self._add(page_records(path, text, self.areas))
 
-    def add(self, records: Iterable[Record]) -> None:
+    def _add(self, records: Iterable[Record]) -> None:
+        assert self._service is not None
         for record in records:
-            document = record_document(record)
-            self._inputs.update(f"{record.url}\0{document}\0".encode())
             self._service.send(
                 {
                     "type": "AddFile",
                     "index_id": self._index_id,
                     "url": record.url,
                     "file_path": None,
-                    "file_contents": document,
+                    "file_contents": record_document(record),
                 }
             )
             self.records += 1
             self.spells += record.college is not None and record.level > 1
 
     def start_writing(self, output: Path) -> None:
-        """Ask for the index of every record sent, for `output`, without waiting; `finish`
+        """Ask for the index of every page given, for `output`, without waiting; `finish`
         waits for it and writes it there (replacing the folder)."""
+        self._output = output
+        if self._service is None:
+            expected = self._expected
+            if expected is not None and tuple(self._pages) == expected.pages and self._kept():
+                self.records, self.spells = expected.records, expected.spells
+                return  # `finish` copies it
+            self._start()
+        assert self._service is not None
         if not self.records:
             self.abandon()
             raise SearchIndexError("aucune page à indexer")
-        self._output = output
         if self._kept() is None:
             self._ask_for_files()
 
@@ -642,22 +719,38 @@ class Indexer:
         # The files come back in the answer and are written here: Pagefind's own WriteFiles
         # answers before its last writes reach the disk (tokio files, never flushed), and the
         # service exits as soon as its input closes: an empty pagefind-entry.json, now and then.
+        assert self._service is not None
         self._service.send({"type": "GetFiles", "index_id": self._index_id})
+        self._asked = True
 
-    # The index of the same records is kept in the build cache and given again as it was:
+    # The index of the same pages is kept in the build cache and given again as it was:
     # Pagefind names some of its files differently at each run, so an index made again
     # would change the offline download's version, and readers would be offered a new
-    # version of a site that did not change. The cache only saves that: a folder that
-    # cannot be written or read means making the index again.
+    # version of a site that did not change. The cache only saves that, and the time:
+    # a folder that cannot be written or read means making the index again.
 
     def _kept_folder(self) -> Path | None:
         if self.cache is None:
             return None
-        return self.cache / f"{KEPT_INDEX_PREFIX}{self._inputs.hexdigest()[:24]}"
+        inputs = hashlib.sha256(self._made_by.encode())
+        for page in self._pages:
+            inputs.update(page.encode())
+        return self.cache / f"{KEPT_INDEX_PREFIX}{inputs.hexdigest()[:24]}"
 
     def _kept(self) -> Path | None:
         folder = self._kept_folder()
         return folder if folder is not None and folder.is_dir() else None
+
+    def _kept_pages(self) -> _KeptPages | None:
+        """What the kept index was made of, if it was made by the same (else None)."""
+        if self.cache is None:
+            return None
+        with contextlib.suppress(OSError):
+            for folder in self.cache.glob(KEPT_INDEX_PREFIX + "*"):
+                kept = _KeptPages.read(folder)
+                if kept is not None and kept.made_by == self._made_by:
+                    return kept
+        return None
 
     def _keep(self, output: Path) -> None:
         folder = self._kept_folder()
@@ -667,6 +760,7 @@ class Indexer:
         with contextlib.suppress(OSError):
             shutil.rmtree(partial, ignore_errors=True)
             shutil.copytree(output, partial)
+            _KeptPages(self._made_by, tuple(self._pages), self.records, self.spells).write(partial)
             for old in folder.parent.glob(KEPT_INDEX_PREFIX + "*"):
                 if old != partial:
                     shutil.rmtree(old, ignore_errors=True)
@@ -679,15 +773,20 @@ class Indexer:
         if output is None:
             raise SearchIndexError("index jamais écrit (start_writing manquant)")
         try:
-            answer = self._service.wait_all()  # a page Pagefind refused fails the build
-            kept = self._kept()
-            if kept is not None:
-                copied = _copy_index(kept, output)
+            if self._service is not None and not self._asked:
+                self._service.wait_all()  # a page Pagefind refused fails the build
+            if not self._asked:  # the kept index is given again
+                kept = self._kept()
+                copied = _copy_index(kept, output) if kept is not None else None
                 if copied is not None:
-                    self._service.close()
+                    if self._service is not None:
+                        self._service.close()
                     return self._summary(copied)
-                self._ask_for_files()  # the kept copy could not be read
-                answer = self._service.wait_all()
+                if self._service is None:  # the kept copy could not be read
+                    self._start()
+                self._ask_for_files()
+            assert self._service is not None
+            answer = self._service.wait_all()
         except BaseException:
             self.abandon()
             raise
@@ -720,7 +819,8 @@ class Indexer:
         )
 
     def abandon(self) -> None:
-        self._service.kill()
+        if self._service is not None:
+            self._service.kill()
 
 
 def remove_material_search(site: Path) -> list[str]:

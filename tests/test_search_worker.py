@@ -3,9 +3,11 @@ uses it: pages in, an index written, errors raised with the child's message."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,3 +104,91 @@ def test_a_cache_that_cannot_be_written_only_means_making_the_index(tmp_path: Pa
         summary = build_index(tmp_path / name, blocked / "cache")
         assert (tmp_path / name / "pagefind.js").is_file()
         assert summary.records == 2
+
+
+def indexed_urls(folder: Path) -> set[str]:
+    """The address of every record of a Pagefind index (one fragment file each)."""
+    return {
+        json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
+        for path in (folder / "fragment").glob("*.pf_fragment")
+    }
+
+
+RULES = {
+    "dnd5e/combat/index.html": ("Combat", PAGE),
+    "dnd5e/repos/index.html": ("Repos", '<h1 id="repos">Repos</h1><h2 id="court">Court</h2>'),
+    "dnd5e/magie/index.html": ("Magie", '<h1 id="magie">Magie</h1><h2 id="rituels">Rituels</h2>'),
+}
+
+
+def index_in_process(
+    output: Path, cache: Path, pages: dict[str, tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[search.IndexSummary, list[int]]:
+    """`search.Indexer` fed `pages` (path → title, content); with the number of pages
+    given when Pagefind's service was started (none: never started)."""
+    starts: list[int] = []
+    given = 0
+    service = search._Service
+
+    def counted(executable: Path) -> Any:
+        starts.append(given)
+        return service(executable)
+
+    monkeypatch.setattr(search, "_Service", counted)
+    indexer = search.Indexer(cache=cache)
+    for path, (title, content) in pages.items():
+        given += 1
+        indexer.add_page(path, search.article(content, title))
+    indexer.start_writing(output)
+    return indexer.finish(), starts
+
+
+def test_pagefind_is_not_even_started_for_the_pages_of_the_kept_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first, starts = index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    assert starts == [0]  # nothing kept yet: started at once, pages indexed as they come
+    second, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
+    assert starts == []
+    assert second == first
+    assert index_files(tmp_path / "deux") == index_files(tmp_path / "un")
+    assert not (tmp_path / "deux" / search.KEPT_PAGES_FILE).exists()  # kept for the cache only
+
+
+def test_the_first_page_that_differs_starts_pagefind_with_the_pages_held_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    changed = {
+        **RULES,
+        "dnd5e/repos/index.html": ("Repos", RULES["dnd5e/repos/index.html"][1] + "<p>Long.</p>"),
+    }
+    summary, starts = index_in_process(tmp_path / "deux", cache, changed, monkeypatch)
+    assert starts == [2]  # at the second page, the first one held back
+    urls = indexed_urls(tmp_path / "deux")
+    assert urls == indexed_urls(tmp_path / "un")
+    assert {"dnd5e/combat/", "dnd5e/combat/#abri", "dnd5e/magie/#rituels"} <= urls
+    assert summary.records == len(urls) == 6
+    # A page more, at the end: started there, with all the others.
+    more = {**changed, "dnd5e/sorts/index.html": ("Sorts", '<h1 id="sorts">Sorts</h1>')}
+    summary, starts = index_in_process(tmp_path / "trois", cache, more, monkeypatch)
+    assert (starts, summary.records) == ([4], 7)
+    # A page fewer: started when the index is asked for.
+    summary, starts = index_in_process(tmp_path / "quatre", cache, changed, monkeypatch)
+    assert (starts, summary.records) == ([3], 6)
+    assert indexed_urls(tmp_path / "quatre") == urls
+
+
+def test_an_index_kept_by_another_version_of_the_indexer_is_not_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    pages = json.loads((kept / search.KEPT_PAGES_FILE).read_text("utf-8"))
+    pages["made_by"] = "0" * 64  # as if this module, or Pagefind, had changed
+    (kept / search.KEPT_PAGES_FILE).write_text(json.dumps(pages), "utf-8")
+    summary, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
+    assert (starts, summary.records) == ([0], 6)
