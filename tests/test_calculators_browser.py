@@ -361,6 +361,53 @@ def test_forms_far_down_the_page_stay_folded_until_the_reader_comes_near(
     context.close()
 
 
+FIELDS = """(form) => [...form.querySelectorAll("input, select, textarea")].map(
+    (field) => [field.tagName, field.id, field.name, field.type])"""
+
+
+def test_a_folded_form_holds_no_field_until_it_is_unfolded(browser: Any, site_url: str) -> None:
+    # At DOMContentLoaded, Chromium's form filling looks at every field of the page; a field
+    # inside a folded form made it lay that form out (main.html takes them out meanwhile).
+    plain = browser.new_context(viewport={"width": 360, "height": 640}, java_script_enabled=False)
+    whole = plain.new_page()
+    whole.goto(site_url + "outils/")
+    expected = {
+        form.get_attribute("data-calculateur"): form.evaluate(FIELDS)
+        for form in whole.locator("form.calculateur").all()
+    }
+    plain.close()
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_load_state("load")
+    forms = {f.get_attribute("data-calculateur"): f for f in page.locator("form.calculateur").all()}
+    folded = [
+        name
+        for name, form in forms.items()
+        if form.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    ]
+    assert len(folded) >= 8, folded
+    for name in folded:
+        assert forms[name].evaluate(FIELDS) == [], name
+        assert all(expected[name]), name  # the ids are held meanwhile (see the next test)
+        ids = [field_id for _, field_id, _, _ in expected[name]]
+        assert forms[name].evaluate("(f, ids) => ids.every((id) => f.querySelector('#' + id))", ids)
+    for name, form in forms.items():
+        if name not in folded:
+            assert form.evaluate(FIELDS) == expected[name], name
+    # Unfolded: the same fields, in the same places, and nothing left of what held them.
+    last = page.locator("form.calculateur").last
+    last.scroll_into_view_if_needed()
+    last.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
+    name = last.get_attribute("data-calculateur")
+    assert last.evaluate(FIELDS) == expected[name]
+    assert last.evaluate("(f) => f.querySelectorAll('.saisie > span:empty').length") == 0
+    label = last.locator("label[for]").first
+    label.click()
+    assert page.evaluate("document.activeElement.id") == label.get_attribute("for")
+    context.close()
+
+
 def test_a_shared_link_or_an_address_unfolds_a_folded_form_at_once(
     browser: Any, site_url: str
 ) -> None:

@@ -492,7 +492,9 @@
 
   function unfold(form) {
     const body = form.querySelector(".calculateur-corps");
-    if (body) body.hidden = false;
+    if (!body) return;
+    if (body.reglesDeplier) body.reglesDeplier(); // its fields back (main.html)
+    body.hidden = false;
   }
 
   // A form that starts above the screen (the reader scrolls up, or jumped past it) grows
