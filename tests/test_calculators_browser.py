@@ -439,6 +439,16 @@ def test_printing_unfolds_every_form(browser: Any, site_url: str) -> None:
     assert page.evaluate(count) > 0
     page.pdf()  # Chromium fires beforeprint, as when a reader prints
     assert page.evaluate(count) == 0
+    # The page is printed as it is right after beforeprint, before any next frame: every
+    # field is back by then, and nothing is left of what held its place while folded.
+    again = context.new_page()
+    again.goto(site_url + "outils/")
+    again.wait_for_load_state("load")
+    printed = """() => {
+        dispatchEvent(new Event("beforeprint"));
+        return document.querySelectorAll(".calculateur .saisie > span:empty").length;
+    }"""
+    assert again.evaluate(printed) == 0
     context.close()
 
 

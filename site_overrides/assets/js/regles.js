@@ -525,7 +525,7 @@
     const form = target && target.closest("form.calculateur");
     if (form && folded(form)) {
       openWidget(form);
-      target.scrollIntoView();
+      document.getElementById(id).scrollIntoView(); // a field, no longer what held its id
     }
   }
 
