@@ -502,9 +502,11 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     number above `limit` is returned as limit + 1 (the search stops there).
 
     Only the cells within `limit` of the diagonal are computed: the others are at least
-    their distance from it, so above the limit whatever they hold."""
+    their distance from it, so above the limit whatever they hold. Before that, a quick
+    bound: each edit adds or takes at most two letters to the letters that only one of the
+    two strings has (a swap none), so more than twice the limit of those is over it."""
     over = limit + 1
-    if abs(len(a) - len(b)) > limit:
+    if abs(len(a) - len(b)) > limit or len(set(a) ^ set(b)) > 2 * limit:
         return over
     width = len(b) + 1
     previous2: list[int] = []
