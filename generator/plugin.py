@@ -28,6 +28,7 @@ from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
 from generator.search_worker import IndexWorker
 from generator.template_cache import TemplateCache
+from generator.wrapped_tables import wrap_tables
 
 __all__ = ["ReglesPlugin"]
 
@@ -352,6 +353,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
+        if self.config.enabled:
+            html = wrap_tables(html)  # Material's script would move them at load
         if self.indexer is not None:
             title = page.title or config.site_name
             self.indexer.add_page(page.file.dest_uri, search.article(html, title))
