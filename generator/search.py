@@ -578,9 +578,10 @@ def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
 
 @dataclass(frozen=True)
 class _KeptPages:
-    """What the kept index was made of: Pagefind and this module (`made_by`), the digest of
-    each page in order, and the records they gave."""
+    """What the kept index in `folder` was made of: Pagefind and this module (`made_by`), the
+    digest of each page in order, and the records they gave."""
 
+    folder: Path
     made_by: str
     pages: tuple[str, ...]
     records: int
@@ -591,6 +592,7 @@ class _KeptPages:
         try:
             data = json.loads((folder / KEPT_PAGES_FILE).read_text(encoding="utf-8"))
             kept = cls(
+                folder,
                 str(data["made_by"]),
                 tuple(str(page) for page in data["pages"]),
                 int(data["records"]),
@@ -600,8 +602,9 @@ class _KeptPages:
             return None
         return kept if kept.pages and kept.records > 0 else None
 
-    def write(self, folder: Path) -> None:
-        (folder / KEPT_PAGES_FILE).write_text(json.dumps(asdict(self)), "utf-8")
+    def write(self) -> None:
+        manifest = {k: v for k, v in asdict(self).items() if k != "folder"}
+        (self.folder / KEPT_PAGES_FILE).write_text(json.dumps(manifest), "utf-8")
 
 
 class Indexer:
@@ -649,7 +652,6 @@ class Indexer:
         self._service: _Service | None = None
         self._index_id: str | None = None
         self._output: Path | None = None
-        self._asked = False  # for the index's files (not when the kept index is given)
         if self._expected is None:
             self._start()
 
@@ -704,16 +706,14 @@ class Indexer:
         self._output = output
         if self._service is None:
             expected = self._expected
-            if expected is not None and tuple(self._pages) == expected.pages and self._kept():
+            if expected is not None and tuple(self._pages) == expected.pages:
                 self.records, self.spells = expected.records, expected.spells
                 return  # `finish` copies it
             self._start()
-        assert self._service is not None
         if not self.records:
             self.abandon()
             raise SearchIndexError("aucune page à indexer")
-        if self._kept() is None:
-            self._ask_for_files()
+        self._ask_for_files()
 
     def _ask_for_files(self) -> None:
         # The files come back in the answer and are written here: Pagefind's own WriteFiles
@@ -721,7 +721,6 @@ class Indexer:
         # service exits as soon as its input closes: an empty pagefind-entry.json, now and then.
         assert self._service is not None
         self._service.send({"type": "GetFiles", "index_id": self._index_id})
-        self._asked = True
 
     # The index of the same pages is kept in the build cache and given again as it was:
     # Pagefind names some of its files differently at each run, so an index made again
@@ -736,10 +735,6 @@ class Indexer:
         for page in self._pages:
             inputs.update(page.encode())
         return self.cache / f"{KEPT_INDEX_PREFIX}{inputs.hexdigest()[:24]}"
-
-    def _kept(self) -> Path | None:
-        folder = self._kept_folder()
-        return folder if folder is not None and folder.is_dir() else None
 
     def _kept_pages(self) -> _KeptPages | None:
         """What the kept index was made of, if it was made by the same (else None)."""
@@ -760,7 +755,8 @@ class Indexer:
         with contextlib.suppress(OSError):
             shutil.rmtree(partial, ignore_errors=True)
             shutil.copytree(output, partial)
-            _KeptPages(self._made_by, tuple(self._pages), self.records, self.spells).write(partial)
+            kept = _KeptPages(partial, self._made_by, tuple(self._pages), self.records, self.spells)
+            kept.write()
             for old in folder.parent.glob(KEPT_INDEX_PREFIX + "*"):
                 if old != partial:
                     shutil.rmtree(old, ignore_errors=True)
@@ -773,20 +769,15 @@ class Indexer:
         if output is None:
             raise SearchIndexError("index jamais écrit (start_writing manquant)")
         try:
-            if self._service is not None and not self._asked:
-                self._service.wait_all()  # a page Pagefind refused fails the build
-            if not self._asked:  # the kept index is given again
-                kept = self._kept()
-                copied = _copy_index(kept, output) if kept is not None else None
+            if self._service is None:  # the pages of the kept index: it is given again
+                assert self._expected is not None
+                copied = _copy_index(self._expected.folder, output)
                 if copied is not None:
-                    if self._service is not None:
-                        self._service.close()
                     return self._summary(copied)
-                if self._service is None:  # the kept copy could not be read
-                    self._start()
+                self._start()  # the kept copy could not be read
                 self._ask_for_files()
             assert self._service is not None
-            answer = self._service.wait_all()
+            answer = self._service.wait_all()  # a page Pagefind refused fails the build
         except BaseException:
             self.abandon()
             raise
