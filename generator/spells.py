@@ -1043,7 +1043,12 @@ def render_spell_index(result: ParseResult) -> str:
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',
-                *(f"<td>{e(values[k])}</td>" for k in _INDEX_COLUMNS),
+                # The label shows before the value in the phone's cards (sorts.css), which
+                # leave out empty cells.
+                *(
+                    f'<td data-label="{e(k)}">{e(values[k])}</td>' if values[k] else "<td></td>"
+                    for k in _INDEX_COLUMNS
+                ),
             ]
             attr_text = " ".join(f'{k}="{e(v)}"' for k, v in attrs.items())
             lines.append(f"<tr {attr_text}>{''.join(cells)}</tr>")

@@ -608,6 +608,85 @@ def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> No
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
 
 
+@pytest.mark.parametrize("script", [True, False], ids=["script", "sans-script"])
+def test_phone_cards_name_their_fields(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]], script: bool
+) -> None:
+    """Each field of a card says what it is (« Durée : … »), with the page's script or without:
+    the labels are written in the page, not by the script."""
+    t = tab(360, java_script_enabled=script)
+    page = t.open(INDEX) if script else t.page
+    if not script:
+        page.goto(t.base + INDEX)
+    shown = page.eval_on_selector_all(
+        "#table-sorts tbody tr",
+        """rows => rows.map(r => [r.cells[0].querySelector('a').href,
+            Array.from(r.cells).slice(3).map(td => getComputedStyle(td).display === 'none'
+              ? null : [getComputedStyle(td, '::before').content, td.textContent])])""",
+    )
+    assert len(shown) == 422
+    by_url = {href.removeprefix(t.base): cells for href, cells in shown}
+    for spell in spells:
+        fields = spell["fields"]
+        expected = [
+            [f'"{k} : "', fields[k]] if fields.get(k, "").strip() else None for k in INDEX_FIELDS
+        ]
+        assert by_url[spell["url"]] == expected, spell["url"]
+
+
+# Every change to the rows of the spell index after DOMContentLoaded, by the page's scripts.
+WATCH_ROWS = """
+window.__lignes = {deplacees: 0, attributs: []};
+document.addEventListener('DOMContentLoaded', () => {
+  const tbody = document.querySelector('#table-sorts tbody');
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'childList') {
+        window.__lignes.deplacees += r.addedNodes.length + r.removedNodes.length;
+      } else {
+        window.__lignes.attributs.push(`${r.target.tagName} ${r.attributeName}`);
+      }
+    }
+  }).observe(tbody, {childList: true, attributes: true, subtree: true});
+});
+"""
+
+
+def test_opening_the_index_leaves_its_rows_alone(tab: Callable[..., Tab]) -> None:
+    """At load, the script reads the 422 rows and writes nothing into them: moving them or
+    writing into their cells restyles and lays out every one of them again. A sort asked by
+    the address still moves them (which shows the watch sees moves)."""
+    t = tab(360)
+    t.page.add_init_script(WATCH_ROWS)
+    page = t.open(INDEX)
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.__lignes") == {"deplacees": 0, "attributs": []}
+
+    page = t.open(INDEX + "?college=acoustique")  # a filter only hides rows
+    page.wait_for_timeout(100)
+    watched = page.evaluate("window.__lignes")
+    assert watched["deplacees"] == 0
+    assert watched["attributs"] and set(watched["attributs"]) == {"TR hidden"}
+
+    page = t.open(INDEX + "?tri=nom")
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.__lignes.deplacees") > 0
+
+
+def test_college_choices_are_in_alphabetical_order(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    """Accents and case aside (« Élémentaire » among the E), as the reader looks for them."""
+    page = tab().open(INDEX)
+    labels = page.eval_on_selector_all(
+        "#sorts-college option", "o => o.slice(1).map(x => x.textContent)"
+    )
+    names = sorted({s["college"] for s in spells}, key=lambda n: (fold(n), n))
+    counts = {n: sum(1 for s in spells if s["college"] == n) for n in names}
+    assert labels == [f"{n} ({counts[n]})" for n in names]
+    assert any(n.startswith("É") for n in names) and names[0] < names[-1]
+
+
 def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     t = tab(360)
     page = t.open(INDEX)

@@ -78,12 +78,15 @@ def test_index_table(seed: ParseResult) -> None:
     assert (blast["data-min"], blast["data-max"]) == ("1", "4")
     level = blast.select("td")[2]
     assert (level["data-min"], level["data-max"], level.get_text()) == ("1", "4", "I–IV")
+    # The phone's cards name each field from its label, with or without the page's script.
     # 177 entries have « Temps : long » (or « Long ») in the seed.
     assert sum(1 for r in rows if r["data-long"] == "1") == 177
     parchemin = next(r for r in rows if "#parchemin" in r.select_one("td a")["href"])  # type: ignore[index]
     assert parchemin["data-temps"] == "10 minutes par PdM nécessaire au lancer du sort"
     assert parchemin["data-long"] == "0"
     assert parchemin["data-classe"] == "Enchantement"
+    labels = [td.get("data-label") for td in parchemin.select("td")]
+    assert labels == [None, None, None, "Classe", None, "Temps", None]
     assert "Export généré le 22/10/2026 à 19:24." in page
 
 

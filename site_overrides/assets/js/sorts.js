@@ -45,6 +45,15 @@
       .replace(/\s+/g, " ")
       .trim();
 
+  /** Ordre des listes de choix : sans accents ni casse, puis caractère par caractère. Sans
+   * Intl.Collator : créé au premier usage (données de la locale, ~15 ms), il attend qu’on trie. */
+  const alphabetique = (a, b) => {
+    const x = plier(a);
+    const y = plier(b);
+    if (x !== y) return x < y ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  };
+
   const romain = (n) => {
     let reste = Math.trunc(Number(n)) || 0;
     if (reste >= 1 && reste <= NIVEAU_MAX) return ROMAINS[reste - 1];
@@ -121,10 +130,9 @@
   };
 
   /** Clé d’un lien dans spells.json (« magie/acoustique/#blast-sonore »), ou null. */
-  const cleDuLien = (lien) => {
+  const cleDuLien = (lien, base = racine()) => {
     let adresse;
     try { adresse = new URL(lien.getAttribute("href") || "", location.href); } catch { return null; }
-    const base = racine();
     if (adresse.origin !== base.origin || !adresse.hash || adresse.hash === "#") return null;
     if (!adresse.pathname.startsWith(base.pathname)) return null;
     let chemin = adresse.pathname.slice(base.pathname.length).replace(/(^|\/)index\.html$/, "$1");
@@ -397,14 +405,13 @@
     table.dataset.sortsPret = "1";
     const tbody = table.tBodies[0];
     const entetes = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
+    const base = racine();
 
-    // Lignes lues une fois ; l’ordre d’origine sert de dernier critère (tri stable).
+    // Lignes lues une fois, sans rien y écrire (les libellés des cartes viennent de la
+    // page) ; l’ordre d’origine sert de dernier critère (tri stable).
     const lignes = Array.from(tbody.rows).filter((tr) => tr.cells.length >= 7).map((tr, rang) => {
       const c = tr.cells;
       const d = tr.dataset;
-      for (let i = 0; i < c.length && i < entetes.length; i += 1) {
-        c[i].setAttribute("data-label", entetes[i].textContent.trim());
-      }
       const lienNom = c[0].querySelector("a");
       const min = Number.parseInt(d.min, 10) || 1;
       const max = Number.parseInt(d.max, 10) || min;
@@ -420,8 +427,9 @@
         duree: (d.duree || "").trim(),
         temps: (d.temps || "").trim(),
         long: d.long === "1",
-        cle: lienNom ? cleDuLien(lienNom) : null,
-        texte: plier([nom, collegeNom, classe, d.duree, d.temps, resistance].join(" ")),
+        lienNom,
+        brut: [nom, collegeNom, classe, d.duree, d.temps, resistance].join(" "),
+        texte: null, // brut plié, fait à la première recherche de texte
         description: null,
       };
     });
@@ -440,7 +448,7 @@
       if (l.classes.length) new Set(l.classes).forEach((k) => compter(classes, k)); else sansClasse += 1;
       if (l.resistanceBase) compter(resistances, l.resistanceBase); else sansResistance += 1;
     }
-    const trie = (m) => Array.from(m.keys()).sort((a, b) => collator.compare(a, b));
+    const trie = (m) => Array.from(m.keys()).sort(alphabetique);
 
     // Formulaire --------------------------------------------------------------------------
     const id = (s) => `sorts-${s}`;
@@ -454,7 +462,7 @@
       "aria-describedby": id("compte"), maxlength: "200",
     });
     const choixCollege = el("select", { id: id("college"), name: "college" }, option("", `Tous (${total})`));
-    for (const [slug, { nom, n }] of Array.from(colleges).sort((a, b) => collator.compare(a[1].nom, b[1].nom))) {
+    for (const [slug, { nom, n }] of Array.from(colleges).sort((a, b) => alphabetique(a[1].nom, b[1].nom))) {
       choixCollege.append(option(slug, `${nom} (${n})`));
     }
     const choixNiveau = (nom) => {
@@ -592,6 +600,7 @@
       if (etat.resistance === AUCUN ? l.resistanceBase : etat.resistance && l.resistanceBase !== etat.resistance) return false;
       if (etat.long && !l.long) return false;
       if (mots.length) {
+        if (l.texte === null) l.texte = plier(l.brut);
         const botte = etat.desc && l.description ? `${l.texte} ${l.description}` : l.texte;
         return mots.every((m) => botte.includes(m));
       }
@@ -635,20 +644,27 @@
     const videPour = (colonne) => (l) => (colonne === "duree" || colonne === "temps" ? !l[colonne]
       : colonne in cles ? !cles[colonne](l) : false);
 
+    // Tri dont les lignes suivent l’ordre dans la page ("" : celui de l’export, comme chargée).
+    // Déplacer les 422 lignes les fait toutes recalculer et remettre en page : pas pour rien.
+    let triEnPlace = "";
     const trier = () => {
-      let ordre;
-      if (!etat.tri) {
-        ordre = [...lignes];
-      } else {
-        const cmp = comparer(etat.tri);
-        const estVide = videPour(etat.tri);
-        const sens = etat.ordre === "desc" ? -1 : 1;
-        // Stable : à égalité, l’ordre de l’export ; les champs vides toujours en fin de liste.
-        ordre = [...lignes].sort((a, b) => (estVide(a) - estVide(b)) || sens * cmp(a, b) || a.rang - b.rang);
+      const voulu = etat.tri ? `${etat.tri} ${etat.ordre}` : "";
+      if (voulu !== triEnPlace) {
+        let ordre;
+        if (!etat.tri) {
+          ordre = [...lignes];
+        } else {
+          const cmp = comparer(etat.tri);
+          const estVide = videPour(etat.tri);
+          const sens = etat.ordre === "desc" ? -1 : 1;
+          // Stable : à égalité, l’ordre de l’export ; les champs vides toujours en fin de liste.
+          ordre = [...lignes].sort((a, b) => (estVide(a) - estVide(b)) || sens * cmp(a, b) || a.rang - b.rang);
+        }
+        const fragment = document.createDocumentFragment();
+        ordre.forEach((l) => fragment.append(l.tr));
+        tbody.append(fragment);
+        triEnPlace = voulu;
       }
-      const fragment = document.createDocumentFragment();
-      ordre.forEach((l) => fragment.append(l.tr));
-      tbody.append(fragment);
       entetes.forEach((th, i) => {
         const actif = COLONNES[i] === etat.tri;
         if (actif) th.setAttribute("aria-sort", etat.ordre === "desc" ? "descending" : "ascending");
@@ -666,7 +682,8 @@
       chargerSorts().then((parUrl) => {
         if (!table.isConnected) return;
         for (const l of lignes) {
-          const sort = l.cle ? parUrl.get(l.cle) : null;
+          const cle = l.lienNom ? cleDuLien(l.lienNom, base) : null;
+          const sort = cle ? parUrl.get(cle) : null;
           if (!sort) continue;
           const champs = sort.fields && typeof sort.fields === "object" ? Object.values(sort.fields) : [];
           l.description = plier(`${champs.join(" ")} ${texteBrut(sort.description ?? "")}`);
