@@ -687,6 +687,27 @@ def test_college_choices_are_in_alphabetical_order(
     assert any(n.startswith("É") for n in names) and names[0] < names[-1]
 
 
+def test_phone_cards_far_down_are_laid_out_when_reached(tab: Callable[..., Tab]) -> None:
+    """The cards off the screen are skipped until reached (content-visibility), with a height
+    guessed close enough that the page's length barely moves when they are laid out."""
+    t = tab(360)
+    page = t.open(INDEX)
+    first = page.locator("#table-sorts tbody tr").first
+    assert first.evaluate("tr => getComputedStyle(tr).contentVisibility") == "auto"
+    guessed = page.evaluate("document.documentElement.scrollHeight")
+    page.keyboard.press("End")
+    last = page.locator("#table-sorts tbody tr").last
+    expect(last.locator("td").first).to_be_in_viewport()
+    laid_out = page.evaluate(
+        """() => {
+          document.querySelectorAll('#table-sorts tbody tr')
+            .forEach((tr) => { tr.style.contentVisibility = 'visible'; });
+          return document.documentElement.scrollHeight;
+        }"""
+    )
+    assert abs(guessed - laid_out) / laid_out < 0.1, (guessed, laid_out)
+
+
 def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     t = tab(360)
     page = t.open(INDEX)
