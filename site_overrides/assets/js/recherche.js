@@ -478,6 +478,14 @@
       input.focus();
       return run();
     };
+
+    // A reader quick off the mark ("/" and a word as the page ends loading) can be in the
+    // box before this set-up, which waits for a task of its own: the browser passes input
+    // before timers. What was typed then was not heard: open the box and search it now.
+    if (document.activeElement === input) {
+      openBox();
+      if (input.value.trim()) run();
+    }
   }
 
   /* "/", "s" or "f" (as in Material) focus the box, unless the reader is typing elsewhere. */
