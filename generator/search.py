@@ -549,10 +549,16 @@ def _executable() -> Path:
 
 
 def _pagefind_version() -> str:
-    try:
-        return importlib.metadata.version("pagefind")
-    except importlib.metadata.PackageNotFoundError:
-        return "?"
+    """The Pagefind that `_executable` would start, read without importing its client (which
+    loads asyncio, a tenth of a second, for nothing when the kept index is given): the
+    versions of its distributions, and the executable named by the environment, if any."""
+    versions = []
+    for name in ("pagefind", "pagefind_bin_extended", "pagefind_bin"):
+        try:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} ?")
+    return ", ".join([*versions, os.environ.get("PAGEFIND_BINARY_PATH", "")])
 
 
 KEPT_PAGES_FILE = ".pages.json"  # in a kept index: what it was made of (never copied out)
@@ -633,11 +639,9 @@ class Indexer:
         self.records = 0
         self.spells = 0
         self.cache = cache
-        self._executable = _executable()
         # What makes an index of the same pages differ: Pagefind's build, what it is asked
         # for, and this module (which cuts pages into records).
         made_by = [
-            self._executable.name,
             _pagefind_version(),
             LANGUAGE,
             *UNUSED_BUNDLE_FILES,
@@ -657,7 +661,7 @@ class Indexer:
 
     def _start(self) -> None:
         """Start Pagefind's service, and give it the pages held back."""
-        service = _Service(self._executable)
+        service = _Service(_executable())
         service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
         try:
             self._index_id = service.receive()["index_id"]
