@@ -184,7 +184,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         if self.spells is not None:
             files.append(
                 File.generated(
-                    config, self._index_uri(), content=spellbook.render_spell_index(self.spells)
+                    config,
+                    self._index_uri(),
+                    content=spellbook.render_spell_index(self.spells, table_mark=True),
                 )
             )
             for college in self.spells.colleges:
@@ -354,11 +356,23 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         if self.config.enabled:
+            if self.spells is not None and page.file.src_uri == self._index_uri():
+                html = self._put_spell_table(html, self.spells)
             html = wrap_tables(html)  # Material's script would move them at load
         if self.indexer is not None:
             title = page.title or config.site_name
             self.indexer.add_page(page.file.dest_uri, search.article(html, title))
         return html
+
+    @staticmethod
+    def _put_spell_table(html: str, spells: spellbook.ParseResult) -> str:
+        """The spell index's table where its Markdown left the mark (`render_spell_index`)."""
+        if html.count(spellbook.SPELL_TABLE_MARK) != 1:
+            raise PluginError(
+                "« Tous les sorts » : la marque du tableau des sorts "
+                f"({spellbook.SPELL_TABLE_MARK}) n’est pas une fois dans la page convertie"
+            )
+        return html.replace(spellbook.SPELL_TABLE_MARK, spellbook.render_spell_table(spells))
 
     def on_build_error(self, *, error: Exception) -> None:
         self._abandon_index()

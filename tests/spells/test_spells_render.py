@@ -5,9 +5,12 @@ from __future__ import annotations
 import markdown
 import pytest
 from bs4 import BeautifulSoup, Tag
+from mkdocs.exceptions import PluginError
 from synth import seed_text
 
+from generator.plugin import ReglesPlugin
 from generator.spells import (
+    SPELL_TABLE_MARK,
     ParseResult,
     mention_linker,
     parse_export,
@@ -88,6 +91,19 @@ def test_index_table(seed: ParseResult) -> None:
     labels = [td.get("data-label") for td in parchemin.select("td")]
     assert labels == [None, None, None, "Classe", None, "Temps", None]
     assert "Export généré le 22/10/2026 à 19:24." in page
+
+
+def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
+    """The build converts the index's Markdown with a mark where the table goes, then puts
+    the table there: the same page as converting it whole, and a page without its mark
+    (or with two) stops the build rather than showing no table."""
+    marked = render_spell_index(seed, table_mark=True)
+    assert marked.count(SPELL_TABLE_MARK) == 1 and "<table" not in marked
+    convert = lambda text: markdown.markdown(text, extensions=EXTENSIONS)  # noqa: E731
+    assert ReglesPlugin._put_spell_table(convert(marked), seed) == convert(render_spell_index(seed))
+    for broken in ("<h1>Tous les sorts</h1>", SPELL_TABLE_MARK * 2):
+        with pytest.raises(PluginError, match="la marque du tableau des sorts"):
+            ReglesPlugin._put_spell_table(broken, seed)
 
 
 def test_index_renders_through_markdown(seed: ParseResult) -> None:
