@@ -550,7 +550,7 @@ def _executable() -> Path:
 
 def _pagefind_version() -> str:
     """The Pagefind that `_executable` would start, read without importing its client (which
-    loads asyncio, a tenth of a second, for nothing when the kept index is given): the
+    loads asyncio: some 35 ms of CPU, for nothing when the kept index is given): the
     versions of its distributions, and the executable named by the environment, if any."""
     versions = []
     for name in ("pagefind", "pagefind_bin_extended", "pagefind_bin"):

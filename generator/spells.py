@@ -1013,6 +1013,9 @@ def render_college_page(college: College, link: Callable[[str], str | None] | No
 
 _INDEX_COLUMNS = ("Classe", "Durée", "Temps", "Résistance")
 
+# Where the index's Markdown leaves its table out (`render_spell_index(table_mark=True)`).
+SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
+
 
 def render_spell_index(result: ParseResult, *, table_mark: bool = False) -> str:
     """Markdown page « Tous les sorts » (``magie/tous-les-sorts/``): one filterable HTML table.
@@ -1028,9 +1031,6 @@ def render_spell_index(result: ParseResult, *, table_mark: bool = False) -> str:
         lines += [f'<p class="export-date">Export généré le {e(result.generated)}.</p>', ""]
     lines.append(SPELL_TABLE_MARK if table_mark else render_spell_table(result))
     return "\n".join(lines) + "\n"
-
-
-SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
 
 
 def render_spell_table(result: ParseResult) -> str:
