@@ -169,9 +169,10 @@ def precache_entries(
     source maps.
 
     With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
-    are those of the previous build keeps its hashes. Only the Pyodide files, copied with
-    their times (pyodide_assets.py), are in that case: 20 MB not read again on every build.
-    Every file written by the build has a new time, so it is hashed again. A cache folder
+    are those of the previous build keeps its hashes. Only files given with their times are
+    in that case: Pyodide's, copied (pyodide_assets.py), 20 MB not read again on every build,
+    and a search index kept from an earlier build (search.py). Every file written by the
+    build has a new time, so it is hashed again. A cache folder
     that cannot be written only means hashing every file again at the next build."""
     skipped = set(exclude)
     known = _read_digests(cache)

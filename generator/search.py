@@ -564,14 +564,32 @@ def _pagefind_version() -> str:
 KEPT_PAGES_FILE = ".pages.json"  # in a kept index: what it was made of (never copied out)
 
 
+def _link_or_copy(source: str, target: str) -> None:
+    """`target` made the same file as `source` (a hard link), or a copy of it with its times
+    where a link cannot be made (another file system, one without links).
+
+    The site's index is some 640 files, and on this project's machines making a file costs
+    0.7–1 ms: 0.45–0.65 s to copy the index, 15 ms to link it. Sharing the files is safe because
+    nothing writes into an index file once Pagefind's answer is written: a new index goes
+    into a new folder (`finish` removes the old one first, `_keep` writes a new kept one)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)  # with the files' times: the offline step's digests hold
+
+
 def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
-    """The kept index copied to `output` (replacing it), as path → bytes; None when it
+    """The kept index given to `output` (replacing it), as path → bytes; None when it
     cannot be read whole (`output` is then left to be written again)."""
     try:
         if output.exists():
             shutil.rmtree(output)
-        # With the files' times: the offline step's digests hold.
-        shutil.copytree(kept, output, ignore=shutil.ignore_patterns(KEPT_PAGES_FILE))
+        shutil.copytree(
+            kept,
+            output,
+            ignore=shutil.ignore_patterns(KEPT_PAGES_FILE),
+            copy_function=_link_or_copy,
+        )
         written = {
             path.relative_to(output).as_posix(): path.stat().st_size
             for path in output.rglob("*")
@@ -758,7 +776,7 @@ class Indexer:
         partial = folder.with_name(folder.name + ".part")
         with contextlib.suppress(OSError):
             shutil.rmtree(partial, ignore_errors=True)
-            shutil.copytree(output, partial)
+            shutil.copytree(output, partial, copy_function=_link_or_copy)
             kept = _KeptPages(partial, self._made_by, tuple(self._pages), self.records, self.spells)
             kept.write()
             for old in folder.parent.glob(KEPT_INDEX_PREFIX + "*"):

@@ -192,3 +192,48 @@ def test_an_index_kept_by_another_version_of_the_indexer_is_not_given(
     (kept / search.KEPT_PAGES_FILE).write_text(json.dumps(pages), "utf-8")
     summary, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
     assert (starts, summary.records) == ([0], 6)
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    return {
+        p.relative_to(folder).as_posix(): p.stat().st_ino for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_the_kept_index_and_the_sites_are_the_same_files_where_links_can_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept_inodes = inodes(kept)
+    del kept_inodes[search.KEPT_PAGES_FILE]
+    assert inodes(tmp_path / "un") == kept_inodes  # kept without copying
+    index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
+    assert inodes(tmp_path / "deux") == kept_inodes  # given again without copying
+    # A new index in the same folder is new files: the others keep theirs.
+    before = index_files(tmp_path / "un")
+    changed = {**RULES, "dnd5e/repos/index.html": ("Repos", "<h1 id='repos'>Repos</h1>")}
+    index_in_process(tmp_path / "deux", cache, changed, monkeypatch)
+    assert index_files(tmp_path / "un") == before
+    assert indexed_urls(tmp_path / "deux") != indexed_urls(tmp_path / "un")
+
+
+def test_where_links_cannot_be_made_the_index_is_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(source: object, target: object) -> None:
+        raise OSError(18, "Invalid cross-device link")  # EXDEV: cache on another disk
+
+    monkeypatch.setattr(search.os, "link", refused)
+    cache = tmp_path / "cache"
+    first, _ = index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    second, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
+    assert (starts, second) == ([], first)  # given again from the cache
+    assert index_files(tmp_path / "deux") == index_files(tmp_path / "un")
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    assert not set(inodes(tmp_path / "deux").values()) & set(inodes(kept).values())
+    for path in (tmp_path / "deux").rglob("*"):  # with their times, as the offline step needs
+        if path.is_file():
+            source = kept / path.relative_to(tmp_path / "deux")
+            assert path.stat().st_mtime_ns == source.stat().st_mtime_ns
