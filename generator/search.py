@@ -578,6 +578,17 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)  # with the files' times: the offline step's digests hold
 
 
+def _same_or_write(target: Path, content: bytes, earlier: Path | None) -> None:
+    """`target` written with `content`, or linked to `earlier` where that file holds the same
+    bytes (its time with it, so the offline step does not hash it again)."""
+    if earlier is not None:
+        with contextlib.suppress(OSError):
+            if earlier.stat().st_size == len(content) and earlier.read_bytes() == content:
+                os.link(earlier, target)
+                return
+    target.write_bytes(content)
+
+
 def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
     """The kept index given to `output` (replacing it), as path → bytes; None when it
     cannot be read whole (`output` is then left to be written again)."""
@@ -806,6 +817,9 @@ class Indexer:
         self._service.close()
         if output.exists():
             shutil.rmtree(output)
+        # Pagefind names most of its files by their content: after an edit, all but a few are
+        # those of the kept index, which are linked instead of written (`_same_or_write`).
+        earlier = self._expected.folder if self._expected is not None else None
         written: dict[str, int] = {}  # path in the index → bytes
         for item in answer.get("files") or []:
             relative = PurePosixPath(str(item.get("path", "")))
@@ -813,10 +827,12 @@ class Indexer:
                 raise SearchIndexError(f"Pagefind : chemin de fichier inattendu « {relative} »")
             if relative.as_posix() in UNUSED_BUNDLE_FILES:
                 continue
+            if relative.as_posix() in written:  # written again, it could be a linked file
+                raise SearchIndexError(f"Pagefind : fichier « {relative} » donné deux fois")
             content = base64.b64decode(item.get("content", ""))
             target = output / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
+            _same_or_write(target, content, earlier / relative if earlier else None)
             written[relative.as_posix()] = len(content)
         if "pagefind.js" not in written:
             raise SearchIndexError(f"Pagefind n’a pas donné {output / 'pagefind.js'}")

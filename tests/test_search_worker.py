@@ -237,3 +237,29 @@ def test_where_links_cannot_be_made_the_index_is_copied(
         if path.is_file():
             source = kept / path.relative_to(tmp_path / "deux")
             assert path.stat().st_mtime_ns == source.stat().st_mtime_ns
+
+
+def test_after_an_edit_only_the_files_that_changed_are_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
+    before = index_files(tmp_path / "un")
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept_inodes = set(inodes(kept).values())
+    changed = {
+        **RULES,
+        "dnd5e/repos/index.html": ("Repos", "<h1 id='repos'>Repos</h1><p>Une nuit.</p>"),
+    }
+    summary, starts = index_in_process(tmp_path / "deux", cache, changed, monkeypatch)
+    assert starts == [2]
+    after = index_files(tmp_path / "deux")
+    after_inodes = inodes(tmp_path / "deux")
+    assert summary.files == len(after)
+    linked = {path for path, inode in after_inodes.items() if inode in kept_inodes}
+    # Linked: the files whose bytes the kept index had, under the same name; written: the rest.
+    assert linked == {path for path, data in after.items() if before.get(path) == data}
+    assert len(linked) > len(after) / 2  # combat's and magie's records, among others
+    new_fragments = [after[p] for p in after if p.startswith("fragment/") and p not in linked]
+    assert [b"Une nuit." in gzip.decompress(data) for data in new_fragments] == [True]
+    assert index_files(tmp_path / "un") == before
