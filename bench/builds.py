@@ -265,6 +265,9 @@ class _Serve:
                 self.process.wait()
 
 
+ADDED_SENTENCE = "\n\nUne phrase ajoutée par le banc d’essai, puis retirée.\n"
+
+
 def serve_rebuilds(
     ours_config: Path,
     ours_page: Path,
@@ -294,7 +297,9 @@ def serve_rebuilds(
             order = ["ours", "stock"] if len(result.ours) % 2 == 0 else ["stock", "ours"]
             for name in order:
                 page = ours_page if name == "ours" else stock_page
-                edit = "\n\n" if len(result.ours) % 2 == 0 else "\n"
+                # A sentence added, then taken away: each round changes the page as a reader
+                # sees it (and what the search index holds), as an owner's edit does.
+                edit = ADDED_SENTENCE if len(result.ours) % 2 == 0 else ""
                 time.sleep(0.3)  # let the watcher settle after the previous build
                 written = time.monotonic()
                 page.write_text(originals[page] + edit, encoding="utf-8")
