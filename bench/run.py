@@ -35,6 +35,7 @@ from bench.builds import (
 )
 from bench.lighthouse import (
     CATEGORIES,
+    LATE_PAINT_MS,
     LighthouseRun,
     good_runs,
     lighthouse_problem,
@@ -490,7 +491,12 @@ class Bench:
             )
 
         def performances(made: list[LighthouseRun]) -> str:
-            scores = [fmt_number(r.scores.get("performance"), 2) for r in good_runs(made)]
+            scores = []
+            for run in good_runs(made):
+                score = fmt_number(run.scores.get("performance"), 2)
+                if run.blocking_ms is not None:
+                    score += f" (blocage {fmt_number(run.blocking_ms)} ms)"
+                scores.append(score + (" *" if run.late_first_paint else ""))
             return " ; ".join(scores) or "n/a"
 
         for label, page in PAGES.items():
@@ -512,6 +518,15 @@ class Bench:
                     f"Lighthouse, audits ratés chez nous (passage médian), {page} — "
                     + " ; ".join(failing)
                 )
+        made = [r for v in runs.values() for rs in v.values() for r in good_runs(rs)]
+        late = [r for r in made if r.late_first_paint]
+        if late:
+            self.notes.append(
+                f"Lighthouse, * : passage où Chromium n’a peint la page que plus de "
+                f"{fmt_number(LATE_PAINT_MS)} ms après son chargement ({len(late)} sur "
+                f"{len(made)}, les deux sites confondus), le fil principal de la page libre "
+                "entre-temps ; l’indice de vitesse et le LCP simulés en pâtissent."
+            )
 
     def lighthouse_row(
         self,

@@ -3,7 +3,7 @@ The benchmarks themselves never run under `make test`."""
 
 from __future__ import annotations
 
-from bench.lighthouse import LighthouseRun, good_runs, median_run, median_scores
+from bench.lighthouse import LighthouseRun, good_runs, median_run, median_scores, timings
 from bench.report import (
     NA,
     Goal,
@@ -107,3 +107,32 @@ def test_lighthouse_medians_over_runs() -> None:
     assert median_run(made).scores["performance"] == 0.94
     # An even count: the lower of the two middle runs, so the audits listed are a bad run's.
     assert median_run(made[:2]).scores["performance"] == 0.91
+
+
+def test_a_runs_timings_and_a_first_paint_the_browser_held_back() -> None:
+    # The metrics audit as Lighthouse 12.2.3 writes it (a run of this bench, trimmed).
+    report = {
+        "audits": {
+            "metrics": {
+                "details": {
+                    "type": "debugdata",
+                    "items": [
+                        {
+                            "totalBlockingTime": 316.5,
+                            "observedFirstPaint": 1183,
+                            "observedLoad": 386,
+                            "speedIndex": 2322,
+                        },
+                        {"lcpInvalidated": False},
+                    ],
+                }
+            }
+        }
+    }
+    assert timings(report) == (316.5, 1183.0, 386.0)
+    assert timings({"audits": {}}) == (None, None, None)
+    late = LighthouseRun("http://x/", 10.0, blocking_ms=316.5, first_paint_ms=1183, load_ms=386)
+    assert late.late_first_paint
+    usual = LighthouseRun("http://x/", 10.0, first_paint_ms=167, load_ms=410)
+    assert not usual.late_first_paint  # painted before the load ended: the usual case
+    assert not LighthouseRun("http://x/", 10.0).late_first_paint
