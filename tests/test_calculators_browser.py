@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import calculators
+from tests.conftest import HOLD_FRAMES
 
 pytestmark = pytest.mark.browser
 READY = "() => window.rules && window.rules.status().state === 'ready'"
@@ -239,6 +240,24 @@ def test_plain_rule_pages_never_load_pyodide(browser: Any, site_url: str) -> Non
     page.wait_for_timeout(1500)
     assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
     context.close()
+
+
+def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: str) -> None:
+    # dnd5e/combat/: calculators far down the page, so that none is computed at load.
+    context = browser.new_context()
+    try:
+        context.add_init_script(HOLD_FRAMES)
+        page = context.new_page()
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        page.goto(site_url + "dnd5e/combat/")
+        page.wait_for_timeout(1500)
+        assert page.evaluate("() => window.rules.status().state") == "idle"
+        assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
+        page.evaluate("() => window.reglesLacherImages()")
+        page.wait_for_function(READY, timeout=60000)
+    finally:
+        context.close()
 
 
 def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:

@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 import pytest
 
 from generator import offline
-from tests.conftest import CHROMIUM_ARGS, ROOT, chromium_path
+from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path
 from tests.test_offline import (
     NODE_MODULES,
     SUBPATH,
@@ -312,6 +312,37 @@ def test_without_service_workers_the_status_says_so(
         page.locator("html[data-hors-ligne='indisponible']").wait_for(state="attached")
         assert "non prise en charge" in page.locator(".hors-ligne-etat").inner_text()
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_download_waits_until_the_page_has_been_painted(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    context = open_profile(browser, tmp_path / "profil")
+    try:
+        context.add_init_script(HOLD_FRAMES)
+        page = context.pages[0] if context.pages else context.new_page()
+        requests: list[tuple[str, bool]] = []
+        record_requests(context, requests)
+        page.goto(subpath_site.url + "magie/acoustique/")
+        page.wait_for_timeout(1500)
+        registered = "() => navigator.serviceWorker.getRegistration().then((r) => Boolean(r))"
+        assert page.evaluate(registered) is False
+        assert not [url for url, _ in requests if url.endswith("/sw.js")]
+        page.evaluate("() => window.reglesLacherImages()")
+        # Registered at the next frame (polled: the download that follows can be over in an
+        # instant from this server, too soon for a wait on its « téléchargement » state).
+        soon = """async () => {
+            for (let i = 0; i < 200; i++) {
+                if (await navigator.serviceWorker.getRegistration()) return true;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            return false;
+        }"""
+        assert page.evaluate(soon) is True
     finally:
         context.close()
 

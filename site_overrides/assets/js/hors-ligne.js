@@ -453,7 +453,10 @@
       rendre();
     });
     window.addEventListener("offline", rendre);
-    enregistrer();
+    // The download (some 20 MB) waits until the page has been painted: sooner, it competes
+    // with the page's first paint for the network and the processor. A page opened hidden
+    // paints nothing: its download waits until it is shown.
+    requestAnimationFrame(() => setTimeout(enregistrer, 0));
   }
 
   // Installation -----------------------------------------------------------------------------

@@ -688,9 +688,11 @@
     dice.forEach(setupDice);
     unfoldTarget();
     if ((forms.length || dice.length) && STATE.status.state === "idle") {
-      // Start Python while the reader reads, not while the page is still loading.
+      // Start Python while the reader reads, not while the page is still loading: once the
+      // page has been painted (as the offline download, hors-ligne.js), when the browser is
+      // idle. A calculator used before that starts it at once.
       const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-      idle(() => boot().catch(() => {}));
+      requestAnimationFrame(() => setTimeout(() => idle(() => boot().catch(() => {})), 0));
     }
   }
 
