@@ -231,7 +231,7 @@ class Bench:
     def spells(self) -> None:
         configs = {k: self.mirror[f"mkdocs-{k}.yml"] for k in ("0", "1", "10")}
         result: SpellScaling = spell_scaling(
-            configs, self.work, self.source, self.export_10x, self.budget(45, keep=300)
+            configs, self.work, self.source, self.export_10x, self.budget(75, keep=300)
         )
         self.data["spells"] = result
 

@@ -3,7 +3,13 @@ The benchmarks themselves never run under `make test`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from bench import builds
 from bench.lighthouse import LighthouseRun, good_runs, median_run, median_scores, timings
+from bench.project import BuildSample, SpellSource
 from bench.report import (
     NA,
     Goal,
@@ -136,3 +142,22 @@ def test_a_runs_timings_and_a_first_paint_the_browser_held_back() -> None:
     usual = LighthouseRun("http://x/", 10.0, first_paint_ms=167, load_ms=410)
     assert not usual.late_first_paint  # painted before the load ended: the usual case
     assert not LighthouseRun("http://x/", 10.0).late_first_paint
+
+
+def test_the_spell_export_is_built_ten_times_over_in_two_rounds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    built: list[str] = []
+
+    def fake_build(config: Path, destination: Path, *, strict: bool) -> BuildSample:
+        built.append(config.stem)
+        return BuildSample(wall=0.0, cpu=float(len(built)))
+
+    monkeypatch.setattr(builds, "timed_build", fake_build)
+    monkeypatch.setattr(builds, "count_spells", lambda text: 4220)
+    configs = {k: tmp_path / f"mkdocs-{k}.yml" for k in ("0", "1", "10")}
+    source = SpellSource(tmp_path / "sorts.txt", "", 422, "Magie", "magie")
+    result = builds.spell_scaling(configs, tmp_path, source, "", builds.Budget(60))
+    assert len(result.rounds) == 9  # the pair, repeated while the budget allows
+    assert [sorted(r) for r in result.rounds[:3]] == [["0", "1", "10"]] * 2 + [["0", "1"]]
+    assert built.count("mkdocs-10") == 2
