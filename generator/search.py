@@ -741,7 +741,7 @@ class Indexer:
             expected = self._expected
             if expected is not None and tuple(self._pages) == expected.pages:
                 self.records, self.spells = expected.records, expected.spells
-                return  # `finish` copies it
+                return  # `finish` gives it (`_copy_index`)
             self._start()
         if not self.records:
             self.abandon()
