@@ -172,8 +172,8 @@ def precache_entries(
     are those of the previous build keeps its hashes. Only files given with their times are
     in that case: Pyodide's, copied (pyodide_assets.py), 20 MB not read again on every build,
     and a search index kept from an earlier build (search.py). Every file written by the
-    build has a new time, so it is hashed again. A cache folder
-    that cannot be written only means hashing every file again at the next build."""
+    build has a new time, so it is hashed again. A cache folder that cannot be written only
+    means hashing every file again at the next build."""
     skipped = set(exclude)
     known = _read_digests(cache)
     seen: dict[str, list[Any]] = {}

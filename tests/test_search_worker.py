@@ -57,10 +57,17 @@ def test_the_child_reports_a_missing_pagefind_as_an_answer(
     assert json.loads(line)["error"].startswith(f"Pagefind ne démarre pas ({missing})")
 
 
+def files_of(folder: Path) -> dict[str, Path]:
+    """Every file under `folder`, by its path inside it."""
+    return {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
+
+
 def index_files(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
-    }
+    return {name: path.read_bytes() for name, path in files_of(folder).items()}
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    return {name: path.stat().st_ino for name, path in files_of(folder).items()}
 
 
 def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
@@ -194,12 +201,6 @@ def test_an_index_kept_by_another_version_of_the_indexer_is_not_given(
     assert (starts, summary.records) == ([0], 6)
 
 
-def inodes(folder: Path) -> dict[str, int]:
-    return {
-        p.relative_to(folder).as_posix(): p.stat().st_ino for p in folder.rglob("*") if p.is_file()
-    }
-
-
 def test_the_kept_index_and_the_sites_are_the_same_files_where_links_can_be_made(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,10 +234,9 @@ def test_where_links_cannot_be_made_the_index_is_copied(
     assert index_files(tmp_path / "deux") == index_files(tmp_path / "un")
     (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
     assert not set(inodes(tmp_path / "deux").values()) & set(inodes(kept).values())
-    for path in (tmp_path / "deux").rglob("*"):  # with their times, as the offline step needs
-        if path.is_file():
-            source = kept / path.relative_to(tmp_path / "deux")
-            assert path.stat().st_mtime_ns == source.stat().st_mtime_ns
+    # With their times, as the offline step needs.
+    for name, path in files_of(tmp_path / "deux").items():
+        assert path.stat().st_mtime_ns == (kept / name).stat().st_mtime_ns
 
 
 def test_after_an_edit_only_the_files_that_changed_are_written(
