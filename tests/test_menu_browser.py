@@ -24,6 +24,7 @@ SCROLLWRAP = (
     "getComputedStyle(document.querySelector('.md-sidebar--primary .md-sidebar__scrollwrap'))"
 )
 CONTENT_VISIBILITY = f"() => {SCROLLWRAP}.contentVisibility"
+SLID_OUT = f"() => {SCROLLWRAP}.contentVisibility === 'hidden'"  # the drawer, once closed
 
 
 @pytest.fixture
@@ -97,7 +98,7 @@ def test_the_drawer_stays_drawn_while_it_slides_out(phone: Any) -> None:
         f" return {SCROLLWRAP}.contentVisibility; }}"
     )
     assert during == "visible"
-    phone.wait_for_function(f"() => {SCROLLWRAP}.contentVisibility === 'hidden'")
+    phone.wait_for_function(SLID_OUT)
     assert phone.evaluate(DRAWN) is False
 
 
@@ -124,3 +125,18 @@ def test_without_javascript_the_label_opens_the_drawer_as_in_material(
     page.locator(".md-header label[for='__drawer']").click()
     page.locator(LINK).wait_for(state="visible")
     context.close()
+
+
+def test_the_button_works_on_after_a_page_change_from_the_drawer(phone: Any) -> None:
+    phone.evaluate("() => { window.__memeDocument = true; }")
+    phone.locator(BUTTON).click()
+    phone.locator(LINK).click()
+    phone.wait_for_url("**/dnd5e/actions/")
+    assert phone.evaluate("() => window.__memeDocument") is True  # Material's instant navigation
+    phone.wait_for_function(OPEN.replace("=> ", "=> !", 1))  # Material closes the drawer
+    assert phone.locator(BUTTON).get_attribute("aria-expanded") == "false"
+    phone.wait_for_function(SLID_OUT)
+    phone.locator(BUTTON).click()
+    assert phone.evaluate(OPEN) is True
+    assert phone.locator(BUTTON).get_attribute("aria-expanded") == "true"
+    assert phone.evaluate(CONTENT_VISIBILITY) == "visible"
