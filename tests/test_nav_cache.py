@@ -1,0 +1,108 @@
+"""The navigation's items rendered once per folder (generator/nav_cache.py): which renders may
+be reused, and a build that reuses them writes the same pages as one that renders every item
+for every page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+from generator.nav_cache import NavSections
+from tests.conftest import ROOT
+
+
+def page(url: str) -> SimpleNamespace:
+    return SimpleNamespace(url=url)
+
+
+def section(*urls: str, active: bool = False) -> SimpleNamespace:
+    return SimpleNamespace(
+        active=active, children=[SimpleNamespace(url=u, children=None) for u in urls]
+    )
+
+
+MAGIE = section("magie/acoustique/", "magie/vegetal/")
+DND = section("dnd5e/combat/", "dnd5e/actions/")
+
+
+def test_pages_of_one_folder_share_a_section_that_does_not_hold_them() -> None:
+    sections = NavSections()
+    a = sections.key(DND, "__nav_2", page("magie/acoustique/"))
+    b = sections.key(DND, "__nav_2", page("magie/vegetal/"))
+    assert a == b == ("__nav_2", ("magie",), False)
+    # Another folder reads the links differently (../../dnd5e/ against ../dnd5e/).
+    assert sections.key(DND, "__nav_2", page("outils/")) == ("__nav_2", (), False)
+    # So does the parent's state (Material's classes for navigation.tabs).
+    active = SimpleNamespace(active=True)
+    assert sections.key(DND, "__nav_2_1", page("magie/vegetal/"), active)[2] is True
+
+
+@pytest.mark.parametrize(
+    ("item", "url", "why"),
+    [
+        (section("dnd5e/combat/", active=True), "dnd5e/combat/", "the item holds the page"),
+        (DND, "", "the home page: links from the site's root"),
+        (section("magie/acoustique/sorts/"), "magie/acoustique/", "a link inside the folder"),
+        (section("magie/vegetal.html"), "magie/acoustique.html", "a file of the same folder"),
+    ],
+)
+def test_items_whose_links_depend_on_the_page_are_rendered_for_it(
+    item: Any, url: str, why: str
+) -> None:
+    assert NavSections().key(item, "__nav_3", page(url)) is None, why
+
+
+def test_no_page_no_reuse() -> None:
+    assert NavSections().key(DND, "__nav_2", None) is None
+
+
+def test_a_render_is_reused_only_under_the_same_key() -> None:
+    sections = NavSections()
+    calls: list[str] = []
+
+    def render(text: str) -> Any:
+        return lambda: calls.append(text) or text
+
+    first = sections(DND, "__nav_2", page("magie/acoustique/"), caller=render("a"))
+    again = sections(DND, "__nav_2", page("magie/vegetal/"), caller=render("b"))
+    other = sections(DND, "__nav_2", page("outils/"), caller=render("c"))
+    assert (first, again, other) == ("a", "a", "c")
+    assert calls == ["a", "c"]
+    assert (sections.rendered, sections.reused) == (2, 1)
+
+
+def _html(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*.html"))}
+
+
+def test_a_build_that_reuses_renders_writes_the_same_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.chdir(ROOT)
+    made: list[NavSections] = []
+    created = NavSections.__init__
+
+    def init(self: NavSections) -> None:
+        created(self)
+        made.append(self)
+
+    monkeypatch.setattr(NavSections, "__init__", init)
+
+    def site(name: str) -> dict[str, bytes]:
+        config = load_config(config_file=str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / name))
+        build(config)
+        return _html(tmp_path / name)
+
+    reused = site("reused")
+    assert made[-1].reused > made[-1].rendered  # most items are reused on this site
+    monkeypatch.setattr(NavSections, "key", lambda self, *args: None)
+    every = site("every")
+    assert made[-1].reused == 0
+    assert reused.keys() == every.keys() and len(reused) > 30  # every page of the site
+    assert [name for name in reused if reused[name] != every[name]] == []
