@@ -70,6 +70,12 @@ def inodes(folder: Path) -> dict[str, int]:
     return {name: path.stat().st_ino for name, path in files_of(folder).items()}
 
 
+def kept_index(cache: Path) -> Path:
+    """The one index kept in `cache` (a second one would fail the unpacking)."""
+    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    return kept
+
+
 def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
     worker = IndexWorker(cache=cache)
     worker.add_page("dnd5e/combat/index.html", search.article(page, "Combat"))
@@ -80,7 +86,7 @@ def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.In
 def test_the_index_of_the_same_records_is_given_again_from_the_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = build_index(tmp_path / "un", cache)
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     (kept / "repere").write_text("copié du cache", "utf-8")  # to see where the next one comes from
     second = build_index(tmp_path / "deux", cache)
     files = index_files(tmp_path / "deux")
@@ -90,14 +96,14 @@ def test_the_index_of_the_same_records_is_given_again_from_the_cache(tmp_path: P
     # Other records: a new index, which replaces the kept one.
     build_index(tmp_path / "trois", cache, PAGE.replace("+2", "+5"))
     assert "repere" not in index_files(tmp_path / "trois")
-    (replacing,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    replacing = kept_index(cache)
     assert replacing != kept
 
 
 def test_a_kept_index_that_cannot_be_read_is_made_again(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     build_index(tmp_path / "un", cache)
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     (kept / "pagefind.js").unlink()
     summary = build_index(tmp_path / "deux", cache)
     assert (tmp_path / "deux" / "pagefind.js").is_file()
@@ -193,7 +199,7 @@ def test_an_index_kept_by_another_version_of_the_indexer_is_not_given(
 ) -> None:
     cache = tmp_path / "cache"
     index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     pages = json.loads((kept / search.KEPT_PAGES_FILE).read_text("utf-8"))
     pages["made_by"] = "0" * 64  # as if this module, or Pagefind, had changed
     (kept / search.KEPT_PAGES_FILE).write_text(json.dumps(pages), "utf-8")
@@ -206,7 +212,7 @@ def test_the_kept_index_and_the_sites_are_the_same_files_where_links_can_be_made
 ) -> None:
     cache = tmp_path / "cache"
     index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     kept_inodes = inodes(kept)
     del kept_inodes[search.KEPT_PAGES_FILE]
     assert inodes(tmp_path / "un") == kept_inodes  # kept without copying
@@ -232,7 +238,7 @@ def test_where_links_cannot_be_made_the_index_is_copied(
     second, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
     assert (starts, second) == ([], first)  # given again from the cache
     assert index_files(tmp_path / "deux") == index_files(tmp_path / "un")
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     assert not set(inodes(tmp_path / "deux").values()) & set(inodes(kept).values())
     # With their times, as the offline step needs.
     for name, path in files_of(tmp_path / "deux").items():
@@ -245,7 +251,7 @@ def test_after_an_edit_only_the_files_that_changed_are_written(
     cache = tmp_path / "cache"
     index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
     before = index_files(tmp_path / "un")
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    kept = kept_index(cache)
     kept_inodes = set(inodes(kept).values())
     changed = {
         **RULES,

@@ -504,12 +504,7 @@ def test_preview_on_homonym_and_index_links(
 
     # A mention of a spell of another college: its preview, without leaving the page.
     page = t.open("magie/enchantement/")
-    index = page.evaluate(
-        "() => [...document.querySelectorAll('article a.lien-sort')]"
-        ".findIndex(a => new URL(a.href).pathname !== location.pathname)"
-    )
-    assert index >= 0
-    cross = page.locator("article a.lien-sort").nth(index)
+    cross = mention_of_another_page(page)
     spell = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
     assert spell["college_slug"] != "enchantement"
     cross.hover()
@@ -521,6 +516,16 @@ def test_preview_on_homonym_and_index_links(
     page.locator(VISIBLE + " td:first-child a").hover()
     preview.wait_for(state="visible")
     assert "Blast sonore" in preview.inner_text() and "Acoustique" in preview.inner_text()
+
+
+def mention_of_another_page(page: Any) -> Any:
+    """The first spell mention of the page's text that links to another page."""
+    index = page.evaluate(
+        "() => [...document.querySelectorAll('article a.lien-sort')]"
+        ".findIndex(a => new URL(a.href).pathname !== location.pathname)"
+    )
+    assert index >= 0
+    return page.locator("article a.lien-sort").nth(index)
 
 
 def reached(page: Any, target: str) -> None:
@@ -538,11 +543,7 @@ def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..
     # the spell linked, not where the page left's section anchor leads (main.html).
     t = tab(360)
     page = t.open("magie/enchantement/")
-    index = page.evaluate(
-        "() => [...document.querySelectorAll('article a.lien-sort')]"
-        ".findIndex(a => new URL(a.href).pathname !== location.pathname)"
-    )
-    link = page.locator("article a.lien-sort").nth(index)
+    link = mention_of_another_page(page)
     target = link.evaluate("a => a.href")
     cdp = t.context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -561,11 +562,7 @@ def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..
 def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
     page = t.open("magie/enchantement/")
-    index = page.evaluate(
-        "() => [...document.querySelectorAll('article a.lien-sort')]"
-        ".findIndex(a => new URL(a.href).pathname !== location.pathname)"
-    )
-    link = page.locator("article a.lien-sort").nth(index)
+    link = mention_of_another_page(page)
     target = link.evaluate("a => a.href")
     link.scroll_into_view_if_needed()
     link.tap()
@@ -593,8 +590,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     # The « Ouvrir » button of the preview follows too.
     page.go_back()
     page.wait_for_url(re.compile(r"/enchantement/"))
-    link = page.locator("article a.lien-sort").nth(index)
-    link.scroll_into_view_if_needed()
+    link.scroll_into_view_if_needed()  # the same locator, found again on the page back
     link.tap()
     preview.wait_for(state="visible")
     preview.locator("a.sort-apercu__ouvrir").tap()
