@@ -15,7 +15,7 @@ folder (then its links differ, and it is rendered as before). The items of the p
 section are reused too: the 231 colleges of the 10× export are one section.
 
 `site_overrides/partials/nav.html` and `nav-item.html` render every item through
-`NavSections`; the plugin gives a new one to each build (`on_env`).
+`NavItems`; the plugin gives a new one to each build (`on_env`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["NavSections"]
+__all__ = ["NavItems"]
 
 
 def _folder(url: str) -> list[str]:
@@ -47,7 +47,7 @@ def _urls(item: Any) -> Iterator[str]:
 Key = tuple[str, tuple[str, ...], bool]
 
 
-class NavSections:
+class NavItems:
     """Rendered items, by (item's path, parent folder of the current page, parent active)."""
 
     def __init__(self) -> None:

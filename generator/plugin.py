@@ -24,7 +24,7 @@ from generator.content import ContentRenderer
 from generator.csp import add_policy
 from generator.links import SpellTarget, TargetIndex
 from generator.minify import MinifyError, minify
-from generator.nav_cache import NavSections
+from generator.nav_cache import NavItems
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Problem
 from generator.search_worker import IndexWorker
@@ -316,7 +316,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         if not self.config.enabled:
             return env
         env.bytecode_cache = TemplateCache(self._cache(config) / "gabarits")
-        env.globals["regles_nav_sections"] = NavSections()  # partials/nav.html, per build
+        env.globals["regles_nav_items"] = NavItems()  # partials/nav.html, per build
         if self.indexer is not None:
             try:
                 self.indexer.start_writing(Path(config.site_dir) / search.INDEX_FOLDER)

@@ -12,7 +12,7 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from generator.nav_cache import NavSections
+from generator.nav_cache import NavItems
 from tests.conftest import ROOT
 
 
@@ -31,15 +31,15 @@ DND = section("dnd5e/combat/", "dnd5e/actions/")
 
 
 def test_pages_of_one_folder_share_a_section_that_does_not_hold_them() -> None:
-    sections = NavSections()
-    a = sections.key(DND, "__nav_2", page("magie/acoustique/"))
-    b = sections.key(DND, "__nav_2", page("magie/vegetal/"))
+    items = NavItems()
+    a = items.key(DND, "__nav_2", page("magie/acoustique/"))
+    b = items.key(DND, "__nav_2", page("magie/vegetal/"))
     assert a == b == ("__nav_2", ("magie",), False)
     # Another folder reads the links differently (../../dnd5e/ against ../dnd5e/).
-    assert sections.key(DND, "__nav_2", page("outils/")) == ("__nav_2", (), False)
+    assert items.key(DND, "__nav_2", page("outils/")) == ("__nav_2", (), False)
     # So does the parent's state (Material's classes for navigation.tabs).
     active = SimpleNamespace(active=True)
-    assert sections.key(DND, "__nav_2_1", page("magie/vegetal/"), active)[2] is True
+    assert items.key(DND, "__nav_2_1", page("magie/vegetal/"), active)[2] is True
 
 
 @pytest.mark.parametrize(
@@ -54,26 +54,26 @@ def test_pages_of_one_folder_share_a_section_that_does_not_hold_them() -> None:
 def test_items_whose_links_depend_on_the_page_are_rendered_for_it(
     item: Any, url: str, why: str
 ) -> None:
-    assert NavSections().key(item, "__nav_3", page(url)) is None, why
+    assert NavItems().key(item, "__nav_3", page(url)) is None, why
 
 
 def test_no_page_no_reuse() -> None:
-    assert NavSections().key(DND, "__nav_2", None) is None
+    assert NavItems().key(DND, "__nav_2", None) is None
 
 
 def test_a_render_is_reused_only_under_the_same_key() -> None:
-    sections = NavSections()
+    items = NavItems()
     calls: list[str] = []
 
     def render(text: str) -> Any:
         return lambda: calls.append(text) or text
 
-    first = sections(DND, "__nav_2", page("magie/acoustique/"), caller=render("a"))
-    again = sections(DND, "__nav_2", page("magie/vegetal/"), caller=render("b"))
-    other = sections(DND, "__nav_2", page("outils/"), caller=render("c"))
+    first = items(DND, "__nav_2", page("magie/acoustique/"), caller=render("a"))
+    again = items(DND, "__nav_2", page("magie/vegetal/"), caller=render("b"))
+    other = items(DND, "__nav_2", page("outils/"), caller=render("c"))
     assert (first, again, other) == ("a", "a", "c")
     assert calls == ["a", "c"]
-    assert (sections.rendered, sections.reused) == (2, 1)
+    assert (items.rendered, items.reused) == (2, 1)
 
 
 def _html(site: Path) -> dict[str, bytes]:
@@ -85,14 +85,14 @@ def test_a_build_that_reuses_renders_writes_the_same_pages(
 ) -> None:
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     monkeypatch.chdir(ROOT)
-    made: list[NavSections] = []
-    created = NavSections.__init__
+    made: list[NavItems] = []
+    created = NavItems.__init__
 
-    def init(self: NavSections) -> None:
+    def init(self: NavItems) -> None:
         created(self)
         made.append(self)
 
-    monkeypatch.setattr(NavSections, "__init__", init)
+    monkeypatch.setattr(NavItems, "__init__", init)
 
     def site(name: str) -> dict[str, bytes]:
         config = load_config(config_file=str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / name))
@@ -101,7 +101,7 @@ def test_a_build_that_reuses_renders_writes_the_same_pages(
 
     reused = site("reused")
     assert made[-1].reused > made[-1].rendered  # most items are reused on this site
-    monkeypatch.setattr(NavSections, "key", lambda self, *args: None)
+    monkeypatch.setattr(NavItems, "key", lambda self, *args: None)
     every = site("every")
     assert made[-1].reused == 0
     assert reused.keys() == every.keys() and len(reused) > 30  # every page of the site
