@@ -45,6 +45,17 @@ pytestmark = pytest.mark.browser
 READY = "html[data-hors-ligne='pret']"
 # The first visit downloads ~25 MB (Pyodide included) from a local server.
 READY_TIMEOUT_MS = 120_000
+# Whether the page's service worker is registered; and the same, polled for ten seconds (the
+# download that follows registering can be over in an instant from the test server, too soon
+# for a wait on its « téléchargement » state).
+REGISTERED = "() => navigator.serviceWorker.getRegistration().then((r) => Boolean(r))"
+REGISTERED_SOON = """async () => {
+    for (let i = 0; i < 200; i++) {
+        if (await navigator.serviceWorker.getRegistration()) return true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+}"""
 # No name resolves: a request to another site fails at once instead of leaving the machine.
 ISOLATION_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
@@ -329,20 +340,40 @@ def test_the_download_waits_until_the_page_has_been_painted(
         record_requests(context, requests)
         page.goto(subpath_site.url + "magie/acoustique/")
         page.wait_for_timeout(1500)
-        registered = "() => navigator.serviceWorker.getRegistration().then((r) => Boolean(r))"
-        assert page.evaluate(registered) is False
+        assert page.evaluate(REGISTERED) is False
         assert not [url for url, _ in requests if url.endswith("/sw.js")]
         page.evaluate("() => window.reglesLacherImages()")
-        # Registered at the next frame (polled: the download that follows can be over in an
-        # instant from this server, too soon for a wait on its « téléchargement » state).
-        soon = """async () => {
-            for (let i = 0; i < 200; i++) {
-                if (await navigator.serviceWorker.getRegistration()) return true;
-                await new Promise((resolve) => setTimeout(resolve, 50));
-            }
-            return false;
-        }"""
-        assert page.evaluate(soon) is True
+        assert page.evaluate(REGISTERED_SOON) is True
+    finally:
+        context.close()
+
+
+def test_the_download_waits_until_the_page_has_loaded(
+    browser: Any,
+    subpath_site: SubpathSite,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """An image of the page still coming holds its load event, and the download with it."""
+    context = open_profile(browser, tmp_path / "profil")
+    try:
+        held: list[Any] = []
+        context.route("**/image-retenue.png", lambda route: held.append(route))
+        context.add_init_script(
+            "document.addEventListener('DOMContentLoaded', () => {"
+            " const image = new Image(); image.src = 'image-retenue.png';"
+            " document.body.append(image); });"
+        )
+        page = context.pages[0] if context.pages else context.new_page()
+        requests: list[tuple[str, bool]] = []
+        record_requests(context, requests)
+        page.goto(subpath_site.url + "magie/acoustique/", wait_until="domcontentloaded")
+        page.wait_for_timeout(1500)
+        assert len(held) == 1, "l’image qui retient le chargement n’a pas été demandée"
+        assert page.evaluate("() => document.readyState") != "complete"
+        assert page.evaluate(REGISTERED) is False
+        assert not [url for url, _ in requests if url.endswith("/sw.js")]
+        held[0].fulfill(status=404)
+        assert page.evaluate(REGISTERED_SOON) is True
     finally:
         context.close()
 
