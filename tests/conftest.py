@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +40,20 @@ HOLD_FRAMES = """(() => {
     for (const callback of held.splice(0)) original(callback);
   };
 })();"""
+
+
+def hold_load(context: Any) -> list[Any]:
+    """Holds back the load event of the context's pages: each page gets an image, added at
+    DOMContentLoaded, whose request waits in the list returned until the test answers it
+    (e.g. `held[0].fulfill(status=404)`)."""
+    held: list[Any] = []
+    context.route("**/image-retenue.png", lambda route: held.append(route))
+    context.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => {"
+        " const image = new Image(); image.src = 'image-retenue.png';"
+        " document.body.append(image); });"
+    )
+    return held
 
 
 def free_port() -> int:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import calculators
-from tests.conftest import HOLD_FRAMES
+from tests.conftest import HOLD_FRAMES, hold_load
 
 pytestmark = pytest.mark.browser
 READY = "() => window.rules && window.rules.status().state === 'ready'"
@@ -256,6 +256,43 @@ def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: st
         assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
         page.evaluate("() => window.reglesLacherImages()")
         page.wait_for_function(READY, timeout=60000)
+    finally:
+        context.close()
+
+
+PYTHON_REQUESTS = ("pyodide", "regles-worker", "rules-runtime")
+
+
+def test_python_waits_until_the_page_has_loaded(browser: Any, site_url: str) -> None:
+    # outils/: its first calculator is on the screen and asks for its result at once.
+    context = browser.new_context()
+    try:
+        held = hold_load(context)
+        page = context.new_page()
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        page.goto(site_url + "outils/", wait_until="domcontentloaded")
+        page.wait_for_timeout(1000)  # less than boot's LOAD_WAIT_MS (regles.js)
+        assert len(held) == 1, "l’image qui retient le chargement n’a pas été demandée"
+        assert page.evaluate("() => window.rules.status().state") == "loading"
+        assert not [url for url in requested if any(p in url for p in PYTHON_REQUESTS)]
+        held[0].fulfill(status=404)
+        page.wait_for_function(READY, timeout=60000)
+        page.locator("form.calculateur[data-resultat]").first.wait_for(timeout=60000)
+    finally:
+        context.close()
+
+
+def test_python_starts_anyway_when_the_load_takes_long(browser: Any, site_url: str) -> None:
+    context = browser.new_context()
+    try:
+        held = hold_load(context)
+        page = context.new_page()
+        page.goto(site_url + "outils/", wait_until="domcontentloaded")
+        page.wait_for_function(READY, timeout=60000)
+        assert len(held) == 1
+        assert page.evaluate("() => document.readyState") != "complete"
+        page.locator("form.calculateur[data-resultat]").first.wait_for(timeout=60000)
     finally:
         context.close()
 

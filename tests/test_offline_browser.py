@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 import pytest
 
 from generator import offline
-from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path
+from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path, hold_load
 from tests.test_offline import (
     NODE_MODULES,
     SUBPATH,
@@ -356,13 +356,7 @@ def test_the_download_waits_until_the_page_has_loaded(
     """An image of the page still coming holds its load event, and the download with it."""
     context = open_profile(browser, tmp_path / "profil")
     try:
-        held: list[Any] = []
-        context.route("**/image-retenue.png", lambda route: held.append(route))
-        context.add_init_script(
-            "document.addEventListener('DOMContentLoaded', () => {"
-            " const image = new Image(); image.src = 'image-retenue.png';"
-            " document.body.append(image); });"
-        )
+        held = hold_load(context)
         page = context.pages[0] if context.pages else context.new_page()
         requests: list[tuple[str, bool]] = []
         record_requests(context, requests)

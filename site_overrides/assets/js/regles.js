@@ -48,10 +48,37 @@
     setStatus({ state: "idle" });
   }
 
+  // Python (some 18 MB to download, then compile) starts once the page has loaded and been
+  // painted: sooner, it competes with the page's own set-up for the network and the
+  // processor (Lighthouse on outils/, 8 runs each, twice: total blocking time median 210 and
+  // 196 ms started at once, 147 and 164 ms started after the load; the first result came no
+  // later, the load being done a few tens of ms after DOMContentLoaded). A load that takes
+  // long (an image that does not come) holds it back `LOAD_WAIT_MS` at most.
+  const LOAD_WAIT_MS = 2000;
+
+  function pageLoaded() {
+    return new Promise((resolve) => {
+      if (document.readyState === "complete") return resolve();
+      const timer = setTimeout(resolve, LOAD_WAIT_MS);
+      window.addEventListener(
+        "load",
+        () =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              clearTimeout(timer);
+              resolve();
+            }, 0),
+          ),
+        { once: true },
+      );
+    });
+  }
+
   async function boot() {
     if (STATE.booting) return STATE.booting;
     STATE.booting = (async () => {
       setStatus({ state: "loading" });
+      await pageLoaded();
       const root = siteRoot();
       const response = await fetch(new URL("assets/rules-runtime.json", root));
       if (!response.ok) throw new Error("description du calculateur introuvable");
@@ -690,7 +717,7 @@
     if ((forms.length || dice.length) && STATE.status.state === "idle") {
       // Start Python while the reader reads, not while the page is still loading: once the
       // page has been painted (as the offline download, hors-ligne.js), when the browser is
-      // idle. A calculator used before that starts it at once.
+      // idle. A calculator used before that starts it at once (once the page has loaded, boot).
       const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
       requestAnimationFrame(() => setTimeout(() => idle(() => boot().catch(() => {})), 0));
     }
