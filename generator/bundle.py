@@ -10,16 +10,35 @@ The scripts are independent immediately-invoked functions that only start from M
 `document$`: concatenated in the listed order, they run as before. The bundle is `defer`red,
 so it runs once the page is parsed, after Material's bundle (a plain script) has defined
 `document$`.
+
+Both scripts that run at every load, ours and Material's, open with V8's explicit compile
+hint (`EAGER_HINT`): Chromium (136 and later) then compiles all their functions while the
+file downloads, on a background thread, instead of each one on the main thread at its first
+call, in the page's longest tasks (the evaluation of Material's bundle and its
+DOMContentLoaded handler). Lighthouse's total blocking time, medians, without and with the
+hint: dnd5e/combat/ 288 → 122 ms and outils/ 173 → 113 ms (7 runs each), then 184 → 169 ms
+and 182 → 130 ms (6 runs each). Other browsers read a comment.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Bundle", "BundleError", "bundle_name", "concatenate"]
+__all__ = [
+    "EAGER_HINT",
+    "Bundle",
+    "BundleError",
+    "bundle_name",
+    "concatenate",
+    "with_eager_hint",
+]
+
+# First line of a script all of whose functions run at load (see above). V8 reads it only there.
+EAGER_HINT = "//# allFunctionsCalledOnLoad\n"
 
 
 class BundleError(Exception):
@@ -51,4 +70,18 @@ def concatenate(
     separator = "\n;\n" if suffix == ".js" else "\n"
     parts = [f"/* {source} */\n{(texts[source] or '').strip()}\n" for source in sources]
     content = separator.join(parts)
+    if suffix == ".js":
+        content = EAGER_HINT + content
     return Bundle(bundle_name(folder, stem, suffix, content), content, tuple(sources))
+
+
+def with_eager_hint(script: str, source_map: str | None) -> tuple[str, str | None]:
+    """`script` opened by EAGER_HINT (unchanged if it already is), and its source map (JSON
+    text) shifted by the line added, so that it still points at the right sources."""
+    if script.startswith(EAGER_HINT):
+        return script, source_map
+    if source_map is not None:
+        data = json.loads(source_map)
+        data["mappings"] = ";" + data["mappings"]  # one generated line with nothing mapped
+        source_map = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return EAGER_HINT + script, source_map

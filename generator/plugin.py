@@ -18,7 +18,7 @@ from mkdocs.structure.pages import Page
 
 from generator import checks, search
 from generator import spells as spellbook
-from generator.bundle import BundleError, concatenate
+from generator.bundle import BundleError, concatenate, with_eager_hint
 from generator.config import ReglesConfig
 from generator.content import ContentRenderer
 from generator.csp import add_policy
@@ -34,6 +34,10 @@ from generator.wrapped_tables import wrap_tables
 __all__ = ["ReglesPlugin"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
+
+
+# Material's own script, "assets/javascripts/bundle.<hash>.min.js", and its source map.
+THEME_BUNDLE_PREFIX = "assets/javascripts/bundle."
 
 
 class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
@@ -235,6 +239,23 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             script = ExtraScriptValue(js)
             script.defer = True
             config.extra_javascript = [script]
+        self._hint_theme_bundle(files, config)
+
+    def _hint_theme_bundle(self, files: Files, config: MkDocsConfig) -> None:
+        """Material's bundle opened by V8's compile hint, as ours is (generator/bundle.py),
+        its source map shifted by the line added."""
+        for file in list(files):
+            uri = file.src_uri
+            if not (uri.startswith(THEME_BUNDLE_PREFIX) and uri.endswith(".min.js")):
+                continue
+            map_file = files.get_file_from_path(uri + ".map")
+            source_map = map_file.content_string if map_file is not None else None
+            script, shifted = with_eager_hint(file.content_string, source_map)
+            files.remove(file)
+            files.append(File.generated(config, uri, content=script))
+            if map_file is not None and shifted is not None:
+                files.remove(map_file)
+                files.append(File.generated(config, map_file.src_uri, content=shifted))
 
     def _bundle(
         self,

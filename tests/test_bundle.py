@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
+import material
 import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from generator.bundle import BundleError, concatenate
+from generator.bundle import EAGER_HINT, BundleError, concatenate, with_eager_hint
 from generator.minify import MinifyError, minify
 from tests.conftest import ROOT
 
@@ -34,6 +36,23 @@ def test_concatenation_keeps_the_order_and_names_each_source() -> None:
     assert bundle.path.startswith("assets/site.") and bundle.path.endswith(".js")
     other = concatenate(["a.js"], {"a.js": "1"}, "assets", "site", ".js")
     assert other.path != bundle.path  # named by content
+
+
+def test_the_script_opens_with_the_compile_hint_and_the_stylesheet_does_not() -> None:
+    script = concatenate(["a.js"], {"a.js": "f()"}, "assets", "site", ".js")
+    assert script.content.startswith(EAGER_HINT)  # V8 reads it on the first line only
+    style = concatenate(["a.css"], {"a.css": "a{}"}, "assets", "site", ".css")
+    assert "allFunctionsCalledOnLoad" not in style.content
+
+
+def test_the_hint_shifts_the_source_map_by_its_line() -> None:
+    source_map = json.dumps({"version": 3, "sources": ["a.ts"], "mappings": "AAAA;AACA"})
+    script, shifted = with_eager_hint("f();\ng();", source_map)
+    assert script == EAGER_HINT + "f();\ng();"
+    assert shifted is not None
+    assert json.loads(shifted) == {"version": 3, "sources": ["a.ts"], "mappings": ";AAAA;AACA"}
+    assert with_eager_hint(script, shifted) == (script, shifted)  # once only
+    assert with_eager_hint("f();", None) == (EAGER_HINT + "f();", None)
 
 
 def test_a_missing_source_is_named() -> None:
@@ -84,6 +103,15 @@ def test_materials_bundle_is_deferred_and_runs_before_ours_on_every_page(site_di
         assert len(material) == 1 and len(ours) == 1, (page, names)
         assert scripts[material[0]].has_attr("defer"), page
         assert material[0] < ours[0], page  # deferred scripts run in the page's order
+
+
+def test_materials_bundle_opens_with_the_compile_hint_and_its_map_follows(site_dir: Path) -> None:
+    shipped = Path(material.__file__).parent / "templates" / "assets" / "javascripts"
+    (original,) = shipped.glob("bundle.*.min.js")
+    built = site_dir / "assets" / "javascripts" / original.name
+    assert built.read_text("utf-8") == EAGER_HINT + original.read_text("utf-8")
+    mappings = json.loads(Path(f"{original}.map").read_text("utf-8"))["mappings"]
+    assert json.loads(Path(f"{built}.map").read_text("utf-8"))["mappings"] == ";" + mappings
 
 
 def test_minified_scripts_and_styles_keep_their_meaning(tmp_path: Path) -> None:
