@@ -327,6 +327,19 @@ def test_without_service_workers_the_status_says_so(
         context.close()
 
 
+def open_with_no_worker_yet(context: Any, url: str, wait_until: str = "load") -> Any:
+    """The context's page at `url`, 1.5 s later: its service worker not registered, not even
+    requested."""
+    page = context.pages[0] if context.pages else context.new_page()
+    requests: list[tuple[str, bool]] = []
+    record_requests(context, requests)
+    page.goto(url, wait_until=wait_until)
+    page.wait_for_timeout(1500)
+    assert page.evaluate(REGISTERED) is False
+    assert not [address for address, _ in requests if address.endswith("/sw.js")]
+    return page
+
+
 def test_the_download_waits_until_the_page_has_been_painted(
     browser: Any,
     subpath_site: SubpathSite,  # noqa: F811
@@ -335,13 +348,7 @@ def test_the_download_waits_until_the_page_has_been_painted(
     context = open_profile(browser, tmp_path / "profil")
     try:
         context.add_init_script(HOLD_FRAMES)
-        page = context.pages[0] if context.pages else context.new_page()
-        requests: list[tuple[str, bool]] = []
-        record_requests(context, requests)
-        page.goto(subpath_site.url + "magie/acoustique/")
-        page.wait_for_timeout(1500)
-        assert page.evaluate(REGISTERED) is False
-        assert not [url for url, _ in requests if url.endswith("/sw.js")]
+        page = open_with_no_worker_yet(context, subpath_site.url + "magie/acoustique/")
         page.evaluate("() => window.reglesLacherImages()")
         assert page.evaluate(REGISTERED_SOON) is True
     finally:
@@ -357,15 +364,11 @@ def test_the_download_waits_until_the_page_has_loaded(
     context = open_profile(browser, tmp_path / "profil")
     try:
         held = hold_load(context)
-        page = context.pages[0] if context.pages else context.new_page()
-        requests: list[tuple[str, bool]] = []
-        record_requests(context, requests)
-        page.goto(subpath_site.url + "magie/acoustique/", wait_until="domcontentloaded")
-        page.wait_for_timeout(1500)
+        page = open_with_no_worker_yet(
+            context, subpath_site.url + "magie/acoustique/", "domcontentloaded"
+        )
         assert len(held) == 1, "l’image qui retient le chargement n’a pas été demandée"
         assert page.evaluate("() => document.readyState") != "complete"
-        assert page.evaluate(REGISTERED) is False
-        assert not [url for url, _ in requests if url.endswith("/sw.js")]
         held[0].fulfill(status=404)
         assert page.evaluate(REGISTERED_SOON) is True
     finally:
