@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MKDOCS_ENV = {"NO_MKDOCS_2_WARNING": "1"}
 # What a mirror of the project does not link back to: its own copies, and what is not source.
 NOT_MIRRORED = {".git", ".venv", "site", "build", "mkdocs.yml", "bench"}
-_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+)spells_export:[^\n]*\n")
+# The `export:` of the `regles` plugin's `spells:` block (the only `export:` of mkdocs.yml).
+_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+)export:[^\n]*\n")
 
 
 class BenchError(RuntimeError):
@@ -104,8 +105,8 @@ def with_spells_export(config_text: str, export: Path) -> str:
     """mkdocs.yml's text with the `regles` plugin reading another export."""
     match = _SPELLS_EXPORT.search(config_text)
     if match is None:
-        raise BenchError("mkdocs.yml : option « spells_export » du greffon regles introuvable")
-    line = f"{match['indent']}spells_export: {export}\n"
+        raise BenchError("mkdocs.yml : option « spells.export » du greffon regles introuvable")
+    line = f"{match['indent']}export: {export}\n"
     return config_text[: match.start()] + line + config_text[match.end() :]
 
 
@@ -144,23 +145,28 @@ class SpellSource:
     spells: int
     section: str
     folder: str
+    index_title: str = "Tous les sorts"
 
 
 def spell_source() -> SpellSource:
     from generator import spells as spellbook
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
-    options = plugin_options(config, "regles")
-    if not options or not options.get("spells_export"):
-        raise BenchError("mkdocs.yml : pas d’export de sorts dans le greffon regles")
-    path = ROOT / str(options["spells_export"])
+    options = plugin_options(config, "regles") or {}
+    spells = options.get("spells")
+    if not isinstance(spells, dict) or not spells.get("export"):
+        raise BenchError(
+            "mkdocs.yml : pas d’export de sorts (spells.export) dans le greffon regles"
+        )
+    path = ROOT / str(spells["export"])
     text = spellbook.read_export(path)
     return SpellSource(
         path,
         text,
         len(spellbook.parse_export(text, source=path.name).spells),
-        str(options.get("spells_section", "Magie")),
-        str(options.get("spells_folder", "magie")),
+        str(spells["section"]),
+        str(spells["folder"]),
+        str(spells.get("index_title", "Tous les sorts")),
     )
 
 
@@ -192,31 +198,28 @@ def stock_project(destination: Path, site_url: str) -> Path:
     `font: false`, as we are: its default Google Fonts cannot load on this machine anyway.
     """
     from generator import spells as spellbook
+    from generator.spell_pages import SpellBook, SpellSettings
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     docs_name = str(config.get("docs_dir") or "docs")
     docs = destination / "docs"
     shutil.copytree(ROOT / docs_name, docs)
     source = spell_source()
-    result = spellbook.parse_export(source.text, source=source.path.name)
-    folder = docs / source.folder
-    folder.mkdir(exist_ok=True)
-    (folder / "tous-les-sorts.md").write_text(
-        spellbook.render_spell_index(result), encoding="utf-8"
+    settings = SpellSettings(
+        source.path, source.path.name, source.folder, source.section, source.index_title
     )
-    pages: list[Any] = [{"Tous les sorts": f"{source.folder}/tous-les-sorts.md"}]
-    for college in result.colleges:
-        (folder / f"{college.slug}.md").write_text(
-            spellbook.render_college_page(college), encoding="utf-8"
+    result = spellbook.parse_export(source.text, source=source.path.name)
+    book = SpellBook(settings, result)
+    for uri, text in book.pages():
+        page = docs / uri
+        page.parent.mkdir(parents=True, exist_ok=True)
+        # The stock site converts the table itself: the mark is for our plugin only.
+        page.write_text(
+            text.replace(spellbook.SPELL_TABLE_MARK, spellbook.render_spell_table(result)),
+            encoding="utf-8",
         )
-        pages.append({college.name: f"{source.folder}/{college.slug}.md"})
     nav = copy.deepcopy(config.get("nav") or [])
-    for item in nav:
-        if isinstance(item, dict) and source.section in item:
-            item[source.section] = [*(item[source.section] or []), *pages]
-            break
-    else:
-        nav.append({source.section: pages})
+    book.extend_nav(nav)
     theme = config.get("theme") or {}
     stock: dict[str, Any] = {
         "site_name": config.get("site_name"),

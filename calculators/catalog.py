@@ -45,5 +45,5 @@ def run(name: str, inputs: Mapping[str, object]) -> JsonDict:
 
 
 def catalog() -> list[JsonDict]:
-    """Describe every calculator (inputs, outputs, page) for the generated forms."""
+    """Describe every calculator (inputs, outputs) for the forms the site generates."""
     return [calc.to_json() for calc in CALCULATORS.values()]

@@ -537,7 +537,6 @@ CALCULATORS = (
     Calculator(
         id="dice",
         title="Lanceur de dés",
-        page="outils.md",
         description=(
             "Calcule la loi exacte d’une expression de dés (moyenne, extrêmes, chances) et la "
             "lance."

@@ -48,11 +48,6 @@ CHALLENGE_RATINGS: tuple[str, ...] = ("0", "1/8", "1/4", "1/2", *(str(n) for n i
 
 _CR_TEXT = re.compile(r"^\s*(\d{1,2})(?:[.,](\d{1,3}))?\s*$|^\s*(\d)\s*/\s*(\d)\s*$")
 
-_PAGE_ABILITIES = "dnd5e/caracteristiques.md"
-_PAGE_PROFICIENCY = "dnd5e/maitrise.md"
-_PAGE_D20 = "dnd5e/tests-d20.md"
-_PAGE_DAMAGE = "dnd5e/degats-et-soins.md"
-_PAGE_COMBAT = "dnd5e/combat.md"
 
 HP_MAX = 10_000
 AMOUNT_MAX = 100_000
@@ -503,7 +498,6 @@ CALCULATORS = (
     Calculator(
         id="ability_modifier",
         title="Modificateur de caractéristique",
-        page=_PAGE_ABILITIES,
         description="Donne le modificateur associé à une valeur de caractéristique.",
         inputs=(Field("score", "Valeur de caractéristique", "int", default=10, min=1, max=30),),
         outputs=(Output("modifier_text", "Modificateur"),),
@@ -512,7 +506,6 @@ CALCULATORS = (
     Calculator(
         id="proficiency_bonus",
         title="Bonus de maîtrise",
-        page=_PAGE_PROFICIENCY,
         description=(
             "Donne le bonus de maîtrise selon le niveau du personnage ou le facteur de puissance "
             "du monstre."
@@ -545,7 +538,6 @@ CALCULATORS = (
     Calculator(
         id="d20_test",
         title="Chances de réussite d’un test d20",
-        page=_PAGE_D20,
         description="Calcule la probabilité exacte de réussir un test d20 contre un DD ou une CA.",
         inputs=(
             Field("modifier", "Modificateur total", "int", default=0, min=-20, max=30),
@@ -582,7 +574,6 @@ CALCULATORS = (
     Calculator(
         id="damage",
         title="Appliquer des dégâts",
-        page=_PAGE_DAMAGE,
         description=(
             "Applique des dégâts dans l’ordre des règles : ajustements, Résistance, "
             "Vulnérabilité, puis points de vie temporaires."
@@ -651,7 +642,6 @@ CALCULATORS = (
     Calculator(
         id="healing",
         title="Appliquer des soins",
-        page=_PAGE_DAMAGE,
         description="Ajoute des points de vie récupérés sans dépasser le maximum.",
         inputs=(
             *_hp_fields(14),
@@ -675,7 +665,6 @@ CALCULATORS = (
     Calculator(
         id="death_saves",
         title="Jets de sauvegarde contre la mort",
-        page=_PAGE_DAMAGE,
         description=(
             "Calcule les chances exactes d’être stabilisé, de mourir ou de récupérer 1 point de "
             "vie sur un 20."
@@ -695,7 +684,6 @@ CALCULATORS = (
     Calculator(
         id="grid",
         title="Déplacement sur quadrillage",
-        page=_PAGE_COMBAT,
         description=(
             "Convertit une Vitesse en cases de 1,50 m, en tenant compte du Terrain difficile."
         ),

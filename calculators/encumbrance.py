@@ -347,7 +347,6 @@ CALCULATORS = (
     Calculator(
         id="encumbrance",
         title="Poids transportable",
-        page="maison/poids-transportable.md",
         description=(
             "Calcule les limites de quantité selon la Force et la charge finale d’un inventaire."
         ),

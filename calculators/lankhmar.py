@@ -341,13 +341,10 @@ def _h_madness(v: Values) -> JsonDict:
     return out
 
 
-_PAGE = "pmt/epees-et-pmt.md"
-
 CALCULATORS = (
     Calculator(
         id="corruption",
         title="Corruption du magicien noir",
-        page=_PAGE,
         description=(
             "Donne le palier de corruption, ses effets cumulés et le risque de gagner un point en "
             "lançant un sort."
@@ -388,7 +385,6 @@ CALCULATORS = (
     Calculator(
         id="alteration",
         title="Table d’altération",
-        page=_PAGE,
         description="Tire une altération sur 1d20, en relançant celles que le PJ a déjà subies.",
         inputs=(
             Field(
@@ -412,7 +408,6 @@ CALCULATORS = (
     Calculator(
         id="heroism_points",
         title="Points d’héroïsme",
-        page=_PAGE,
         description=(
             "Donne les points d’héroïsme de début de partie : la moitié du niveau, arrondie "
             "au-dessous, 1 au minimum."
@@ -424,7 +419,6 @@ CALCULATORS = (
     Calculator(
         id="ritual_time",
         title="Durée des rituels",
-        page=_PAGE,
         description=(
             "Calcule la durée de préparation des sorts : une demi-heure par niveau de sort."
         ),
@@ -450,7 +444,6 @@ CALCULATORS = (
     Calculator(
         id="madness",
         title="Points de folie",
-        page=_PAGE,
         description=(
             "Ajoute les points de folie d’un jet de sauvegarde raté et indique les jets sur la "
             "colonne Folie."

@@ -126,7 +126,6 @@ class Calculator:
 
     id: str
     title: str
-    page: str
     description: str
     inputs: tuple[Field, ...]
     outputs: tuple[Output, ...]
@@ -137,7 +136,6 @@ class Calculator:
         return {
             "id": self.id,
             "title": self.title,
-            "page": self.page,
             "description": self.description,
             "inputs": [f.to_json() for f in self.inputs],
             "outputs": [o.to_json() for o in self.outputs],

@@ -309,14 +309,12 @@ def _h_control(v: Values) -> JsonDict:
     return out
 
 
-_PAGE = "ose/epees-intelligentes.md"
 _ALIGNMENT_CHOICES = tuple(Choice(k, label) for k, label in ALIGNMENTS.items())
 
 CALCULATORS = (
     Calculator(
         id="sentient_sword",
         title="Créer une épée intelligente",
-        page=_PAGE,
         description=(
             "Tire l’Intelligence, la communication, les langues, l’alignement, les pouvoirs et "
             "l’Ego d’une épée."
@@ -345,7 +343,6 @@ CALCULATORS = (
     Calculator(
         id="sword_control",
         title="Test de contrôle d’une épée intelligente",
-        page=_PAGE,
         description=(
             "Calcule la probabilité exacte que la Volonté de l’épée dépasse celle du porteur."
         ),

@@ -30,7 +30,7 @@ from generator.markdown_text import (
     headings,
     prose_lines,
 )
-from generator.report import Problem, Severity
+from generator.report import Kind, Problem, Severity
 from generator.slugs import fold
 
 __all__ = [
@@ -84,7 +84,9 @@ def decode_source(data: bytes, file: str) -> tuple[str, list[Problem]]:
             f"fichier non UTF-8{guess} : octet 0x{body[start]:02X} invalide colonne {column}"
             f" ({invalid} octet(s) invalide(s) en tout) ; enregistrez le fichier en UTF-8"
         )
-        return body.decode("utf-8", "replace"), [Problem(file, line, "error", "encodage", message)]
+        return body.decode("utf-8", "replace"), [
+            Problem(file, line, "error", Kind.ENCODING, message)
+        ]
 
 
 def front_matter_lines(text: str) -> int:
@@ -111,7 +113,7 @@ def check_empty(text: str, file: str) -> list[Problem]:
             file,
             1,
             "warning",
-            "page-vide",
+            Kind.EMPTY_PAGE,
             "page vide : le fichier ne contient aucun texte, la page construite serait blanche",
         )
     ]
@@ -133,7 +135,7 @@ def check_front_matter(text: str, file: str) -> list[Problem]:
                 file,
                 line,
                 "error",
-                "en-tete-yaml",
+                Kind.FRONT_MATTER,
                 f"en-tête YAML invalide ({what}) : MkDocs l’ignorerait et l’afficherait "
                 "comme du texte en haut de la page",
             )
@@ -144,7 +146,7 @@ def check_front_matter(text: str, file: str) -> list[Problem]:
                 file,
                 1,
                 "error",
-                "en-tete-yaml",
+                Kind.FRONT_MATTER,
                 "en-tête YAML sans paires « clé: valeur » (reçu : "
                 f"{type(data).__name__}) : MkDocs l’ignorerait et l’afficherait comme du texte",
             )
@@ -178,7 +180,7 @@ def check_fences(markdown: str, file: str) -> list[Problem]:
             file,
             number,
             "error",
-            "bloc-non-ferme",
+            Kind.UNCLOSED_FENCE,
             f"bloc de code « {first} » jamais fermé par une ligne « {fence} » : la ligne "
             "s’affiche telle quelle et la suite de la page n’est ni reliée ni indexée",
         )
@@ -250,7 +252,7 @@ def check_raw_html(markdown: str, file: str) -> list[Problem]:
                         file,
                         line_of(match.start()),
                         "error",
-                        "html-mal-forme",
+                        Kind.MALFORMED_HTML,
                         "commentaire HTML « <!-- » jamais fermé par « --> » : "
                         "il s’affiche comme du texte dans la page",
                     )
@@ -289,7 +291,7 @@ def check_raw_html(markdown: str, file: str) -> list[Problem]:
                     file,
                     here,
                     "error",
-                    "html-mal-forme",
+                    Kind.MALFORMED_HTML,
                     f"« </{tag}> » ferme une balise qui n’a pas été ouverte",
                 )
             )
@@ -304,7 +306,7 @@ def check_raw_html(markdown: str, file: str) -> list[Problem]:
                     file,
                     top.line,
                     "error",
-                    "html-mal-forme",
+                    Kind.MALFORMED_HTML,
                     f"balise « <{top.tag}> » pas fermée avant « </{tag}> » (ligne {here})",
                 )
             )
@@ -314,7 +316,7 @@ def check_raw_html(markdown: str, file: str) -> list[Problem]:
                 file,
                 top.line,
                 "error",
-                "html-mal-forme",
+                Kind.MALFORMED_HTML,
                 f"balise « <{top.tag}> » jamais fermée par « </{top.tag}> » : "
                 "elle avale toute la suite de la page",
             )
@@ -338,7 +340,7 @@ def _markdown_in_raw_block(
                     file,
                     block.line + offset,
                     "warning",
-                    "html-markdown-brut",
+                    Kind.RAW_MARKDOWN_IN_HTML,
                     f"Markdown dans le bloc HTML « <{block.tag}> » : il s’afficherait tel quel "
                     f'(« {line.strip()[:40]} ») ; ajoutez markdown="1" à la balise',
                 )
@@ -391,7 +393,7 @@ def check_tables(markdown: str, file: str) -> list[Problem]:
                         file,
                         row_number,
                         "error",
-                        "tableau-mal-forme",
+                        Kind.MALFORMED_TABLE,
                         f"{kind} sans « | » collé au tableau de la ligne {number} en devient "
                         "une rangée : laissez une ligne vide entre le tableau et la liste",
                     )
@@ -404,7 +406,7 @@ def check_tables(markdown: str, file: str) -> list[Problem]:
                                 file,
                                 row_number,
                                 "warning",
-                                "tableau-mal-forme",
+                                Kind.MALFORMED_TABLE,
                                 f"liste dans une cellule de tableau (« {cell[:30]} ») : "
                                 "Markdown n’en fait pas une liste, elle reste du texte",
                             )
@@ -454,7 +456,7 @@ def check_page_ids(markdown: str, file: str) -> list[Problem]:
                     file,
                     line,
                     "error",
-                    "ancre-en-double",
+                    Kind.DUPLICATE_ANCHOR,
                     f"ancre « #{anchor} » déjà définie ligne {first[anchor]} : "
                     "un lien vers elle ne peut mener qu’à la première",
                     anchor,
@@ -583,7 +585,7 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
         path = unquote(path.split("?", 1)[0])
 
         def report(
-            severity: Severity, kind: str, message: str, number: int = number, link: str = target
+            severity: Severity, kind: Kind, message: str, number: int = number, link: str = target
         ) -> None:
             problems.append(Problem(file, number, severity, kind, message, link))
 
@@ -594,7 +596,7 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
             if page.startswith("../") or page == "..":
                 report(
                     "error",
-                    "lien-introuvable",
+                    Kind.MISSING_LINK_TARGET,
                     f"lien vers « {target} » : hors du dossier des pages",
                 )
                 continue
@@ -613,18 +615,22 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
                     written = posixpath.relpath(as_page, posixpath.dirname(file) or ".")
                     report(
                         "warning",
-                        "lien-introuvable",
+                        Kind.MISSING_LINK_TARGET,
                         f"lien vers « {target} » : écrivez le chemin de la page, « {written} »",
                     )
                     continue
-                report("error", "lien-introuvable", f"lien vers « {target} » : fichier introuvable")
+                report(
+                    "error",
+                    Kind.MISSING_LINK_TARGET,
+                    f"lien vers « {target} » : fichier introuvable",
+                )
                 continue
             if page not in site.anchors:
                 guess = close_match(page, site.anchors, cutoff=0.6)
                 hint = f" ; vouliez-vous dire « {guess} » ?" if guess else ""
                 report(
                     "error",
-                    "lien-introuvable",
+                    Kind.MISSING_LINK_TARGET,
                     f"lien vers « {target} » : la page « {page} » n’existe pas{hint}",
                 )
                 continue
@@ -636,7 +642,7 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
             hint = f" ; vouliez-vous dire « #{guess} » ?" if guess else ""
             report(
                 "error",
-                "ancre-introuvable",
+                Kind.MISSING_ANCHOR,
                 f"lien vers « {target} » : la page « {page} » n’a pas d’ancre « #{anchor} »{hint}",
             )
             continue
@@ -647,7 +653,7 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
                 lines = ", ".join(str(h.line) for h in twins)
                 report(
                     "warning",
-                    "lien-ambigu",
+                    Kind.AMBIGUOUS_LINK,
                     f"lien vers « {target} » : « {page} » a {len(twins)} titres "
                     f"« {same[0].text} » (lignes {lines}) ; ce lien mène à celui de la ligne "
                     f"{same[0].line} (les autres : "
@@ -683,16 +689,16 @@ def with_suggestions(
     out: list[Problem] = []
     for p in problems:
         size = len(fold(p.subject or ""))
-        if p.kind == "reference-introuvable" and p.subject and size >= 4:
+        if p.kind == Kind.UNRESOLVED_REFERENCE and p.subject and size >= 4:
             guess = titles.typo_of(p.subject)
             if guess is not None:
                 p = replace(
                     p,
                     severity="warning",
-                    kind="reference-faute",
+                    kind=Kind.REFERENCE_TYPO,
                     message=f"{p.message} ; vouliez-vous dire « {guess} » ?",
                 )
-        elif p.kind == "mention-introuvable" and p.subject and size >= 4:
+        elif p.kind == Kind.UNRESOLVED_MENTION and p.subject and size >= 4:
             guess = spells.typo_of(p.subject, slips=2 if size >= 8 else 1)
             if guess is not None:
                 p = replace(p, message=f"{p.message} ; sort proche : « {guess} »")
@@ -733,7 +739,7 @@ def check_nav(nav: Any, pages: Iterable[str], config_text: str, config_name: str
                 config_name,
                 line,
                 "error",
-                "nav-page-absente",
+                Kind.NAV_PAGE_MISSING,
                 f"nav : la page « {path} » n’existe pas dans le dossier des pages{hint}",
                 path,
             )

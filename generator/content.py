@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from generator import checks
@@ -16,23 +19,44 @@ from generator.links import (
     unlink_absent_pages,
 )
 from generator.render import markdown_table, note_admonition, widget_form
-from generator.report import Problem
+from generator.report import Kind, Problem
 
-__all__ = ["ContentRenderer"]
+__all__ = ["ContentRenderer", "calculator_homes"]
+
+
+def calculator_homes(
+    placements: Iterable[tuple[str, str]], in_system: Callable[[str], bool]
+) -> dict[str, str]:
+    """Each calculator's home page, from the (page, calculator id) of its blocks in the
+    pages' order: the first page of a game system that places it, where its rule is
+    written. A calculator placed only outside the systems (a tools page) has none."""
+    homes: dict[str, str] = {}
+    for page, calculator in placements:
+        if in_system(page):
+            homes.setdefault(calculator, page)
+    return homes
 
 
 @dataclass
 class ContentRenderer:
-    """Turns an owner's page into the Markdown MkDocs renders; problems are returned, not raised."""
+    """Turns an owner's page into the Markdown MkDocs renders; problems are returned, not raised.
 
-    catalog: dict[str, dict[str, Any]] = field(default_factory=dict)
+    `package` is the rules package (its `catalog()`, `tables`, `NOTES`); `homes` gives each
+    calculator's home page (`calculator_homes`): a block placed elsewhere links to it."""
+
+    package: str = "calculators"
+    homes: dict[str, str] = field(default_factory=dict)
+    catalog: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        import calculators  # the rules package: imported here so tests can stub nothing
-
-        self._calculators = calculators
-        self.catalog = {str(entry["id"]): entry for entry in calculators.catalog()}
+        self._calculators = importlib.import_module(self.package)
+        self.catalog = {str(entry["id"]): entry for entry in self._calculators.catalog()}
         self._suggesting: tuple[TargetIndex, checks.Suggester, checks.Suggester] | None = None
+
+    @property
+    def package_folder(self) -> Path:
+        """The rules package's folder, packed for Pyodide: the same code in the browser."""
+        return Path(str(self._calculators.__file__)).parent
 
     def _suggesters(self, index: TargetIndex) -> tuple[checks.Suggester, checks.Suggester]:
         """Section titles and spell names of one build's index, gathered once."""
@@ -47,31 +71,33 @@ class ContentRenderer:
             entry = self.catalog.get(directive.argument)
             if entry is None:
                 raise DirectiveError(
+                    Kind.UNKNOWN_CALCULATOR,
                     f"calculateur inconnu « {directive.argument} » ; attendu l’un de : "
-                    + ", ".join(sorted(self.catalog))
+                    + ", ".join(sorted(self.catalog)),
                 )
             form = widget_form(entry)
-            rule_page = str(entry.get("page", ""))
+            rule_page = self.homes.get(directive.argument)
             if rule_page and rule_page != directive.file:
                 link = href(directive.file, rule_page, None)
                 rule = f'<p class="calculateur-regle" markdown="1">[Voir la règle]({link})</p>'
                 return f"{rule}\n\n{form}"
             return form
         if directive.kind == "table":
-            from calculators import tables
-
+            tables = self._calculators.tables
             if directive.argument not in tables.table_ids():
                 raise DirectiveError(
+                    Kind.UNKNOWN_TABLE,
                     f"table inconnue « {directive.argument} » ; attendu l’une de : "
-                    + ", ".join(tables.table_ids())
+                    + ", ".join(tables.table_ids()),
                 )
             computed = tables.table(directive.argument)
             return markdown_table(computed.headers, computed.rows)
         notes: dict[str, str] = self._calculators.NOTES
         if directive.argument not in notes:
             raise DirectiveError(
+                Kind.UNKNOWN_NOTE,
                 f"note inconnue « {directive.argument} » ; attendu l’une de : "
-                + ", ".join(sorted(notes))
+                + ", ".join(sorted(notes)),
             )
         return note_admonition(notes[directive.argument])
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from generator.report import Problem
+from generator.report import Kind, Problem
 
-__all__ = ["DIRECTIVES", "Directive", "expand_directives"]
+__all__ = ["DIRECTIVES", "Directive", "directive_arguments", "expand_directives"]
 
 DIRECTIVES = ("calculateur", "table", "note")
 OPEN = re.compile(r"^```\s*(" + "|".join(DIRECTIVES) + r")\b[ \t]*(.*?)\s*$")
@@ -26,13 +26,27 @@ class Directive:
 class DirectiveError(Exception):
     """A directive that cannot be rendered; the message names what is wrong, in French."""
 
+    def __init__(self, kind: Kind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
 
 Renderer = Callable[[Directive], str]
 
 
+def directive_arguments(markdown: str, kind: str) -> list[str]:
+    """The arguments of a page's directive fences of one kind, in order (```calculateur x)."""
+    found = []
+    for line in markdown.split("\n"):
+        match = OPEN.match(line)
+        if match and match.group(1) == kind and match.group(2):
+            found.append(match.group(2))
+    return found
+
+
 def malformed(file: str, line: int, message: str) -> Problem:
     """A directive fence that cannot be read as one."""
-    return Problem(file, line, "error", "bloc-mal-forme", message)
+    return Problem(file, line, "error", Kind.MALFORMED_DIRECTIVE, message)
 
 
 def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, list[Problem]]:
@@ -79,8 +93,6 @@ def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, 
             try:
                 out.extend(["", render(Directive(kind, argument, file, start)), ""])
             except DirectiveError as error:
-                problems.append(
-                    Problem(file, start, "error", f"{kind}-inconnu", str(error), argument)
-                )
+                problems.append(Problem(file, start, "error", error.kind, str(error), argument))
         i = end + 1
     return "\n".join(out), problems

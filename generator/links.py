@@ -18,7 +18,7 @@ from generator.markdown_text import (
     prose_lines,
     sub_outside_protected,
 )
-from generator.report import Problem
+from generator.report import Kind, Problem
 from generator.slugs import fold
 
 __all__ = [
@@ -175,7 +175,7 @@ def check_link_syntax(markdown: str, file: str) -> list[Problem]:
             match = pattern.search(line)
             if match:
                 problems.append(
-                    Problem(file, number, "error", "lien-mal-forme", message, match.group(0))
+                    Problem(file, number, "error", Kind.MALFORMED_LINK, message, match.group(0))
                 )
                 break
     return problems
@@ -196,7 +196,7 @@ def unlink_absent_pages(markdown: str, file: str) -> tuple[str, list[Problem]]:
                     file,
                     number,
                     "info",
-                    "page-absente",
+                    Kind.ABSENT_PAGE,
                     f"lien vers {match.group(2)} : cette page n’est pas dans le site, "
                     "le texte reste sans lien",
                     match.group(1),
@@ -221,7 +221,7 @@ def link_references(
         if fenced or HEADING.match(line) or not line.strip():
             continue
 
-        def unresolved(kind: str, name: str, message: str, number: int = number) -> None:
+        def unresolved(kind: Kind, name: str, message: str, number: int = number) -> None:
             problems.append(Problem(file, number, "info", kind, message, name))
 
         def ambiguous(name: str, target: Target, number: int = number) -> None:
@@ -235,7 +235,7 @@ def link_references(
                     file,
                     number,
                     "warning",
-                    "renvoi-ambigu",
+                    Kind.AMBIGUOUS_REFERENCE,
                     f"« {name} » : {len(rivals)} sections de ce nom ({places}) ; "
                     f"le renvoi mène à {chosen}",
                     name,
@@ -249,7 +249,7 @@ def link_references(
                 before = match.string[max(0, match.start() - 30) : match.start()]
                 if TITLE_START.match(name) and REFERENCE_CUE.search(before):
                     unresolved(
-                        "reference-introuvable",
+                        Kind.UNRESOLVED_REFERENCE,
                         name,
                         f"« {name} » : aucune section ni page de ce nom dans le site",
                     )
@@ -274,7 +274,7 @@ def link_references(
             target = index.section(name, file)
             if target is None:
                 unresolved(
-                    "reference-introuvable",
+                    Kind.UNRESOLVED_REFERENCE,
                     name,
                     f"« voir {name} » : aucune section ni page de ce nom dans le site",
                 )
@@ -292,7 +292,7 @@ def link_references(
                 if target is not None:
                     return f"[_{name}_]({href(file, target.page, target.anchor)})"
                 unresolved(
-                    "mention-introuvable",
+                    Kind.UNRESOLVED_MENTION,
                     name,
                     f"_{name}_ : ni sort ni section de ce nom",
                 )

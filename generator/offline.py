@@ -35,6 +35,7 @@ from generator.build_cache import keep_text
 
 __all__ = [
     "FALLBACK_PAGE",
+    "FALLBACK_SOURCE",
     "MANIFEST_FILE",
     "PLACEHOLDER",
     "SERVICE_WORKER_FILE",
@@ -44,6 +45,7 @@ __all__ = [
     "PrecacheEntry",
     "build_offline",
     "copy_workbox",
+    "fallback_page",
     "file_entry",
     "precache_entries",
     "read_service_worker_data",
@@ -59,8 +61,10 @@ log = logging.getLogger("mkdocs.plugins.regles.offline")
 
 SERVICE_WORKER_FILE = "sw.js"
 MANIFEST_FILE = "manifest.webmanifest"
-# Page shown for a navigation that is neither cached nor reachable (content/hors-ligne.md).
+# Page shown for a navigation that is neither cached nor reachable: the generator's own
+# (`fallback_page`), unless the docs hold a page of that name, which replaces it.
 FALLBACK_PAGE = "hors-ligne/"
+FALLBACK_SOURCE = "hors-ligne.md"
 # The one spot of the template that receives the build data (a JSON object).
 PLACEHOLDER = "/* @regles:construction */ null"
 DATA_PREFIX = "const CONSTRUCTION = "
@@ -107,6 +111,41 @@ class OfflineSummary:
     @property
     def size(self) -> int:
         return sum(e.size for e in self.entries)
+
+
+# Fallback page -----------------------------------------------------------------------------
+
+
+def fallback_page(links: Sequence[tuple[str, str]]) -> str:
+    """The Markdown of the offline fallback page; `links` are (words, page in the docs) of
+    what it points the reader to, besides the home page. The address asked for and the
+    retry link are filled in by the page's script (offline.js)."""
+    items = ["- [l’accueil](index.md) et les autres pages, depuis le menu ;"]
+    items += [f"- [{words}]({page}) ;" for words, page in links]
+    items[-1] = items[-1].removesuffix(" ;") + "."
+    return "\n".join(
+        [
+            "---",
+            "hide:",
+            "  - toc",
+            "---",
+            "",
+            "# Hors ligne",
+            "",
+            "Cette page n’est pas enregistrée sur cet appareil et le réseau ne répond pas.",
+            "",
+            '<p class="hors-ligne-depuis" markdown="0" hidden>Adresse demandée : '
+            '<code class="hors-ligne-adresse"></code> — '
+            '<a class="hors-ligne-reessayer" href="./">réessayer</a></p>',
+            "",
+            "Tout le reste du site est disponible sans connexion une fois le premier "
+            "téléchargement terminé (l’indicateur en bas de page affiche alors « Disponible "
+            "hors ligne ») :",
+            "",
+            *items,
+            "",
+        ]
+    )
 
 
 # Precache list ------------------------------------------------------------------------------
@@ -363,22 +402,19 @@ def write_service_worker(
 
 def build_offline(
     site_dir: Path,
-    project_dir: Path,
     *,
+    node_modules: Path,
+    service_worker: Path,
     name: str,
     description: str,
     short_name: str = SHORT_NAME,
     cache: Path | None = None,
 ) -> OfflineSummary:
-    """Manifest, Workbox runtime, then the service worker with the list of every file."""
+    """Manifest, Workbox runtime, then the service worker (made from the template
+    `service_worker`) with the list of every file."""
     write_web_manifest(site_dir, name, short_name, description)
-    workbox = copy_workbox(project_dir / "node_modules", site_dir)
-    summary = write_service_worker(
-        site_dir,
-        project_dir / "site_overrides" / SERVICE_WORKER_FILE,
-        workbox=workbox,
-        cache=cache,
-    )
+    workbox = copy_workbox(node_modules, site_dir)
+    summary = write_service_worker(site_dir, service_worker, workbox=workbox, cache=cache)
     log.info(
         "Hors ligne : %d fichiers, %.1f Mo précachés (version %s)",
         summary.files,

@@ -10,9 +10,10 @@ Why records rather than pages: a reader looks for a section or a spell, not for 
 heading with an id starts a record whose URL carries the anchor, whose title is the heading
 (Pagefind boosts title matches) and whose filters and metadata say where it belongs:
 
-- rules section: filters `systeme` (D&D 5e, Règles maison, PMT Lankhmar, OSE) and
-  `type` = Règles; metadata `contexte` = system › page › parent headings;
-- spell (`h2.sort` of a college page `magie/<college>/`): filters `type` = Sorts and
+- rules section (a page in a system's folder, `systems:` in mkdocs.yml): filters `systeme`
+  (the system's name) and `type` = Règles; metadata `contexte` = system › page › parent
+  headings;
+- spell (`h2.sort` of a college page in the spells' folder): filters `type` = Sorts and
   `college`; metadata `contexte` = the college;
 - any other page (tools, install, licences): `type` = Site. The home page (a list of links),
   the error page and the offline fallback page are left out.
@@ -41,8 +42,10 @@ from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from generator.offline import FALLBACK_PAGE
+from generator.systems import Systems
+
 __all__ = [
-    "DEFAULT_AREAS",
     "DEPTH_FILTER",
     "EXCLUDED_PAGES",
     "FILTER_COLLEGE",
@@ -59,6 +62,7 @@ __all__ = [
     "Indexer",
     "Record",
     "SearchIndexError",
+    "areas_of",
     "article",
     "is_indexed",
     "log_summary",
@@ -113,17 +117,17 @@ class Area:
     kind: str
 
 
-DEFAULT_AREAS: tuple[Area, ...] = (
-    Area("dnd5e/", "D&D 5e", KIND_RULES),
-    Area("maison/", "Règles maison", KIND_RULES),
-    Area("pmt/", "PMT Lankhmar", KIND_RULES),
-    Area("ose/", "OSE", KIND_RULES),
-    Area("magie/", None, KIND_SPELLS),
-)
+def areas_of(systems: Systems) -> tuple[Area, ...]:
+    """The site's folders and what their pages are, the deepest folder first (it wins)."""
+    found = [Area(f"{folder}/", name, KIND_RULES) for folder, name in systems.names.items()]
+    if systems.spells_folder is not None:
+        found.append(Area(f"{systems.spells_folder}/", None, KIND_SPELLS))
+    return tuple(sorted(found, key=lambda area: (-area.prefix.count("/"), area.prefix)))
+
 
 # Pages that are not content: the home page (a list of links to the other pages), the error
 # page and the offline fallback page.
-EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", "hors-ligne/index.html")
+EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", f"{FALLBACK_PAGE}index.html")
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code
 # that is not text, and the `¶` permalinks.
@@ -307,7 +311,7 @@ def _area_of(path: str, areas: Sequence[Area]) -> Area | None:
     return next((a for a in areas if path.startswith(a.prefix)), None)
 
 
-def page_records(path: str, text: str, areas: Sequence[Area] = DEFAULT_AREAS) -> list[Record]:
+def page_records(path: str, text: str, areas: Sequence[Area]) -> list[Record]:
     """The records of one built page, given its path inside the site and its HTML."""
     reader = _ArticleReader()
     # Only the article is read: the rest of a page is mostly the navigation, the same on
@@ -362,7 +366,7 @@ def is_indexed(path: str, excluded: Iterable[str] = EXCLUDED_PAGES) -> bool:
 
 def site_records(
     site: Path,
-    areas: Sequence[Area] = DEFAULT_AREAS,
+    areas: Sequence[Area],
     excluded: Iterable[str] = EXCLUDED_PAGES,
 ) -> list[Record]:
     """Every record of the built site, page by page in path order."""
@@ -659,7 +663,7 @@ class Indexer:
 
     def __init__(
         self,
-        areas: Sequence[Area] = DEFAULT_AREAS,
+        areas: Sequence[Area],
         excluded: Iterable[str] = EXCLUDED_PAGES,
         cache: Path | None = None,
     ) -> None:

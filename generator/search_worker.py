@@ -6,8 +6,9 @@ the plugin hands each page's article to `IndexWorker`, which passes it on to a c
 (`python -m generator.search_worker`) that cuts the records and feeds Pagefind's service:
 both work on the machine's other core while MkDocs goes on.
 
-Protocol, one JSON object per line. Parent to child: `{"cache": folder or null}` first (where
-`search.Indexer` keeps the last index), `{"page": path, "html": text}` for each page, then
+Protocol, one JSON object per line. Parent to child: `{"cache": folder or null, "areas":
+[[prefix, system, kind], …]}` first (where `search.Indexer` keeps the last index, and the
+site's folders: `search.Area`), `{"page": path, "html": text}` for each page, then
 `{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
 `IndexSummary`) or `{"error": message}`.
 """
@@ -22,11 +23,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from generator.search import Indexer, IndexSummary, SearchIndexError
+from generator.search import Area, Indexer, IndexSummary, SearchIndexError
 
 __all__ = ["IndexWorker", "main"]
 
@@ -41,7 +42,7 @@ class IndexWorker:
     `finish`, with the child's message.
     """
 
-    def __init__(self, cache: Path | None = None) -> None:
+    def __init__(self, areas: Sequence[Area], cache: Path | None = None) -> None:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish/abandon)
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}
@@ -56,7 +57,12 @@ class IndexWorker:
         self._writer = threading.Thread(target=self._write, name="index-worker", daemon=True)
         self._writer.start()
         self._closed = False
-        self._send({"cache": str(cache) if cache is not None else None})
+        self._send(
+            {
+                "cache": str(cache) if cache is not None else None,
+                "areas": [[a.prefix, a.system, a.kind] for a in areas],
+            }
+        )
 
     def _write(self) -> None:
         stdin = self._process.stdin
@@ -68,7 +74,7 @@ class IndexWorker:
         except (BrokenPipeError, ValueError):
             pass  # the child stopped: `finish` reports why
 
-    def _send(self, message: dict[str, str | None]) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         if self._closed:
             raise SearchIndexError("index déjà écrit ou abandonné")
         self._queue.put(json.dumps(message, ensure_ascii=False).encode() + b"\n")
@@ -119,8 +125,11 @@ def serve(lines: Iterable[str], answer: IO[str]) -> int:
     lines = iter(lines)
     first = json.loads(next(lines, "{}"))
     cache = first.get("cache")
+    areas = [
+        Area(str(prefix), system, str(kind)) for prefix, system, kind in first.get("areas", [])
+    ]
     try:
-        indexer = Indexer(cache=Path(cache) if cache else None)
+        indexer = Indexer(areas, cache=Path(cache) if cache else None)
     except SearchIndexError as error:
         answer.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
         return 1

@@ -9,6 +9,8 @@ __all__ = ["fold", "slugify", "unique_slug"]
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
+# Signs that read as a letter in a name ("Straße ×2"): NFKD does not decompose them.
+_AS_LETTERS = str.maketrans({"×": "x"})
 
 
 def fold(text: str) -> str:
@@ -19,8 +21,11 @@ def fold(text: str) -> str:
 
 
 def slugify(value: str, separator: str = "-") -> str:
-    """Anchor id for a heading: `Dégâts et soins` → `degats-et-soins` (toc's slugify hook)."""
-    return _NON_WORD.sub(separator, fold(value)).strip(separator)
+    """Anchor id of a heading or a generated page: `Dégâts et soins` → `degats-et-soins`.
+
+    The one slug function of the site: the toc extension's slugify hook (mkdocs.yml), spell
+    anchors, college and index pages."""
+    return _NON_WORD.sub(separator, fold(value.translate(_AS_LETTERS))).strip(separator)
 
 
 def unique_slug(slug: str, taken: set[str]) -> str:

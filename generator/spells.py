@@ -75,20 +75,20 @@ from __future__ import annotations
 import bisect
 import html
 import re
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from generator.report import Kind, Problem
+from generator.slugs import slugify
+
 __all__ = [
     "SPELL_TABLE_MARK",
-    "UNCERTAIN_KIND",
     "UNCERTAIN_SPLIT",
     "College",
     "ExportError",
     "ParseResult",
-    "Problem",
     "RejectedEntry",
     "SourcePosition",
     "Spell",
@@ -102,18 +102,13 @@ __all__ = [
     "render_spell_table",
     "restore_line_breaks",
     "roman_to_int",
-    "slugify",
     "spell_records",
 ]
 
 Severity = Literal["error", "warning"]
 
 #: Message prefix of the warning attached to heuristic field/description splits.
-UNCERTAIN_KIND = "decoupage-incertain"
 UNCERTAIN_SPLIT = "découpage incertain entre la valeur du champ {key} et la description"
-
-#: URL (site-relative) of the page listing every spell; a college may not take its slug.
-INDEX_SLUG = "tous-les-sorts"
 
 
 # --------------------------------------------------------------------------
@@ -153,26 +148,6 @@ class College:
     description: str
     spells: list[Spell]
     position: SourcePosition
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A diagnostic about the export, in French."""
-
-    severity: Severity
-    source: str
-    line: int
-    column: int
-    college: str | None
-    spell: str | None
-    message: str
-    kind: str = "export"  # or UNCERTAIN_KIND: a split for the owner to check, not a fault
-
-    def __str__(self) -> str:
-        where = " / ".join(x for x in (self.college, self.spell) if x)
-        label = "erreur" if self.severity == "error" else "avertissement"
-        suffix = f" [{where}]" if where else ""
-        return f"{self.source}:{self.line}:{self.column}: {label}: {self.message}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -254,19 +229,6 @@ _ROMAN_VALUES = {int_to_roman(n): n for n in range(1, _MAX_LEVEL + 1)}
 def roman_to_int(numeral: str) -> int | None:
     """Value of a canonical roman numeral I..XXXIX, or None."""
     return _ROMAN_VALUES.get(numeral)
-
-
-# Apostrophes separate words ("l’air" → "l-air"); ligatures and "×" have no NFKD decomposition.
-_SLUG_TRANSLATE = str.maketrans(
-    {"’": " ", "'": " ", "œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss", "×": "x"}
-)
-
-
-def slugify(text: str) -> str:
-    """ASCII anchor id: lowercase words joined by hyphens (``Blast sonore`` → ``blast-sonore``)."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_SLUG_TRANSLATE))
-    ascii_text = decomposed.encode("ascii", "ignore").decode("ascii").lower()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
 
 
 # --------------------------------------------------------------------------
@@ -517,9 +479,10 @@ class _CollegeDraft:
 
 
 class _Scanner:
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, reserved_slugs: Collection[str] = ()) -> None:
         self.text = text
         self.source = source
+        self.reserved_slugs = frozenset(reserved_slugs)
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.problems: list[Problem] = []
         self.rejected: list[RejectedEntry] = []
@@ -540,11 +503,11 @@ class _Scanner:
         message: str,
         college: str | None = None,
         spell: str | None = None,
-        kind: str = "export",
+        kind: Kind = Kind.EXPORT_ENTRY,
     ) -> None:
         p = self.pos(offset)
         self.problems.append(
-            Problem(severity, self.source, p.line, p.column, college, spell, message, kind)
+            Problem(self.source, p.line, severity, kind, message, spell, p.column, college)
         )
 
     def brk(self, offset: int, separator: str) -> None:
@@ -570,6 +533,7 @@ class _Scanner:
                 "error",
                 len(text),
                 "export tronqué : le marqueur de fin « --- Fin du fichier » est absent",
+                kind=Kind.EXPORT_TRUNCATED,
             )
         else:
             body_end = end_match.start()
@@ -614,7 +578,7 @@ class _Scanner:
         result_colleges = [
             College(c.name, c.slug, c.description, c.spells, c.position) for c in colleges
         ]
-        self.problems.sort(key=lambda p: (p.line, p.column))
+        self.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         return ParseResult(
             self.source, title, generated, result_colleges, spells, self.problems, self.rejected
         )
@@ -686,7 +650,7 @@ class _Scanner:
 
     def dedupe_college_slugs(self, colleges: list[_CollegeDraft]) -> None:
         seen: dict[str, _CollegeDraft] = {}
-        used = {INDEX_SLUG}
+        used = set(self.reserved_slugs)
         for c in colleges:
             if c.name in seen:
                 first = seen[c.name].position
@@ -821,7 +785,7 @@ class _Scanner:
                         UNCERTAIN_SPLIT.format(key=key) + f" (valeur retenue : « {value} »)",
                         draft.name,
                         name,
-                        kind=UNCERTAIN_KIND,
+                        kind=Kind.UNCERTAIN_SPLIT,
                     )
             if not key:
                 self.report("error", m.start(), "champ sans nom", draft.name, name)
@@ -877,9 +841,14 @@ class _Scanner:
         return slug
 
 
-def parse_export(text: str, source: str = "<export>") -> ParseResult:
-    """Parse an export (collapsed or line-broken form) into colleges, spells and problems."""
-    return _Scanner(text, source).run()
+def parse_export(
+    text: str, source: str = "<export>", reserved_slugs: Collection[str] = ()
+) -> ParseResult:
+    """Parse an export (collapsed or line-broken form) into colleges, spells and problems.
+
+    `reserved_slugs` are the names of other pages in the colleges' folder (the spell
+    index): a college whose slug would be one of them takes the next free one."""
+    return _Scanner(text, source, reserved_slugs).run()
 
 
 def restore_line_breaks(text: str) -> str:
@@ -909,11 +878,7 @@ def restore_line_breaks(text: str) -> str:
 # --------------------------------------------------------------------------
 
 
-def _college_url(college_slug: str) -> str:
-    return f"magie/{college_slug}/"
-
-
-def spell_records(result: ParseResult) -> list[dict[str, object]]:
+def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
     """JSON-ready records for ``data/spells.json``; descriptions are Markdown, HTML unescaped."""
     records: list[dict[str, object]] = []
     for college in result.colleges:
@@ -927,7 +892,7 @@ def spell_records(result: ParseResult) -> list[dict[str, object]]:
                     "level_max": s.level_max,
                     "fields": dict(s.fields),
                     "description": s.description,
-                    "url": f"{_college_url(college.slug)}#{s.slug}",
+                    "url": f"{folder}/{college.slug}/#{s.slug}",
                     "slug": s.slug,
                 }
             )
@@ -1017,8 +982,8 @@ _INDEX_COLUMNS = ("Classe", "Durée", "Temps", "Résistance")
 SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
 
 
-def render_spell_index(result: ParseResult, *, table_mark: bool = False) -> str:
-    """Markdown page « Tous les sorts » (``magie/tous-les-sorts/``): one filterable HTML table.
+def render_spell_index(result: ParseResult, title: str, *, table_mark: bool = False) -> str:
+    """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
 
     With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the plugin
     replaces by ``render_spell_table`` once the Markdown is converted: the table is HTML
@@ -1026,7 +991,7 @@ def render_spell_index(result: ParseResult, *, table_mark: bool = False) -> str:
     of the build's Markdown time.
     """
     e = html.escape
-    lines = ["# Tous les sorts", ""]
+    lines = [f"# {_heading_text(title)}", ""]
     if result.generated:
         lines += [f'<p class="export-date">Export généré le {e(result.generated)}.</p>', ""]
     lines.append(SPELL_TABLE_MARK if table_mark else render_spell_table(result))
@@ -1034,7 +999,7 @@ def render_spell_index(result: ParseResult, *, table_mark: bool = False) -> str:
 
 
 def render_spell_table(result: ParseResult) -> str:
-    """The HTML table of « Tous les sorts »: one row per spell, its filter values as data."""
+    """The HTML table of the spell index: one row per spell, its filter values as data."""
     e = html.escape
     lines = ['<table id="table-sorts">']
     header = "".join(f"<th>{e(h)}</th>" for h in ("Nom", "Collège", "Niveaux", *_INDEX_COLUMNS))

@@ -95,6 +95,21 @@ def build_site(
     )
 
 
+# What another site's build may take from a build cache: what is made from sources alone
+# (Pyodide's snapshot, minified files, compiled templates). Not the kept search index nor
+# the precache digests, which hold one site's pages: shared, each build would replace the
+# other's, and a build of unchanged pages would no longer find its own.
+SHAREABLE_CACHE_ENTRIES = ("snapshot-*", "minifie-*", "gabarits")
+
+
+def share_made_files(cache: Path, other: Path) -> None:
+    """A build cache for another site, with links to what it may share of `cache`."""
+    other.mkdir(parents=True, exist_ok=True)
+    for pattern in SHAREABLE_CACHE_ENTRIES:
+        for entry in cache.glob(pattern):
+            (other / entry.name).symlink_to(entry)
+
+
 # Material's instant navigation only follows links of the sitemap, which is made from
 # site_url: the test site is built for the very address it is served at.
 SITE_PORT = free_port()

@@ -85,7 +85,7 @@ CATALOGUE: dict[str, Case] = {
         "warning",
     ),
     "nav-vers-page-absente": Case(
-        "liens", "mkdocs.yml:28", "nav : la page « page-oubliee.md » n’existe pas"
+        "liens", "mkdocs.yml:33", "nav : la page « page-oubliee.md » n’existe pas"
     ),
     "ancre-definie-deux-fois": Case(
         "liens", "regles.md:19", "ancre « #sorts » déjà définie ligne 15"
@@ -313,7 +313,7 @@ def test_the_real_pages_pass_every_source_check() -> None:
         problems += found + checks.check_empty(text, uri) + checks.check_front_matter(text, uri)
         texts[uri] = text
     export = spells.parse_export(spells.read_export(content / "magie" / "export-magie.txt"))
-    generated = {"magie/tous-les-sorts.md": spells.render_spell_index(export)}
+    generated = {"magie/tous-les-sorts.md": spells.render_spell_index(export, "Tous les sorts")}
     generated |= {f"magie/{c.slug}.md": spells.render_college_page(c) for c in export.colleges}
     site = checks.SiteMap.build([*texts.items(), *generated.items()])
     for uri, text in texts.items():

@@ -140,10 +140,10 @@ def test_heading_anchors_follow_toc_rules_for_repeats_and_explicit_ids() -> None
 
 
 def test_report_sorts_problems_with_and_without_a_line() -> None:
-    from generator.report import BuildReport, Problem
+    from generator.report import BuildReport, Kind, Problem
 
     report = BuildReport()
-    report.add(Problem("a.md", 3, "error", "x", "trois"))
-    report.add(Problem("a.md", None, "error", "x", "fichier entier"))
+    report.add(Problem("a.md", 3, "error", Kind.MALFORMED_LINK, "trois"))
+    report.add(Problem("a.md", None, "error", Kind.ENCODING, "fichier entier"))
     assert [p.line for p in report.of("error")] == [None, 3]
     assert "fichier entier" in report.to_json()

@@ -16,7 +16,17 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator import search
+from generator.systems import Systems
 from tests.search_queries import QUERIES
+
+AREAS = search.areas_of(Systems({"dnd5e": "D&D 5e"}, "magie"))
+# This site's systems, as mkdocs.yml declares them.
+SITE_AREAS = search.areas_of(
+    Systems(
+        {"dnd5e": "D&D 5e", "maison": "Règles maison", "pmt": "PMT Lankhmar", "ose": "OSE"},
+        "magie",
+    )
+)
 
 SIGNATURE = b"pagefind_dcd"
 SYSTEMS = {"D&D 5e", "Règles maison", "PMT Lankhmar", "OSE"}
@@ -156,7 +166,7 @@ def test_the_index_holds_what_the_written_pages_hold(
 ) -> None:
     # The build indexes each page's converted Markdown before any page is written
     # (`search.article`); cut from the pages as written, the records must be the same.
-    written = {r.url: r for r in search.site_records(site_dir)}
+    written = {r.url: r for r in search.site_records(site_dir, SITE_AREAS)}
     assert set(fragments) == set(written)
     for url, record in written.items():
         assert fragments[url]["meta"]["title"] == record.title, url
@@ -191,7 +201,7 @@ PAGE = """<html><body><nav><h2 id="nav">Navigation</h2></nav>
 
 
 def test_a_page_becomes_one_record_per_heading_with_an_anchor() -> None:
-    records = search.page_records("dnd5e/combat/index.html", PAGE)
+    records = search.page_records("dnd5e/combat/index.html", PAGE, AREAS)
     assert [(r.url, r.title, r.level) for r in records] == [
         ("dnd5e/combat/", "Combat", 1),
         ("dnd5e/combat/#ordre", "L’ordre", 2),
@@ -217,7 +227,7 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
     <h2 class="sort" id="bruit">Bruit</h2>
     <p class="niveaux"><span class="niveau" title="Niveaux I à II">I–II</span></p>
     <p>Un bruit.</p></article>"""
-    intro, spell = search.page_records("magie/acoustique/index.html", page)
+    intro, spell = search.page_records("magie/acoustique/index.html", page, AREAS)
     assert (spell.url, spell.title, spell.college, spell.kind) == (
         "magie/acoustique/#bruit",
         "Bruit",
@@ -232,6 +242,7 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
         "magie/tous-les-sorts/index.html",
         '<article class="md-content__inner"><h1 id="t">Tous les sorts</h1>'
         '<table id="table-sorts"><tr><td>Bruit</td></tr></table></article>',
+        AREAS,
     )
     assert index.college is None and "Bruit" not in index.body
 
@@ -239,11 +250,13 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
 def test_an_article_without_a_title_gets_the_page_title_as_material_gives_it() -> None:
     # Material's template adds `<h1>{{ page.title }}</h1>` when the content has none.
     content = '<p>Avant-propos.</p><h2 id="suite">Suite</h2><p>Texte.</p>'
-    intro, suite = search.page_records("licences/index.html", search.article(content, "A & B"))
+    intro, suite = search.page_records(
+        "licences/index.html", search.article(content, "A & B"), AREAS
+    )
     assert (intro.title, intro.url, intro.body) == ("A & B", "licences/", "<p>Avant-propos.</p>")
     assert (suite.title, suite.url, suite.page) == ("Suite", "licences/#suite", "A & B")
     titled = search.article('<h1 id="x">Titre</h1><p>Texte.</p>', "Autre")
-    (record,) = search.page_records("x/index.html", titled)
+    (record,) = search.page_records("x/index.html", titled, AREAS)
     assert record.title == "Titre" and "Autre" not in titled
 
 
@@ -273,7 +286,7 @@ def test_a_pagefind_service_that_stops_is_reported_with_its_own_message(
     fake.chmod(0o755)
     monkeypatch.setattr(search, "_executable", lambda: fake)
     with pytest.raises(search.SearchIndexError, match="s’est arrêté : configuration illisible"):
-        search.Indexer()
+        search.Indexer(AREAS)
 
 
 def test_page_urls() -> None:

@@ -13,6 +13,9 @@ import pytest
 
 from generator import search
 from generator.search_worker import IndexWorker, serve
+from generator.systems import Systems
+
+AREAS = search.areas_of(Systems({"dnd5e": "D&D 5e"}, "magie"))
 
 PAGE = (
     '<h1 id="combat">Combat</h1><p>Intro.</p>'
@@ -21,7 +24,7 @@ PAGE = (
 
 
 def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) -> None:
-    worker = IndexWorker()
+    worker = IndexWorker(AREAS)
     worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
     worker.add_page("index.html", search.article("<h1>Accueil</h1>", "Accueil"))  # excluded
     worker.start_writing(tmp_path / "pagefind")
@@ -32,7 +35,7 @@ def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) ->
 
 
 def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None:
-    worker = IndexWorker()
+    worker = IndexWorker(AREAS)
     worker.start_writing(tmp_path / "pagefind")
     with pytest.raises(search.SearchIndexError, match="aucune page à indexer"):
         worker.finish()
@@ -40,7 +43,7 @@ def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None
 
 
 def test_an_abandoned_index_stops_the_child() -> None:
-    worker = IndexWorker()
+    worker = IndexWorker(AREAS)
     worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
     worker.abandon()
     assert worker._process.poll() is not None
@@ -77,7 +80,7 @@ def kept_index(cache: Path) -> Path:
 
 
 def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
-    worker = IndexWorker(cache=cache)
+    worker = IndexWorker(AREAS, cache=cache)
     worker.add_page("dnd5e/combat/index.html", search.article(page, "Combat"))
     worker.start_writing(output)
     return worker.finish()
@@ -148,7 +151,7 @@ def index_in_process(
         return service(executable)
 
     monkeypatch.setattr(search, "_Service", counted)
-    indexer = search.Indexer(cache=cache)
+    indexer = search.Indexer(AREAS, cache=cache)
     for path, (title, content) in pages.items():
         given += 1
         indexer.add_page(path, search.article(content, title))

@@ -154,11 +154,39 @@ def test_every_calculator_control_has_a_label(site_dir: Path) -> None:
                 assert label is not None and label.get_text(strip=True), control
 
 
-def test_every_calculator_is_on_its_rule_page(site_dir: Path) -> None:
+# This site's content: where the rule of each calculator is written.
+CALCULATOR_RULE_PAGES = {
+    "ability_modifier": "dnd5e/caracteristiques/",
+    "proficiency_bonus": "dnd5e/maitrise/",
+    "d20_test": "dnd5e/tests-d20/",
+    "damage": "dnd5e/degats-et-soins/",
+    "healing": "dnd5e/degats-et-soins/",
+    "death_saves": "dnd5e/degats-et-soins/",
+    "grid": "dnd5e/combat/",
+    "encumbrance": "maison/poids-transportable/",
+    "sentient_sword": "ose/epees-intelligentes/",
+    "sword_control": "ose/epees-intelligentes/",
+    "corruption": "pmt/epees-et-pmt/",
+    "alteration": "pmt/epees-et-pmt/",
+    "heroism_points": "pmt/epees-et-pmt/",
+    "ritual_time": "pmt/epees-et-pmt/",
+    "madness": "pmt/epees-et-pmt/",
+}
+
+
+def test_every_calculator_is_on_its_rule_page_and_the_tools_page_links_there(
+    site_dir: Path,
+) -> None:
     import calculators
 
+    tools = soup(site_dir, "outils/index.html")
     for entry in calculators.catalog():
-        page = entry["page"].removesuffix(".md")
-        built = "index.html" if page == "index" else f"{page}/index.html"
-        html = soup(site_dir, built)
-        assert html.select_one(f"form[data-calculateur='{entry['id']}']") is not None, entry
+        form = f"form[data-calculateur='{entry['id']}']"
+        assert tools.select_one(form) is not None, entry["id"]
+        rule = CALCULATOR_RULE_PAGES.get(entry["id"])
+        link = tools.select_one(f"p.calculateur-regle:has(+ {form}) a")
+        if rule is None:  # the dice: the tools page is their home
+            assert link is None, entry["id"]
+            continue
+        assert soup(site_dir, f"{rule}index.html").select_one(form) is not None, entry["id"]
+        assert link is not None and link["href"] == f"../{rule}", entry["id"]

@@ -16,7 +16,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from generator.render import FOLD_SCRIPT
-from tests.conftest import ROOT, build_site
+from tests.conftest import ROOT, build_site, share_made_files
 from tests.spells.synth import SPELL_RECORD_KEYS
 
 pytestmark = pytest.mark.site
@@ -74,16 +74,15 @@ def build_hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if entry.name not in {"mkdocs.yml", "build", "site", ".git", ".venv"}:
             (work / entry.name).symlink_to(entry)
     (work / "build").mkdir()
-    if (ROOT / "build" / "cache").is_dir():
-        (work / "build" / "cache").symlink_to(ROOT / "build" / "cache")
+    share_made_files(ROOT / "build" / "cache", work / "build" / "cache")
     text = EXPORT.read_text(encoding="utf-8").rstrip()
     assert text.endswith(END)
     export = work / "export-hostile.txt"
     export.write_text(text[: -len(END)] + HOSTILE_ENTRY + END + "\n", encoding="utf-8")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    old = "spells_export: content/magie/export-magie.txt"
+    old = "export: content/magie/export-magie.txt"
     assert old in config, f"mkdocs.yml a changé : « {old} » introuvable"
-    (work / "mkdocs.yml").write_text(config.replace(old, f"spells_export: {export}"), "utf-8")
+    (work / "mkdocs.yml").write_text(config.replace(old, f"export: {export}"), "utf-8")
     destination = work / "site"
     result = build_site(destination, work / "mkdocs.yml")
     if result.returncode != 0:

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from generator.report import Problem
+from generator.slugs import slugify
 from generator.spells import (
     ExportError,
     ParseResult,
-    Problem,
     parse_export,
     read_export,
     restore_line_breaks,
     roman_to_int,
-    slugify,
 )
 
 PRE = "# Magie _Généré le 01/01/2027 à 10:00_ --- "
@@ -142,7 +142,7 @@ def test_entry_errors(body: str, message: str, spell: str | None, at: str) -> No
     problem = only(result)
     line, column = position(text, "### Bon (I)")
     assert problem.message == message.format(first=f"ligne {line}, colonne {column}")
-    assert (problem.source, problem.college, problem.spell) == ("essai.md", "Essai", spell)
+    assert (problem.file, problem.context, problem.subject) == ("essai.md", "Essai", spell)
     # "champ-en-fin-d-entree" points at the second "- **Durée :**": search from its entry.
     search_from = text.index("### Vide") if at.startswith("- **Durée :** -") else 0
     at = at.removesuffix(" -")
@@ -181,7 +181,7 @@ def test_empty_college_is_a_warning() -> None:
     assert result.errors == []
     warning = only(result, "warning")
     assert warning.message == "collège « Vide » sans aucun sort"
-    assert (warning.college, warning.spell) == ("Vide", None)
+    assert (warning.context, warning.subject) == ("Vide", None)
     assert (warning.line, warning.column) == position(text, "## Vide")
     assert [c.name for c in result.colleges] == ["Vide", "Essai"]
 
@@ -225,7 +225,7 @@ def test_spell_before_first_college() -> None:
     result = parse_export(text)
     problem = only(result)
     assert problem.message == "texte hors collège : sort avant le premier collège"
-    assert (problem.college, problem.spell) == (None, "Orphelin")
+    assert (problem.context, problem.subject) == (None, "Orphelin")
     assert (problem.line, problem.column) == position(text, "### Orphelin")
     assert [s.name for s in result.spells] == ["Bon"]
     assert_accounted(text, result)
@@ -243,9 +243,11 @@ def test_duplicate_college() -> None:
     assert [c.slug for c in result.colleges] == ["essai", "essai-2"]
 
 
-def test_college_named_like_the_index_page() -> None:
+def test_college_named_like_a_reserved_page() -> None:
     text = PRE + "## Tous les sorts **Description du collège :** x. " + GOOD + END
-    assert parse_export(text).colleges[0].slug == "tous-les-sorts-2"
+    assert parse_export(text).colleges[0].slug == "tous-les-sorts"
+    reserved = parse_export(text, reserved_slugs={"tous-les-sorts"})
+    assert reserved.colleges[0].slug == "tous-les-sorts-2"
 
 
 def test_same_slug_different_names() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.report import Problem
 from generator.spells import (
     mention_linker,
     parse_export,
@@ -33,11 +34,19 @@ def render_case(path: Path) -> dict[str, str]:
     for college in result.colleges:
         page = render_college_page(college, mention_linker(result, college))
         pages.append(f"<!-- page: magie/{college.slug}/ -->\n{page}")
-    problems = "".join(f"{p}\n" for p in result.problems) or "aucun\n"
+    problems = "".join(f"{describe(p)}\n" for p in result.problems) or "aucun\n"
     return {
         ".expected.md": "\n".join(pages) + "\n<!-- problèmes -->\n" + problems,
-        ".expected.html": render_spell_index(result),
+        ".expected.html": render_spell_index(result, "Tous les sorts"),
     }
+
+
+def describe(problem: Problem) -> str:
+    """A problem of the parse on one line: place, severity, message, college and spell."""
+    where = " / ".join(x for x in (problem.context, problem.subject) if x)
+    label = "erreur" if problem.severity == "error" else "avertissement"
+    suffix = f" [{where}]" if where else ""
+    return f"{problem.file}:{problem.line}:{problem.column}: {label}: {problem.message}{suffix}"
 
 
 def test_cases_are_collected() -> None:

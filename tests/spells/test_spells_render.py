@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import markdown
 import pytest
 from bs4 import BeautifulSoup, Tag
-from mkdocs.exceptions import PluginError
 from synth import seed_text
 
-from generator.plugin import ReglesPlugin
+from generator.spell_pages import SpellBook, SpellSettings
 from generator.spells import (
     SPELL_TABLE_MARK,
     ParseResult,
@@ -17,6 +18,8 @@ from generator.spells import (
     render_college_page,
     render_spell_index,
 )
+
+TITLE = "Tous les sorts"
 
 # The site's Markdown extensions (mkdocs.yml), with toc's default slugify.
 EXTENSIONS = [
@@ -64,7 +67,7 @@ def hostile() -> ParseResult:
 
 
 def test_index_table(seed: ParseResult) -> None:
-    page = render_spell_index(seed)
+    page = render_spell_index(seed, TITLE)
     assert page.startswith("# Tous les sorts\n")
     soup = BeautifulSoup(page, "html.parser")
     tables = soup.find_all("table")
@@ -97,17 +100,18 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
     """The build converts the index's Markdown with a mark where the table goes, then puts
     the table there: the same page as converting it whole, and a page without its mark
     (or with two) stops the build rather than showing no table."""
-    marked = render_spell_index(seed, table_mark=True)
+    book = SpellBook(SpellSettings(Path("export.txt"), "export.txt", "magie", "Magie", TITLE), seed)
+    ((_, marked), *_) = book.pages()
     assert marked.count(SPELL_TABLE_MARK) == 1 and "<table" not in marked
     convert = lambda text: markdown.markdown(text, extensions=EXTENSIONS)  # noqa: E731
-    assert ReglesPlugin._put_spell_table(convert(marked), seed) == convert(render_spell_index(seed))
+    assert book.with_table(convert(marked)) == convert(render_spell_index(seed, TITLE))
     for broken in ("<h1>Tous les sorts</h1>", SPELL_TABLE_MARK * 2):
-        with pytest.raises(PluginError, match="la marque du tableau des sorts"):
-            ReglesPlugin._put_spell_table(broken, seed)
+        with pytest.raises(ValueError, match="la marque du tableau des sorts"):
+            book.with_table(broken)
 
 
 def test_index_renders_through_markdown(seed: ParseResult) -> None:
-    soup = to_html(render_spell_index(seed))
+    soup = to_html(render_spell_index(seed, TITLE))
     assert len(soup.select("table#table-sorts tbody tr")) == 422
 
 
@@ -168,7 +172,7 @@ def test_mentions_link_to_spells(seed: ParseResult) -> None:
 
 
 def test_hostile_index_is_escaped(hostile: ParseResult) -> None:
-    page = render_spell_index(hostile)
+    page = render_spell_index(hostile, TITLE)
     soup = BeautifulSoup(page, "html.parser")
     assert not soup.find_all(["script", "img", "b", "i"])
     rows = soup.select("tbody tr")

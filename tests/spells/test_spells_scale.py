@@ -19,16 +19,16 @@ def test_ten_copies() -> None:
     assert result.errors == []
     # The seed's five uncertain splits, once per copy.
     assert len(result.warnings) == 50
-    records = spell_records(result)
+    records = spell_records(result, "magie")
     assert len({r["url"] for r in records}) == 4220
     assert {r["college_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
-    assert render_spell_index(result).count("<tr data-college=") == 4220
+    assert render_spell_index(result, "Tous les sorts").count("<tr data-college=") == 4220
 
 
 def test_ten_copies_line_broken() -> None:
     text = synthesize_export(seed_text(), 10)
-    assert spell_records(parse_export(restore_line_breaks(text))) == spell_records(
-        parse_export(text)
+    assert spell_records(parse_export(restore_line_breaks(text)), "magie") == spell_records(
+        parse_export(text), "magie"
     )
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 from synth import SPELL_RECORD_KEYS, seed_text
 
+from generator.report import Kind
 from generator.spells import (
-    UNCERTAIN_KIND,
     UNCERTAIN_SPLIT,
     ParseResult,
     Spell,
@@ -94,12 +94,13 @@ def test_every_heading_becomes_a_spell(seed: ParseResult) -> None:
 def test_only_warnings_are_the_uncertain_splits(seed: ParseResult) -> None:
     found = {}
     for p in seed.problems:
-        assert p.severity == "warning" and p.kind == UNCERTAIN_KIND, p
+        assert p.severity == "warning" and p.kind is Kind.UNCERTAIN_SPLIT, p
         m = re.match(r"découpage incertain entre la valeur du champ (\S+)", p.message)
         assert m is not None, p
         key = m.group(1)
         assert p.message.startswith(UNCERTAIN_SPLIT.format(key=key))
-        found[(p.college or "", p.spell or "", key)] = spell(seed, p.college or "", p.spell or "")
+        college, name = p.context or "", p.subject or ""
+        found[(college, name, key)] = spell(seed, college, name)
     assert set(found) == set(EXPECTED_UNCERTAIN)
     for where, value in EXPECTED_UNCERTAIN.items():
         assert found[where].fields[where[2]] == value
@@ -243,7 +244,7 @@ def test_names_repeat_across_colleges_only(seed: ParseResult) -> None:
 
 
 def test_records_and_urls(seed: ParseResult) -> None:
-    records = spell_records(seed)
+    records = spell_records(seed, "magie")
     assert len(records) == 422
     urls = [r["url"] for r in records]
     assert len(set(urls)) == 422

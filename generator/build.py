@@ -1,0 +1,324 @@
+"""One build of the site, step by step, in terms of text and paths (no MkDocs import).
+
+The MkDocs plugin (`generator/plugin.py`) calls these steps from its events and turns MkDocs'
+objects into what they take; another engine would need only another such adapter:
+
+1. `SiteBuild(settings)`: the spell export read (`spell_pages`), problems collected;
+2. `generated_pages`, `index_pages`: the pages the generator adds, and every page's titles,
+   anchors and link targets, once all the owner's pages are read;
+3. `order_pages`: the pages in the reading order of the nav (calculators' home pages);
+4. `render_markdown`, `page_html`: each page's Markdown, then its HTML (search index fed);
+5. `write_report`: the report written, the build stopped if it has errors;
+6. `post_build`: the steps of `POST_BUILD`, in that order, over the written site.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator import checks, offline, search
+from generator.content import ContentRenderer, calculator_homes
+from generator.csp import add_policy
+from generator.fences import directive_arguments
+from generator.links import TargetIndex
+from generator.pyodide_assets import write_runtime
+from generator.report import BuildReport, Kind, Problem
+from generator.search_worker import IndexWorker
+from generator.spell_pages import DATA_FILE, SpellBook, SpellSettings, read_spell_book
+from generator.systems import Systems
+from generator.wrapped_tables import wrap_tables
+
+__all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild"]
+
+log = logging.getLogger("mkdocs.plugins.regles")
+
+
+class BuildError(Exception):
+    """A step of the build that cannot be done; the message says which and why, in French."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one site declares (mkdocs.yml), paths resolved."""
+
+    project: Path  # the folder of mkdocs.yml
+    config_name: str  # mkdocs.yml's file name, for the report
+    site_name: str
+    site_description: str
+    systems: Mapping[str, str] = field(default_factory=dict)
+    spells: SpellSettings | None = None
+    calculators: str = "calculators"
+    pyodide_dir: Path = Path("node_modules/pyodide")
+    snapshot: bool = True
+    node_modules: Path = Path("node_modules")
+    cache_dir: Path = Path("build/cache")
+    report_file: Path = Path("build/rapport-construction.json")
+    theme_dirs: Sequence[Path] = ()  # where templates are looked for, the site's own first
+    serving: bool = False  # `mkdocs serve`: its live-reload script is inline
+
+    @property
+    def system_folders(self) -> Systems:
+        folder = self.spells.folder if self.spells is not None else None
+        return Systems(self.systems, folder, self.config_name)
+
+    def theme_file(self, name: str) -> Path:
+        """A file of the theme overrides, as the templates are looked for."""
+        for folder in self.theme_dirs:
+            if (folder / name).is_file():
+                return folder / name
+        folders = ", ".join(map(str, self.theme_dirs))
+        raise BuildError(
+            f"« {name} » introuvable dans les dossiers du thème ({folders}) : "
+            "theme.custom_dir doit nommer les surcharges du générateur (site_overrides)"
+        )
+
+
+@dataclass
+class SiteBuild:
+    """The state of one build, from the settings read to the last file written."""
+
+    settings: Settings
+    report: BuildReport = field(default_factory=BuildReport)
+    spells: SpellBook | None = None
+    renderer: ContentRenderer = field(init=False)
+    index: TargetIndex = field(default_factory=TargetIndex)
+    site: checks.SiteMap = field(default_factory=checks.SiteMap)
+    college_of_page: dict[str, str] = field(default_factory=dict)
+    placements: list[tuple[str, str]] = field(default_factory=list)  # (page, calculator)
+    indexer: IndexWorker | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            self.renderer = ContentRenderer(self.settings.calculators)
+        except ImportError as error:
+            raise BuildError(
+                f"paquet des calculateurs « {self.settings.calculators} » introuvable "
+                f"(option calculators du greffon regles) : {error}"
+            ) from error
+        if self.settings.spells is not None:
+            self.spells, problems = read_spell_book(self.settings.spells)
+            self.report.extend(problems)
+
+    # Pages ---------------------------------------------------------------------------
+
+    def extend_nav(self, nav: list[object] | None) -> None:
+        if self.spells is not None and nav is not None:
+            self.spells.extend_nav(nav)
+
+    def generated_pages(self, owner_pages: Iterable[str]) -> list[tuple[str, str, bool]]:
+        """(path, Markdown, in the nav) of the pages the generator adds to the owner's: the
+        spell pages, and the offline fallback page unless the owner wrote one."""
+        pages: list[tuple[str, str, bool]] = []
+        if self.spells is not None:
+            pages += [(uri, text, True) for uri, text in self.spells.pages()]
+            self.college_of_page = self.spells.college_pages()
+        if offline.FALLBACK_SOURCE not in set(owner_pages):
+            links = []
+            if self.spells is not None:
+                links.append(("tous les sorts", self.spells.settings.index_uri))
+            pages.append((offline.FALLBACK_SOURCE, offline.fallback_page(links), False))
+        return pages
+
+    def check_source_file(self, uri: str, data: bytes) -> str:
+        """The text of one of the owner's pages, its encoding, emptiness and front matter
+        checked."""
+        text, problems = checks.decode_source(data, uri)
+        self.report.extend(problems)
+        self.report.extend(checks.check_empty(text, uri))
+        self.report.extend(checks.check_front_matter(text, uri))
+        return text
+
+    def report_unreadable(self, uri: str, error: OSError) -> None:
+        reason = error.strerror or type(error).__name__
+        self.report.add(Problem(uri, None, "error", Kind.ENCODING, f"fichier illisible : {reason}"))
+
+    def index_pages(
+        self,
+        pages: Sequence[tuple[str, str]],
+        files: Iterable[str],
+        nav: object | None,
+        config_text: str,
+    ) -> None:
+        """Every page's headings and anchors, link targets and calculator blocks, once all
+        pages (the owner's and the generated ones) are known; the nav and the system
+        folders checked."""
+        generated = set(self.college_of_page)
+        owner = [(uri, text) for uri, text in pages if uri not in generated]
+        spell_targets = self.spells.targets() if self.spells is not None else []
+        self.index = TargetIndex.build(
+            [(uri, checks.mask_front_matter(text)) for uri, text in owner], spell_targets
+        )
+        self.site = checks.SiteMap.build(pages, files)
+        self.placements = [
+            (uri, calculator)
+            for uri, text in owner
+            for calculator in directive_arguments(text, "calculateur")
+        ]
+        uris = [uri for uri, _ in pages]
+        if nav is not None:
+            self.report.extend(checks.check_nav(nav, uris, config_text, self.settings.config_name))
+        self.report.extend(self.settings.system_folders.check(uris))
+
+    def order_pages(self, order: Sequence[str]) -> None:
+        """The pages in reading order (the nav's, then the others): each calculator's home
+        is the first system page that places it."""
+        rank = {uri: i for i, uri in enumerate(order)}
+        placements = sorted(self.placements, key=lambda p: rank.get(p[0], len(rank)))
+        systems = self.settings.system_folders
+        self.renderer.homes = calculator_homes(
+            placements, lambda uri: systems.folder_of(uri) is not None
+        )
+
+    def render_markdown(self, uri: str, markdown: str, source: str) -> str:
+        """The Markdown MkDocs converts for a page; `source` is the page's whole file, front
+        matter included, so that problems carry the file's own line numbers."""
+        generated = uri in self.college_of_page or self._is_spell_index(uri)
+        text, problems = self.renderer.render(
+            markdown,
+            uri,
+            self.index,
+            college=self.college_of_page.get(uri),
+            site=None if generated else self.site,
+        )
+        cut = source[: len(source) - len(markdown)] if source.endswith(markdown) else ""
+        self.report.extend(checks.shift_lines(problems, cut.count("\n")))
+        return text
+
+    def page_html(self, uri: str, destination: str, html: str, title: str) -> str:
+        """A page's converted HTML, as the site writes it; the search index gets it."""
+        if self.spells is not None and self._is_spell_index(uri):
+            try:
+                html = self.spells.with_table(html)
+            except ValueError as error:
+                raise BuildError(str(error)) from error
+        html = wrap_tables(html)  # Material's script would move them at load
+        if self.indexer is not None:
+            self.indexer.add_page(destination, search.article(html, title))
+        return html
+
+    def _is_spell_index(self, uri: str) -> bool:
+        return self.spells is not None and uri == self.spells.settings.index_uri
+
+    # The report, once every page is converted ------------------------------------------
+
+    def write_report(self, site_dir: Path) -> None:
+        """Write the report and log it; stop the build if it lists errors. The search
+        index is asked for first: Pagefind writes it while the templates are rendered."""
+        if self.indexer is not None:
+            try:
+                self.indexer.start_writing(site_dir / search.INDEX_FOLDER)
+            except search.SearchIndexError as error:
+                self.indexer = None
+                raise BuildError(f"recherche : {error}") from error
+        path = self.settings.report_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.report.to_json(), encoding="utf-8")
+        info = self.report.format("info")
+        if info:
+            log.info("Rapport de construction :\n%s", info)
+        warnings = self.report.format("warning")
+        if warnings:
+            log.warning("Rapport de construction, avertissements :\n%s", warnings)
+        errors = self.report.of("error")
+        if errors:
+            listing = "\n".join(f"  {p}" for p in errors)
+            raise BuildError(
+                f"{len(errors)} erreur(s) dans les sources ; rapport complet : "
+                f"{self._shown(path)}\n{listing}"
+            )
+
+    def _shown(self, path: Path) -> str:
+        """A path as the owner would write it in mkdocs.yml: from its folder."""
+        return Path(os.path.relpath(path, self.settings.project)).as_posix()
+
+    # Search: Pagefind indexes each page as soon as it is converted ----------------------
+
+    def start_search(self) -> None:
+        self.abandon_search()
+        areas = search.areas_of(self.settings.system_folders)
+        try:
+            self.indexer = IndexWorker(areas, cache=self.settings.cache_dir)
+        except OSError as error:
+            raise BuildError(f"recherche : {error}") from error
+
+    def abandon_search(self) -> None:
+        if self.indexer is not None:
+            self.indexer.abandon()
+            self.indexer = None
+
+    # After every page is written ---------------------------------------------------------
+
+    def post_build(self, site_dir: Path) -> None:
+        for step in POST_BUILD:
+            step(self, site_dir)
+
+    def write_spell_data(self, site_dir: Path) -> None:
+        """`data/spells.json`: every spell, for the spell index's descriptions and previews."""
+        if self.spells is None:
+            return
+        data = site_dir / DATA_FILE
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.write_text(json.dumps(self.spells.records(), ensure_ascii=False), encoding="utf-8")
+
+    def write_calculator_runtime(self, site_dir: Path) -> None:
+        """The calculators' browser runtime: Pyodide, the packed package, the start snapshot."""
+        settings = self.settings
+        try:
+            write_runtime(
+                site_dir,
+                settings.pyodide_dir,
+                self.renderer.package_folder,
+                settings.cache_dir,
+                snapshot=settings.snapshot,
+            )
+        except (OSError, RuntimeError) as error:
+            raise BuildError(f"environnement Python du navigateur : {error}") from error
+
+    def add_security_policy(self, site_dir: Path) -> None:
+        """Every page gets the same Content-Security-Policy; not under `mkdocs serve`, whose
+        injected live-reload script is inline."""
+        if not self.settings.serving:
+            add_policy(site_dir)
+
+    def finish_search(self, site_dir: Path) -> None:
+        """The Pagefind index asked for in `write_report`, written into `pagefind/`; the
+        files of Material's own search, unused, removed."""
+        indexer, self.indexer = self.indexer, None
+        if indexer is None:
+            return
+        try:
+            search.log_summary(indexer.finish())
+        except search.SearchIndexError as error:
+            raise BuildError(f"recherche : {error}") from error
+        search.remove_material_search(site_dir)
+
+    def build_offline(self, site_dir: Path) -> None:
+        """Manifest, Workbox runtime, then sw.js listing every file of the site with its hash."""
+        settings = self.settings
+        try:
+            offline.build_offline(
+                site_dir,
+                node_modules=settings.node_modules,
+                service_worker=settings.theme_file(offline.SERVICE_WORKER_FILE),
+                name=settings.site_name,
+                description=settings.site_description,
+                cache=settings.cache_dir,
+            )
+        except (OSError, offline.OfflineError) as error:
+            raise BuildError(f"hors ligne : {error}") from error
+
+
+# The steps after the pages are written, in this order. The offline step is last: it hashes
+# every file of the site, so every other step's files must be there.
+POST_BUILD: tuple[Callable[[SiteBuild, Path], None], ...] = (
+    SiteBuild.write_spell_data,
+    SiteBuild.write_calculator_runtime,
+    SiteBuild.add_security_policy,
+    SiteBuild.finish_search,
+    SiteBuild.build_offline,
+)

@@ -1,0 +1,173 @@
+"""The spell database in the site: its export read, its pages, nav entries, link targets and
+data file, and what the export gets wrong, for the build report.
+
+Declared by the site's owner (`spells:` of the `regles` plugin in mkdocs.yml); a site without
+that block has no spell pages. The export's format is read by `generator/spells.py`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import checks
+from generator import spells as spellbook
+from generator.links import SpellTarget
+from generator.report import Kind, Problem
+from generator.slugs import slugify
+
+__all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
+
+DATA_FILE = "data/spells.json"
+
+
+@dataclass(frozen=True)
+class SpellSettings:
+    export: Path
+    export_name: str  # as the report names it: relative to the project's folder
+    folder: str  # of the spell pages in the docs
+    section: str  # the nav section they are appended to
+    index_title: str
+
+    @property
+    def index_uri(self) -> str:
+        return f"{self.folder}/{slugify(self.index_title)}.md"
+
+    def college_uri(self, college: spellbook.College) -> str:
+        return f"{self.folder}/{college.slug}.md"
+
+
+@dataclass(frozen=True)
+class SpellBook:
+    """The spells of one export, and where the site puts them."""
+
+    settings: SpellSettings
+    result: spellbook.ParseResult
+
+    def pages(self) -> list[tuple[str, str]]:
+        """(path in the docs, Markdown) of the spell index, then of each college."""
+        index = spellbook.render_spell_index(
+            self.result, self.settings.index_title, table_mark=True
+        )
+        return [(self.settings.index_uri, index)] + [
+            (self.settings.college_uri(c), spellbook.render_college_page(c))
+            for c in self.result.colleges
+        ]
+
+    def college_pages(self) -> dict[str, str]:
+        """College name of each college page."""
+        return {self.settings.college_uri(c): c.name for c in self.result.colleges}
+
+    def targets(self) -> list[SpellTarget]:
+        """What an italic mention of a spell can link to."""
+        return [
+            SpellTarget(self.settings.college_uri(college), spell.slug, spell.name, college.name)
+            for college in self.result.colleges
+            for spell in college.spells
+        ]
+
+    def extend_nav(self, nav: list[Any]) -> None:
+        """Append the spell pages to the nav section named `section`, or a new one."""
+        settings = self.settings
+        pages: list[Any] = [{settings.index_title: settings.index_uri}]
+        pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]
+        for item in nav:
+            if isinstance(item, dict) and settings.section in item:
+                section = item[settings.section]
+                if isinstance(section, list):
+                    section.extend(pages)
+                    return
+        nav.append({settings.section: pages})
+
+    def with_table(self, html: str) -> str:
+        """The spell index's converted page with its table where its Markdown left the mark
+        (`spells.render_spell_index`): the table is HTML already, and Python-Markdown would
+        read its hundreds of rows through its HTML parser."""
+        mark = spellbook.SPELL_TABLE_MARK
+        if html.count(mark) != 1:
+            raise ValueError(
+                f"« {self.settings.index_title} » : la marque du tableau des sorts ({mark}) "
+                "n’est pas une fois dans la page convertie"
+            )
+        return html.replace(mark, spellbook.render_spell_table(self.result))
+
+    def records(self) -> list[dict[str, object]]:
+        """The records of `data/spells.json`."""
+        return spellbook.spell_records(self.result, self.settings.folder)
+
+
+def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Problem]]:
+    """The spell book of the export, and every problem of the export for the report; no
+    book when the export cannot be read at all."""
+    name = settings.export_name
+    problems: list[Problem] = []
+    try:
+        text = spellbook.read_export(settings.export)
+    except FileNotFoundError:
+        message = (
+            "export des sorts introuvable : ce fichier (option spells.export du greffon "
+            "regles) n’existe pas"
+        )
+        return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        message = f"export illisible : {reason}"
+        return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
+    except spellbook.ExportError:
+        # Every other fault of the export is listed too: read it with « � » in place.
+        text, found = checks.decode_source(settings.export.read_bytes(), name)
+        problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
+    reserved = {slugify(settings.index_title)}
+    result = spellbook.parse_export(text, source=name, reserved_slugs=reserved)
+    problems += export_problems(result)
+    return SpellBook(settings, result), problems
+
+
+def export_problems(result: spellbook.ParseResult) -> list[Problem]:
+    """The parse's problems as the report lists them, and its summary."""
+    last = _last_entry(result)
+    problems = []
+    for p in result.problems:
+        # An uncertain split is for the owner to check, not a fault: it must not fail a
+        # --strict build, so it goes to the report as information.
+        uncertain = p.kind is Kind.UNCERTAIN_SPLIT
+        message, spell, college = p.message, p.subject, p.context
+        if p.kind is Kind.EXPORT_TRUNCATED and last is not None:
+            # The entry the export stops in is kept, cut short: name it.
+            message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
+            spell, college = spell or last[0], college or last[2]
+        problems.append(
+            dataclasses.replace(
+                p,
+                severity="info" if uncertain else p.severity,
+                message=f"colonne {p.column}, collège « {college or '?'} » : {message}",
+                subject=spell,
+                context=college,
+            )
+        )
+    # On line 1: the report sorts problems by line, and this file has numbered ones.
+    problems.append(
+        Problem(
+            result.source,
+            1,
+            "info",
+            Kind.EXPORT_SUMMARY,
+            f"{len(result.colleges)} collège(s), {len(result.spells)} sort(s) publiés, "
+            f"{len(result.rejected)} entrée(s) écartée(s) pour erreur",
+        )
+    )
+    return problems
+
+
+def _last_entry(result: spellbook.ParseResult) -> tuple[str, int, str | None] | None:
+    """Name, line and college of the export's last `###` entry, kept or rejected."""
+    entries: list[tuple[int, str, int, str | None]] = [
+        (s.position.offset, s.name, s.position.line, s.college) for s in result.spells
+    ]
+    entries += [(r.position.offset, r.heading, r.position.line, r.college) for r in result.rejected]
+    if not entries:
+        return None
+    _, name, line, college = max(entries)
+    return name, line, college
