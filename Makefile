@@ -32,8 +32,12 @@ deps: $(STAMP) $(NPM_STAMP)
 site: deps
 	$(VENV)/bin/mkdocs build --strict
 
+# mkdocs serve rebuilds on every edit (mkdocs.yml's `watch`); an edit of the generator's or
+# the calculators' Python code restarts it, since code already loaded would stay as it was.
 serve: deps
-	$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+	$(VENV)/bin/watchmedo auto-restart --directory generator --directory calculators \
+		--patterns '**/*.py' --recursive --debounce-interval 1 --kill-after 5 -- \
+		$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
 lint: deps
 	$(VENV)/bin/ruff check .

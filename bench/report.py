@@ -48,9 +48,10 @@ def paired_ratio(ours: Sequence[float], baseline: Sequence[float]) -> float | No
 
 
 def same_page(url: str, expected: str, root: str) -> bool:
-    """Whether a search hit is the expected result (tests/search_queries.py's rule): the same
-    page, paths taken from the site root `root` (`index.html` and a final slash aside); when
-    `expected` has an anchor, the hit must have that anchor too."""
+    """Whether a search hit is the expected result (the rule of
+    tests/content/search_queries.py): the same page, paths taken from the site root `root`
+    (`index.html` and a final slash aside); when `expected` has an anchor, the hit must have
+    that anchor too."""
 
     def split(address: str) -> tuple[str, str]:
         parts = urlsplit(urljoin(root, address))

@@ -381,7 +381,7 @@ class Bench:
         queries = load_queries()
         if queries is None:
             self.rows += search_na_rows(SEARCH_NA, NA)
-            self.notes.append("Recherche : tests/search_queries.py absent, rien à mesurer.")
+            self.notes.append("Recherche : tests/content/search_queries.py absent, rien à mesurer.")
             return
         ours = web.search_ours(chromium, self.servers["ours"], QUIET_PAGE, queries, same_page)
         theirs = web.search_material(
@@ -632,8 +632,8 @@ class Bench:
 
 
 def load_queries() -> list[tuple[str, str]] | None:
-    """tests/search_queries.py's QUERIES, when that file exists."""
-    path = ROOT / "tests" / "search_queries.py"
+    """tests/content/search_queries.py's QUERIES, when that file exists."""
+    path = ROOT / "tests" / "content" / "search_queries.py"
     if not path.is_file():
         return None
     spec = importlib.util.spec_from_file_location("regles_bench_search_queries", path)

@@ -63,8 +63,9 @@ class Settings:
 
     @property
     def system_folders(self) -> Systems:
-        folder = self.spells.folder if self.spells is not None else None
-        return Systems(self.systems, folder, self.config_name)
+        if self.spells is None:
+            return Systems(self.systems, None, self.config_name)
+        return Systems(self.systems, self.spells.folder, self.config_name, self.spells.section)
 
     def theme_file(self, name: str) -> Path:
         """A file of the theme overrides, as the templates are looked for."""

@@ -15,9 +15,8 @@ Both scripts that run at every load, ours and Material's, open with V8's explici
 hint (`EAGER_HINT`): Chromium (136 and later) then compiles all their functions while the
 file downloads, on a background thread, instead of each one on the main thread at its first
 call, in the page's longest tasks (the evaluation of Material's bundle and its
-DOMContentLoaded handler). Lighthouse's total blocking time, medians, without and with the
-hint: dnd5e/combat/ 288 → 122 ms and outils/ 173 → 113 ms (7 runs each), then 184 → 169 ms
-and 182 → 130 ms (6 runs each). Other browsers read a comment.
+DOMContentLoaded handler): Lighthouse's total blocking time of rules and tools pages fell
+with it (the figures are in the commit that added it). Other browsers read a comment.
 """
 
 from __future__ import annotations

@@ -17,14 +17,14 @@ __all__ = ["OptionalSpells", "ReglesConfig", "SpellsConfig", "SystemFolders", "d
 
 
 def docs_folder(value: object) -> str:
-    """A folder of the docs, as the pages' paths name it: `dnd5e`, `regles/maison`."""
+    """A folder of the docs, as the pages' paths name it: `regles`, `regles/variantes`."""
     if not isinstance(value, str):
         raise ValidationError(f"Expected a folder of the docs but received: {value!r}")
     folder = value.strip().strip("/")
     normal = posixpath.normpath(folder) if folder else ""
     if not folder or normal != folder or folder.startswith("..") or "\\" in folder:
         raise ValidationError(
-            f"Expected a folder of the docs, such as 'dnd5e' or 'regles/maison', "
+            f"Expected a folder of the docs, such as 'regles' or 'regles/variantes', "
             f"but received: {value!r}"
         )
     return folder

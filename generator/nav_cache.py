@@ -8,8 +8,8 @@ export of `make bench` (ten times the colleges, so ten times the college pages),
 An item (a section or a page) that does not hold the page being rendered has nothing active
 in it: what changes from page to page is only its links, relative to the page, and whether
 its parent is active (Material's classes for `navigation.tabs`). A link to a page outside the
-current page's folder (`magie/acoustique/` → `../vegetal/`) reads the same from every page of
-the same parent folder (`magie/`). So such an item is rendered once per parent folder (and
+current page's folder (`sorts/acoustique/` → `../vegetal/`) reads the same from every page of
+the same parent folder (`sorts/`). So such an item is rendered once per parent folder (and
 state of its parent) and reused, unless one of its pages lies inside the current page's
 folder (then its links differ, and it is rendered as before). The items of the page's own
 section are reused too: the 231 colleges of the 10× export are one section.

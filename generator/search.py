@@ -49,6 +49,7 @@ __all__ = [
     "DEPTH_FILTER",
     "EXCLUDED_PAGES",
     "FILTER_COLLEGE",
+    "FILTER_SECTION",
     "FILTER_SYSTEM",
     "FILTER_TYPE",
     "INDEX_FOLDER",
@@ -82,6 +83,7 @@ LANGUAGE = "fr"
 FILTER_SYSTEM = "systeme"
 FILTER_TYPE = "type"
 FILTER_COLLEGE = "college"
+FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its title
 KIND_RULES = "Règles"
 KIND_SPELLS = "Sorts"
 KIND_SITE = "Site"
@@ -110,18 +112,20 @@ MATERIAL_SEARCH_FILES = ("assets/javascripts/lunr", "assets/javascripts/workers/
 
 @dataclass(frozen=True)
 class Area:
-    """A folder of the site and what its pages are: game system and kind of page."""
+    """A folder of the site and what its pages are: game system and kind of page, and for
+    the spells' folder the nav section that holds it."""
 
     prefix: str
     system: str | None
     kind: str
+    section: str | None = None
 
 
 def areas_of(systems: Systems) -> tuple[Area, ...]:
     """The site's folders and what their pages are, the deepest folder first (it wins)."""
     found = [Area(f"{folder}/", name, KIND_RULES) for folder, name in systems.names.items()]
     if systems.spells_folder is not None:
-        found.append(Area(f"{systems.spells_folder}/", None, KIND_SPELLS))
+        found.append(Area(f"{systems.spells_folder}/", None, KIND_SPELLS, systems.spells_section))
     return tuple(sorted(found, key=lambda area: (-area.prefix.count("/"), area.prefix)))
 
 
@@ -160,7 +164,7 @@ class SearchIndexError(Exception):
 class Record:
     """One search result: a section of a rules page, a spell, or a page's introduction."""
 
-    url: str  # site-relative, with the anchor: "dnd5e/combat/#abri"
+    url: str  # site-relative, with the anchor: "regles/combat/#abri"
     title: str
     body: str  # the section's HTML, headings and widgets left out
     kind: str
@@ -169,6 +173,7 @@ class Record:
     college: str | None = None
     trail: tuple[str, ...] = ()  # headings between the page title and this section
     level: int = 1
+    section: str | None = None  # the nav section of a college page
 
     @property
     def context(self) -> str:
@@ -185,6 +190,8 @@ class Record:
             found[FILTER_SYSTEM] = [self.system]
         if self.college:
             found[FILTER_COLLEGE] = [self.college]
+        if self.section:
+            found[FILTER_SECTION] = [self.section]
         return found
 
 
@@ -291,7 +298,7 @@ class _ArticleReader(HTMLParser):
 
 
 def page_url(path: str) -> str:
-    """Site-relative URL of a built page: `dnd5e/combat/index.html` → `dnd5e/combat/`."""
+    """Site-relative URL of a built page: `regles/combat/index.html` → `regles/combat/`."""
     posix = PurePosixPath(path)
     if posix.name == "index.html":
         parent = posix.parent.as_posix()
@@ -353,6 +360,7 @@ def page_records(path: str, text: str, areas: Sequence[Area]) -> list[Record]:
                 college=college,
                 trail=tuple(t for lvl, t in trail if lvl > 1),
                 level=level,
+                section=area.section if area and college and level == 1 else None,
             )
         )
         trail.append((section.level, section.title))

@@ -7,7 +7,7 @@ the plugin hands each page's article to `IndexWorker`, which passes it on to a c
 both work on the machine's other core while MkDocs goes on.
 
 Protocol, one JSON object per line. Parent to child: `{"cache": folder or null, "areas":
-[[prefix, system, kind], …]}` first (where `search.Indexer` keeps the last index, and the
+[[prefix, system, kind, section], …]}` first (where `search.Indexer` keeps the last index, and the
 site's folders: `search.Area`), `{"page": path, "html": text}` for each page, then
 `{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
 `IndexSummary`) or `{"error": message}`.
@@ -60,7 +60,7 @@ class IndexWorker:
         self._send(
             {
                 "cache": str(cache) if cache is not None else None,
-                "areas": [[a.prefix, a.system, a.kind] for a in areas],
+                "areas": [[a.prefix, a.system, a.kind, a.section] for a in areas],
             }
         )
 
@@ -126,7 +126,8 @@ def serve(lines: Iterable[str], answer: IO[str]) -> int:
     first = json.loads(next(lines, "{}"))
     cache = first.get("cache")
     areas = [
-        Area(str(prefix), system, str(kind)) for prefix, system, kind in first.get("areas", [])
+        Area(str(prefix), system, str(kind), section)
+        for prefix, system, kind, section in first.get("areas", [])
     ]
     try:
         indexer = Indexer(areas, cache=Path(cache) if cache else None)

@@ -1,4 +1,4 @@
-"""Parse the « Magie » spell-database export into colleges and spells, and render their pages.
+"""Parse a spell-database export into colleges and spells, and render their pages.
 
 Input format
 ------------
@@ -7,7 +7,7 @@ spaces (the form the owner's tool currently produces), or kept (the
 "line-broken" form, see :func:`restore_line_breaks`). Both forms give the same
 records. Structure::
 
-    # Magie _Généré le 22/10/2026 à 19:24_ ---
+    # <titre> _Généré le 22/10/2026 à 19:24_ ---
     ## <collège> **Description du collège :** <description>
     ### <sort> (<niveaux>) - **<Champ> :** <valeur> ... <description>
     ...
@@ -985,10 +985,10 @@ SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
 def render_spell_index(result: ParseResult, title: str, *, table_mark: bool = False) -> str:
     """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
 
-    With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the plugin
-    replaces by ``render_spell_table`` once the Markdown is converted: the table is HTML
-    already, and Python-Markdown reading 422 rows of it through its HTML parser took a fifth
-    of the build's Markdown time.
+    With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the build
+    replaces by ``render_spell_table`` once the Markdown is converted
+    (``spell_pages.SpellBook.with_table``): the table is HTML already, and Python-Markdown
+    would read its hundreds of rows through its HTML parser.
     """
     e = html.escape
     lines = [f"# {_heading_text(title)}", ""]

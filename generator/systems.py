@@ -22,6 +22,7 @@ class Systems:
     names: Mapping[str, str] = field(default_factory=dict)  # folder → name readers see
     spells_folder: str | None = None
     config_name: str = "mkdocs.yml"
+    spells_section: str | None = None  # the nav section of the spell pages
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""

@@ -161,7 +161,7 @@ precaching.addPlugins([
 precaching.precacheAndRoute(
   ENTREES.map(({ url, revision, integrity }) => ({ url, revision, integrity })),
   {
-    directoryIndex: "index.html", // dnd5e/combat/ → dnd5e/combat/index.html
+    directoryIndex: "index.html", // regles/combat/ → regles/combat/index.html
     cleanURLs: false,
     ignoreURLParametersMatching: [/.*/], // ?h=… from search highlighting, ?depuis=…, etc.
   },

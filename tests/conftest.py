@@ -1,4 +1,8 @@
-"""Shared fixtures: the built site (built once per test session), a local server, Chromium."""
+"""Shared fixtures: the built site (built once per test session), a local server, Chromium.
+
+The generator's tests run on its own test site, tests/site/ (`site_dir`, `site_url`): they
+pass whatever content/ holds. The tests of this site's content are in tests/content/, whose
+conftest gives `site_dir` and `site_url` for the site built from mkdocs.yml instead."""
 
 from __future__ import annotations
 
@@ -10,14 +14,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+TEST_SITE = ROOT / "tests" / "site" / "mkdocs.yml"  # the generator's own test site
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -64,7 +68,7 @@ def free_port() -> int:
 
 def build_site(
     destination: Path,
-    config: Path = ROOT / "mkdocs.yml",
+    config: Path = TEST_SITE,
     site_url: str | None = None,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
@@ -110,18 +114,45 @@ def share_made_files(cache: Path, other: Path) -> None:
             (other / entry.name).symlink_to(entry)
 
 
+def variant_of_test_site(work: Path, edit: Callable[[str], str] = str) -> Path:
+    """A copy of the test site's mkdocs.yml in `work`, every path made absolute (so that it
+    builds the same pages from there), with its own build cache (sharing what is made from
+    sources alone) and report; `edit` changes its text. Returns its path."""
+    folder = TEST_SITE.parent
+    text = TEST_SITE.read_text(encoding="utf-8")
+    cache = work / "build" / "cache"
+    share_made_files(ROOT / "build" / "cache-essai", cache)
+    for old, new in (
+        ("docs_dir: content", f"docs_dir: {folder / 'content'}"),
+        ("export: sorts.txt", f"export: {folder / 'sorts.txt'}"),
+        ("cache_dir: ../../build/cache-essai", f"cache_dir: {cache}"),
+        ("report_file: ../../build/essai-rapport.json", f"report_file: {work / 'rapport.json'}"),
+        ("../../", f"{ROOT}/"),
+    ):
+        assert old in text, f"tests/site/mkdocs.yml a changé : « {old} » introuvable"
+        text = text.replace(old, new)
+    config = work / "mkdocs.yml"
+    config.write_text(edit(text), encoding="utf-8")
+    return config
+
+
 # Material's instant navigation only follows links of the sitemap, which is made from
 # site_url: the test site is built for the very address it is served at.
 SITE_PORT = free_port()
 
 
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_site(tmp_path_factory: pytest.TempPathFactory, config: Path, port: int) -> Path:
+    """`config`'s site, built with --strict for http://127.0.0.1:<port>/."""
     destination = tmp_path_factory.mktemp("site")
-    result = build_site(destination, site_url=f"http://127.0.0.1:{SITE_PORT}/")
+    result = build_site(destination, config, site_url=f"http://127.0.0.1:{port}/")
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
     return destination
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_site(tmp_path_factory, TEST_SITE, SITE_PORT)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

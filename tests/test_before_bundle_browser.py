@@ -37,7 +37,7 @@ def relative_addresses(html: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("path", ["", "dnd5e/combat/", "outils/", "magie/acoustique/"])
+@pytest.mark.parametrize("path", ["", "jeu/combat/", "outils/", "sorts/acoustique/"])
 def test_relative_addresses_are_written_out_before_materials_bundle_runs(
     browser: Any, site_url: str, site_dir: Path, path: str
 ) -> None:
@@ -64,15 +64,15 @@ def test_relative_addresses_are_written_out_before_materials_bundle_runs(
 def test_instant_navigation_follows_a_link_written_out_in_full(browser: Any, site_url: str) -> None:
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
     page.evaluate("window.__meme_document = true")
-    link = page.locator("article a[href$='/dnd5e/degats-et-soins/']").first
-    assert link.get_attribute("href") == site_url + "dnd5e/degats-et-soins/"
+    link = page.locator("article a[href$='/jeu/degats-et-soins/']").first
+    assert link.get_attribute("href") == site_url + "jeu/degats-et-soins/"
     link.click()
     # Now and then the click lands on the neighbouring link, to a section of the same page
     # (Playwright clicks where the link was when it scrolled to it): either is followed.
-    page.wait_for_url(re.compile(r".*/dnd5e/degats-et-soins/(#.*)?$"))
+    page.wait_for_url(re.compile(r".*/jeu/degats-et-soins/(#.*)?$"))
     assert page.evaluate("window.__meme_document") is True  # the same document: instant
     context.close()
 
@@ -85,7 +85,7 @@ def test_the_root_has_the_classes_the_bundle_gives_it_before_the_bundle_runs(
 ) -> None:
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
     with_bundle = page.evaluate(ROOT_CLASSES)
     # A new class on the root makes the browser restyle the whole page: the bundle must find
@@ -99,7 +99,7 @@ def test_the_root_has_the_classes_the_bundle_gives_it_before_the_bundle_runs(
 def test_without_javascript_the_root_keeps_no_js(browser: Any, site_url: str) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     assert page.locator("html.no-js").count() == 1
     context.close()
 
@@ -109,7 +109,7 @@ def test_keyboard_focus_is_still_shown(browser: Any, site_url: str) -> None:
     # element reached with the keyboard, which its stylesheet outlines.
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
     for _ in range(30):
         page.keyboard.press("Tab")

@@ -83,7 +83,7 @@ def test_same_page() -> None:
     assert same_page("http://127.0.0.1:8000/dnd5e/combat/#initiative", "dnd5e/combat/", root)
     assert same_page("/dnd5e/combat/index.html", "/dnd5e/combat", root)
     assert not same_page("http://127.0.0.1:8000/dnd5e/actions/", "dnd5e/combat/", root)
-    # An expected anchor must be the hit's anchor (tests/search_queries.py's rule).
+    # An expected anchor must be the hit's anchor (tests/content/search_queries.py's rule).
     assert same_page("/dnd5e/combat/#abri", "dnd5e/combat/#abri", root)
     assert not same_page("/dnd5e/combat/", "dnd5e/combat/#abri", root)
 

@@ -158,7 +158,7 @@ def test_a_dead_worker_is_restarted(page: Any) -> None:
 def test_widget_filled_through_its_form_shows_the_result(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    page.goto(site_url + "dnd5e/caracteristiques/")
+    page.goto(site_url + "jeu/caracteristiques/")
     form = page.locator("form[data-calculateur='ability_modifier']")
     form.scroll_into_view_if_needed()  # far down the page, it is folded until the reader nears
     form.get_by_label("Valeur de caractéristique").fill("18")
@@ -189,7 +189,7 @@ def expect_text(locator: Any, text: str) -> None:
 def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    page.goto(site_url + "dnd5e/caracteristiques/")
+    page.goto(site_url + "jeu/caracteristiques/")
     page.locator("form[data-calculateur='ability_modifier']").scroll_into_view_if_needed()
     expect_text(page.locator("output[name='modifier_text']"), "+0")
     page.evaluate("window.__meme_document = true")
@@ -213,7 +213,7 @@ def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None
 def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    page.goto(site_url + "ose/epees-intelligentes/")
+    page.goto(site_url + "epees/epees-intelligentes/")
     button = page.locator("button.de[data-de='1d6+6']").first
     button.click()
     result = page.locator("button.de[data-de='1d6+6'] + output.de-resultat").first
@@ -236,21 +236,21 @@ def test_plain_rule_pages_never_load_pyodide(browser: Any, site_url: str) -> Non
     page = context.new_page()
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
-    page.goto(site_url + "dnd5e/actions/")
+    page.goto(site_url + "jeu/actions/")
     page.wait_for_timeout(1500)
     assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
     context.close()
 
 
 def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: str) -> None:
-    # dnd5e/combat/: calculators far down the page, so that none is computed at load.
+    # jeu/combat/: calculators far down the page, so that none is computed at load.
     context = browser.new_context()
     try:
         context.add_init_script(HOLD_FRAMES)
         page = context.new_page()
         requested: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
-        page.goto(site_url + "dnd5e/combat/")
+        page.goto(site_url + "jeu/combat/")
         page.wait_for_timeout(1500)
         assert page.evaluate("() => window.rules.status().state") == "idle"
         assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]

@@ -12,7 +12,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PAGE = "dnd5e/combat/"
+PAGE = "jeu/combat/"
 PHONE = {"width": 412, "height": 823}
 BUTTON = ".md-header button.regles-menu"
 LINK = ".md-sidebar--primary a.md-nav__link[href$='actions/']"  # a page of the same section
@@ -131,7 +131,7 @@ def test_the_button_works_on_after_a_page_change_from_the_drawer(phone: Any) -> 
     phone.evaluate("() => { window.__memeDocument = true; }")
     phone.locator(BUTTON).click()
     phone.locator(LINK).click()
-    phone.wait_for_url("**/dnd5e/actions/")
+    phone.wait_for_url("**/jeu/actions/")
     assert phone.evaluate("() => window.__memeDocument") is True  # Material's instant navigation
     phone.wait_for_function(OPEN.replace("=> ", "=> !", 1))  # Material closes the drawer
     assert phone.locator(BUTTON).get_attribute("aria-expanded") == "false"

@@ -29,7 +29,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator import offline
-from tests.conftest import ROOT, QuietHandler, build_site
+from tests.conftest import ROOT, TEST_SITE, QuietHandler, build_site
 
 SUBPATH = "regles"
 TEMPLATE = ROOT / "site_overrides" / "sw.js"
@@ -104,10 +104,13 @@ class SiteServer:
         self.httpd.server_close()
 
 
-def build_for(url: str, destination: Path) -> None:
+def build_for(url: str, destination: Path, config: Path = TEST_SITE) -> None:
     """`mkdocs build --strict` for a site published at `url` (SITE_URL), into `destination`."""
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(destination)],
+        [
+            *(sys.executable, "-m", "mkdocs", "build", "--strict"),
+            *("-f", str(config), "-d", str(destination)),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -186,7 +189,7 @@ def is_root_absolute(url: str) -> bool:
 def make_site(root: Path) -> Path:
     files = {
         "index.html": "<h1>Accueil</h1>",
-        "dnd5e/combat/index.html": "<h1>Combat</h1>",
+        "jeu/combat/index.html": "<h1>Combat</h1>",
         "hors-ligne/index.html": "<h1>Hors ligne</h1>",
         "assets/pyodide/pyodide.asm.wasm": "\0asm" + "x" * 5000,
         "data/spells.json": "[]",
@@ -218,14 +221,14 @@ def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) 
 def test_revisions_follow_the_content(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     before = {e.url: e for e in offline.precache_entries(site)}
-    (site / "dnd5e/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
+    (site / "jeu/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
     after = {e.url: e for e in offline.precache_entries(site)}
     changed = {u for u in before if before[u].revision != after[u].revision}
-    assert changed == {"dnd5e/combat/index.html"}
-    assert before["dnd5e/combat/index.html"].integrity != after["dnd5e/combat/index.html"].integrity
+    assert changed == {"jeu/combat/index.html"}
+    assert before["jeu/combat/index.html"].integrity != after["jeu/combat/index.html"].integrity
     assert offline.site_version(list(before.values())) != offline.site_version(list(after.values()))
     # Same bytes, same revision: a rebuild with no change downloads nothing.
-    (site / "dnd5e/combat/index.html").write_text("<h1>Combat</h1>", encoding="utf-8")
+    (site / "jeu/combat/index.html").write_text("<h1>Combat</h1>", encoding="utf-8")
     again = {e.url: e for e in offline.precache_entries(site)}
     assert again == before
 
@@ -237,15 +240,15 @@ def test_unchanged_files_keep_their_hashes_from_the_cache(tmp_path: Path) -> Non
     assert offline.precache_entries(site, cache=cache) == plain  # first build: all hashed
     assert (cache / offline.DIGEST_CACHE).is_file()
     # A rewritten file (a new time) is hashed again, even with the same size.
-    page = site / "dnd5e/combat/index.html"
+    page = site / "jeu/combat/index.html"
     old = page.read_bytes()
     page.write_bytes(old.upper())
     assert len(old.upper()) == len(old)
     after = {e.url: e for e in offline.precache_entries(site, cache=cache)}
     assert after == {e.url: e for e in offline.precache_entries(site)}
     assert (
-        after["dnd5e/combat/index.html"].revision
-        != plain[[e.url for e in plain].index("dnd5e/combat/index.html")].revision
+        after["jeu/combat/index.html"].revision
+        != plain[[e.url for e in plain].index("jeu/combat/index.html")].revision
     )
     # A file that kept its size and time is not read again: the cache's hashes are used
     # (here made false on purpose, to show that they are the ones taken).
@@ -391,9 +394,10 @@ def test_manifest_needs_its_icons(tmp_path: Path) -> None:
 @pytest.mark.site
 def test_manifest(site_dir: Path) -> None:
     manifest = json.loads((site_dir / "manifest.webmanifest").read_text("utf-8"))
-    assert manifest["name"] == "Règles de la table"
+    # The site's own name and description (tests/site/mkdocs.yml).
+    assert manifest["name"] == "Site d’essai"
     assert manifest["short_name"] and len(manifest["short_name"]) <= 12
-    assert "français" in manifest["description"]
+    assert manifest["description"] == "Site d’essai du générateur de sites de règles."
     assert manifest["lang"] == "fr"
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == manifest["scope"] == "./"
@@ -496,6 +500,19 @@ def test_offline_page_is_built_but_not_in_the_menu(site_dir: Path) -> None:
 
 
 @pytest.mark.site
+def test_without_a_page_of_its_own_the_site_gets_the_generators_offline_page(
+    site_dir: Path,
+) -> None:
+    # The test site has no hors-ligne.md: the page is the generator's, and leads to the home
+    # page and to the spell index the site declares.
+    assert not (TEST_SITE.parent / "content" / "hors-ligne.md").exists()
+    soup = BeautifulSoup((site_dir / "hors-ligne/index.html").read_text("utf-8"), "html.parser")
+    links = {a.get_text(): a["href"] for a in soup.select("article li a")}
+    assert links == {"l’accueil": "../", "tous les sorts": "../sorts/index-des-sorts/"}
+    assert soup.select_one("article .hors-ligne-adresse") is not None
+
+
+@pytest.mark.site
 def test_install_page_keeps_its_first_paragraph_and_has_the_button(site_dir: Path) -> None:
     soup = BeautifulSoup((site_dir / "installer/index.html").read_text("utf-8"), "html.parser")
     first = soup.select_one("article p")
@@ -585,7 +602,7 @@ def test_every_file_is_served_under_the_subpath(subpath_site: SubpathSite) -> No
             expected = types.get(Path(name).suffix)
             if expected:
                 assert response.headers["Content-Type"].startswith(expected), name
-    for page in ("", "dnd5e/combat/", "installer/", "hors-ligne/"):
+    for page in ("", "jeu/combat/", "installer/", "hors-ligne/"):
         with urllib.request.urlopen(subpath_site.url + page) as response:
             assert response.status == 200, page
     # Nothing is published above the project path.
@@ -604,8 +621,8 @@ def test_manifest_and_worker_resolve_inside_the_subpath(subpath_site: SubpathSit
     for icon in manifest["icons"]:
         assert urljoin(manifest_url, icon["src"]).startswith(url)
     # The worker sits at the project root, so its default scope is the project: /regles/.
-    soup = BeautifulSoup((subpath_site.site / "dnd5e/combat/index.html").read_text(), "html.parser")
+    soup = BeautifulSoup((subpath_site.site / "jeu/combat/index.html").read_text(), "html.parser")
     root = soup.select_one('meta[name="regles-racine"]')
     assert root is not None and root["content"] == "../../"
-    assert urljoin(url + "dnd5e/combat/", root["content"]) + "sw.js" == url + "sw.js"
+    assert urljoin(url + "jeu/combat/", root["content"]) + "sw.js" == url + "sw.js"
     assert all(not is_root_absolute(f["url"]) for f in sw_data(subpath_site.site)["fichiers"])

@@ -228,8 +228,8 @@ def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
         # Instant navigation (Material fetches the next page) also reads from the cache.
         page.goto(offline_ready.url)
         page.evaluate("() => { window.pasRecharge = true; }")
-        page.locator("article a[href$='/dnd5e/combat/']").first.click()
-        page.wait_for_url("**/dnd5e/combat/")
+        page.locator("article a[href$='/jeu/combat/']").first.click()
+        page.wait_for_url("**/jeu/combat/")
         page.locator("article h1", has_text="Combat").wait_for()
         assert page.evaluate("() => window.pasRecharge === true"), "navigation complète"
         assert page.locator(".md-footer .hors-ligne-etat").is_visible()
@@ -238,14 +238,14 @@ def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
 
 def test_uncached_address_shows_the_offline_page(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
-    missing = offline_ready.url + "dnd5e/pas-encore-ecrite/"
+    missing = offline_ready.url + "jeu/pas-encore-ecrite/"
     with offline_ready.network_cut():
         page.goto(missing)
         page.wait_for_url("**/hors-ligne/?depuis=*")
         assert page.locator("article h1").inner_text().strip().rstrip("¶") == "Hors ligne"
         retry = page.locator(".hors-ligne-reessayer")
         assert retry.is_visible() and retry.get_attribute("href") == missing
-        assert page.locator(".hors-ligne-adresse").inner_text() == "dnd5e/pas-encore-ecrite/"
+        assert page.locator(".hors-ligne-adresse").inner_text() == "jeu/pas-encore-ecrite/"
         # The page is styled and laid out: its assets came from the cache too.
         page.locator(READY).wait_for(state="attached", timeout=10_000)
         styles = page.evaluate(
@@ -348,7 +348,7 @@ def test_the_download_waits_until_the_page_has_been_painted(
     context = open_profile(browser, tmp_path / "profil")
     try:
         context.add_init_script(HOLD_FRAMES)
-        page = open_with_no_worker_yet(context, subpath_site.url + "magie/acoustique/")
+        page = open_with_no_worker_yet(context, subpath_site.url + "sorts/acoustique/")
         page.evaluate("() => window.reglesLacherImages()")
         assert page.evaluate(REGISTERED_SOON) is True
     finally:
@@ -365,7 +365,7 @@ def test_the_download_waits_until_the_page_has_loaded(
     try:
         held = hold_load(context)
         page = open_with_no_worker_yet(
-            context, subpath_site.url + "magie/acoustique/", "domcontentloaded"
+            context, subpath_site.url + "sorts/acoustique/", "domcontentloaded"
         )
         assert len(held) == 1, "l’image qui retient le chargement n’a pas été demandée"
         assert page.evaluate("() => document.readyState") != "complete"
@@ -392,7 +392,7 @@ def test_back_button_during_the_first_download_restores_the_page(
             "addEventListener('pageshow', (e) => {"
             " document.documentElement.dataset.restauree = String(e.persisted); });"
         )
-        page.goto(subpath_site.url + "magie/acoustique/")
+        page.goto(subpath_site.url + "sorts/acoustique/")
         page.locator("html[data-hors-ligne='telechargement']").wait_for(state="attached")
         away = len(subpath_site.server.requests)
         page.goto(subpath_site.url + "licences/")
@@ -523,7 +523,7 @@ def test_status_and_banner_screenshots(
         )
         try:
             page = context.pages[0] if context.pages else context.new_page()
-            page.goto(url + "dnd5e/combat/")
+            page.goto(url + "jeu/combat/")
             page.locator(".hors-ligne-puce").wait_for(state="visible", timeout=30_000)
             page.screenshot(path=str(out / f"1-telechargement-{width}-{scheme}.png"))
             wait_until_offline_ready(page)

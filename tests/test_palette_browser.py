@@ -26,7 +26,7 @@ def test_a_first_visit_takes_the_system_scheme_before_any_bundle_runs(
     page = context.new_page()
     # Without Material's bundle nor ours, only what the page parses: the scheme is set there.
     page.route("**/*.js", lambda route: route.abort())
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     assert page.evaluate(SCHEME) == scheme
     assert page.evaluate(META) == meta
     shown = page.locator(TO_LIGHT if system == "dark" else TO_DARK)
@@ -39,7 +39,7 @@ def test_a_first_visit_takes_the_system_scheme_before_any_bundle_runs(
 def test_the_toggle_switches_and_the_choice_is_kept(browser: Any, site_url: str) -> None:
     context = browser.new_context(color_scheme="light")
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
     assert page.evaluate(SCHEME) == "default"
     page.locator(TO_DARK).click()
@@ -68,7 +68,7 @@ def test_the_toggle_switches_and_the_choice_is_kept(browser: Any, site_url: str)
 def test_the_keyboard_switches_the_palette(browser: Any, site_url: str) -> None:
     context = browser.new_context(color_scheme="light")
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.locator("#__palette_0").focus()  # the checked option, where Tab stops
     page.keyboard.press("Enter")
     assert page.evaluate(SCHEME) == "slate"

@@ -67,7 +67,7 @@ def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str
     form.locator(".erreur").first.wait_for(state="visible", timeout=60000)
     # A number field cannot even hold it: the browser empties it and the default applies.
     number = json.dumps({"score": hostile})
-    page.goto(f"{site_url}dnd5e/caracteristiques/?ability_modifier={quote(number)}")
+    page.goto(f"{site_url}jeu/caracteristiques/?ability_modifier={quote(number)}")
     widget = page.locator("form[data-calculateur='ability_modifier']")
     assert widget.locator("[name='score']").input_value() == ""
     assert page.evaluate("window.__pwned") is None
@@ -78,7 +78,7 @@ def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str
 def test_damaged_shared_link_keeps_the_defaults(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{site_url}dnd5e/caracteristiques/?ability_modifier=%7Bnot-json")
+    page.goto(f"{site_url}jeu/caracteristiques/?ability_modifier=%7Bnot-json")
     form = page.locator("form[data-calculateur='ability_modifier']")
     form.scroll_into_view_if_needed()  # unfolded as the reader comes near (no link to follow)
     assert form.locator("[name='score']").input_value() == "10"

@@ -1,4 +1,4 @@
-"""« Tous les sorts » and spell previews in real Chromium, with the site under a sub-path.
+"""The spell index and spell previews in real Chromium, with the test site under a sub-path.
 
 The site is served as `http://127.0.0.1:<port>/regles/` (as on GitHub Pages): a URL built
 from « / » would miss, and every request is checked to stay under that prefix. Expected
@@ -25,7 +25,8 @@ from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
 pytestmark = pytest.mark.browser
 
 PREFIX = "regles"
-INDEX = "magie/tous-les-sorts/"
+INDEX = "sorts/index-des-sorts/"  # the test site's spell index (tests/site/mkdocs.yml)
+SPELLS = 79  # in the test site's export
 READY = "#table-sorts[data-sorts-actif]"
 VISIBLE = "#table-sorts tbody tr:not([hidden])"
 ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
@@ -115,7 +116,7 @@ def base(served: tuple[str, Path]) -> str:
 @pytest.fixture(scope="module")
 def spells(served: tuple[str, Path]) -> list[dict[str, Any]]:
     data = json.loads((served[1] / "data" / "spells.json").read_text(encoding="utf-8"))
-    assert len(data) == 422
+    assert len(data) == SPELLS
     return data
 
 
@@ -149,7 +150,7 @@ class Tab:
         )
 
     def visible_urls(self) -> list[str]:
-        """Visible rows as spells.json URLs (`magie/<college>/#<slug>`)."""
+        """Visible rows as spells.json URLs (`sorts/<college>/#<slug>`)."""
         hrefs = self.page.eval_on_selector_all(
             VISIBLE, "rows => rows.map(r => r.cells[0].querySelector('a').href)"
         )
@@ -205,15 +206,16 @@ def test_text_filter_is_accent_and_case_insensitive(
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    assert len(t.visible_urls()) == 422
-    assert page.text_content("#sorts-compte") == "422 sorts sur 422"
+    assert len(t.visible_urls()) == SPELLS
+    assert page.text_content("#sorts-compte") == f"{SPELLS} sorts sur {SPELLS}"
 
-    lumiere = expected_urls(spells, lambda s: matches(s, "lumiere"))
-    assert 7 < len(lumiere) < 422  # 8 names with « Lumière », and the « Ombre & Lumière » college
-    page.locator("#sorts-texte").press_sequentially("LUMIERE", delay=10)  # no Enter: instant
-    t.wait_count(len(lumiere))
-    assert sorted(t.visible_urls()) == sorted(lumiere)
-    assert page.text_content("#sorts-compte") == f"{len(lumiere)} sorts sur 422"
+    # « Élémentaire » is in the names of two colleges and of a few spells.
+    elementaire = expected_urls(spells, lambda s: matches(s, "elementaire"))
+    assert 7 < len(elementaire) < SPELLS
+    page.locator("#sorts-texte").press_sequentially("ELEMENTAIRE", delay=10)  # instant
+    t.wait_count(len(elementaire))
+    assert sorted(t.visible_urls()) == sorted(elementaire)
+    assert page.text_content("#sorts-compte") == f"{len(elementaire)} sorts sur {SPELLS}"
 
     # Accented query, other case, several words in any order: the same fold, each word.
     page.fill("#sorts-texte", "SONORE blast")
@@ -232,9 +234,10 @@ def test_text_filter_is_accent_and_case_insensitive(
 
     page.fill("#sorts-texte", "zzz introuvable")
     t.wait_count(0)
-    assert page.is_visible(".sorts-vide") and page.text_content("#sorts-compte") == "0 sort sur 422"
+    assert page.is_visible(".sorts-vide")
+    assert page.text_content("#sorts-compte") == f"0 sort sur {SPELLS}"
     page.click(".sorts-vide button")
-    t.wait_count(422)
+    t.wait_count(SPELLS)
     assert page.input_value("#sorts-texte") == ""
 
 
@@ -273,18 +276,18 @@ def test_college_and_levels_combine_and_live_in_the_url(
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    page.select_option("#sorts-college", "elementaire-feu")
+    page.select_option("#sorts-college", "elementaire-eau")
     page.select_option("#sorts-min", "2")
     page.select_option("#sorts-max", "3")
 
     def keep(s: dict[str, Any]) -> bool:
-        return s["college_slug"] == "elementaire-feu" and overlaps(s, 2, 3)
+        return s["college_slug"] == "elementaire-eau" and overlaps(s, 2, 3)
 
     expected = expected_urls(spells, keep)
-    assert 0 < len(expected) < sum(s["college_slug"] == "elementaire-feu" for s in spells)
+    assert 0 < len(expected) < sum(s["college_slug"] == "elementaire-eau" for s in spells)
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
-    assert t.query() == {"college": ["elementaire-feu"], "min": ["2"], "max": ["3"]}
+    assert t.query() == {"college": ["elementaire-eau"], "min": ["2"], "max": ["3"]}
     assert urlsplit(page.url).path == f"/{PREFIX}/{INDEX}"
 
     # Classe, Résistance and « temps long » narrow the same list further.
@@ -328,7 +331,7 @@ def test_college_and_levels_combine_and_live_in_the_url(
     assert sorted(other.visible_urls()) == sorted(expected)
 
     page.click("button.sorts-effacer")
-    t.wait_count(422)
+    t.wait_count(SPELLS)
     assert t.query() == {}
     assert page.input_value("#sorts-min") == "1" and page.input_value("#sorts-max") == "10"
 
@@ -356,7 +359,7 @@ def test_sorting_by_level_is_stable_both_ways(
 
     # Sorting applies to every row, the hidden ones too: widening the filter keeps the order.
     page.select_option("#sorts-college", "")
-    t.wait_count(422)
+    t.wait_count(SPELLS)
     every = sorted(spells, key=lambda s: (-s["level_min"], -s["level_max"]))
     assert t.visible_urls() == [s["url"] for s in every]
 
@@ -447,7 +450,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
 ) -> None:
     by_url = {s["url"]: s for s in spells}
     t = tab()
-    page = t.open("magie/acoustique/")
+    page = t.open("sorts/acoustique/")
     preview = page.locator("#sort-apercu")
     links = page.locator("article a.lien-sort")
     assert links.count() >= 2
@@ -466,7 +469,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     for key, value in target["fields"].items():
         assert key in text and value in text
     assert len(preview.locator(".sort-apercu__texte").inner_text()) <= 201
-    assert urlsplit(page.url).path == f"/{PREFIX}/magie/acoustique/"  # still on the page
+    assert urlsplit(page.url).path == f"/{PREFIX}/sorts/acoustique/"  # still on the page
 
     page.keyboard.press("Escape")
     preview.wait_for(state="hidden")
@@ -492,7 +495,7 @@ def test_preview_on_homonym_and_index_links(
 ) -> None:
     by_url = {s["url"]: s for s in spells}
     t = tab()
-    page = t.open("magie/pouvoirs-divers/")
+    page = t.open("sorts/enchantement/")  # its last spell names « Pluie », of two colleges
     homonym = page.locator("article small.homonymes a").first
     spell = by_url[homonym.evaluate("a => a.href").removeprefix(t.base)]
     homonym.hover()
@@ -503,14 +506,14 @@ def test_preview_on_homonym_and_index_links(
     preview.wait_for(state="hidden")
 
     # A mention of a spell of another college: its preview, without leaving the page.
-    page = t.open("magie/enchantement/")
+    page = t.open("sorts/enchantement/")
     cross = mention_of_another_page(page)
     spell = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
     assert spell["college_slug"] != "enchantement"
     cross.hover()
     preview.wait_for(state="visible")
     assert spell["name"] in preview.inner_text() and spell["college"] in preview.inner_text()
-    assert urlsplit(page.url).path == f"/{PREFIX}/magie/enchantement/"
+    assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"
 
     page = t.open(INDEX + "?texte=blast")
     page.locator(VISIBLE + " td:first-child a").hover()
@@ -542,7 +545,7 @@ def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..
     # after a scroll; the next page, slow to come (1 s of latency here), must still open at
     # the spell linked, not where the page left's section anchor leads (main.html).
     t = tab(360)
-    page = t.open("magie/enchantement/")
+    page = t.open("sorts/enchantement/")
     link = mention_of_another_page(page)
     target = link.evaluate("a => a.href")
     cdp = t.context.new_cdp_session(page)
@@ -561,7 +564,7 @@ def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..
 
 def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
-    page = t.open("magie/enchantement/")
+    page = t.open("sorts/enchantement/")
     link = mention_of_another_page(page)
     target = link.evaluate("a => a.href")
     link.scroll_into_view_if_needed()
@@ -569,7 +572,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     preview = page.locator("#sort-apercu")
     preview.wait_for(state="visible")
     page.wait_for_timeout(300)
-    assert urlsplit(page.url).path == f"/{PREFIX}/magie/enchantement/"  # not followed
+    assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"  # not followed
     assert preview.locator("a.sort-apercu__ouvrir").is_visible()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
@@ -590,6 +593,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     # The « Ouvrir » button of the preview follows too.
     page.go_back()
     page.wait_for_url(re.compile(r"/enchantement/"))
+    expect(page.locator("article h1")).to_contain_text("Enchantement")  # its content is in
     link.scroll_into_view_if_needed()  # the same locator, found again on the page back
     link.tap()
     preview.wait_for(state="visible")
@@ -605,7 +609,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
 
 @pytest.mark.parametrize(
     "path",
-    [INDEX, INDEX + "?college=acoustique&tri=duree", INDEX + "?texte=zzz", "magie/acoustique/"],
+    [INDEX, INDEX + "?college=acoustique&tri=duree", INDEX + "?texte=zzz", "sorts/acoustique/"],
 )
 def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> None:
     t = tab(360)
@@ -646,7 +650,7 @@ def test_phone_cards_name_their_fields(
             Array.from(r.cells).slice(3).map(td => getComputedStyle(td).display === 'none'
               ? null : [getComputedStyle(td, '::before').content, td.textContent])])""",
     )
-    assert len(shown) == 422
+    assert len(shown) == SPELLS
     by_url = {href.removeprefix(t.base): cells for href, cells in shown}
     for spell in spells:
         fields = spell["fields"]
@@ -675,7 +679,7 @@ document.addEventListener('DOMContentLoaded', () => {
 
 
 def test_opening_the_index_leaves_its_rows_alone(tab: Callable[..., Tab]) -> None:
-    """At load, the script reads the 422 rows and writes nothing into them: moving them or
+    """At load, the script reads the rows and writes nothing into them: moving them or
     writing into their cells restyles and lays out every one of them again. A sort asked by
     the address still moves them (which shows the watch sees moves)."""
     t = tab(360)
@@ -749,13 +753,13 @@ def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     t.context.set_offline(True)
     page.fill("#sorts-texte", "blast")
     t.wait_count(1)
-    page.select_option("#sorts-college", "seuils")
+    page.select_option("#sorts-college", "illusions")
     t.wait_count(0)
     page.click("button.sorts-effacer")
-    t.wait_count(422)
+    t.wait_count(SPELLS)
     page.check("#sorts-desc")  # needs data/spells.json: says so, keeps the table filters
     page.wait_for_selector(".sorts-note:has-text('hors connexion')")
-    t.wait_count(422)
+    t.wait_count(SPELLS)
     t.context.set_offline(False)
 
 
@@ -775,7 +779,7 @@ def test_filters_survive_instant_navigation_and_back(
 
     # Away with Material's instant navigation (no reload), then history back.
     page.locator(".md-sidebar--primary a.md-nav__link[href$='acoustique/']").first.click()
-    page.wait_for_url(t.base + "magie/acoustique/")
+    page.wait_for_url(t.base + "sorts/acoustique/")
     page.wait_for_selector("article a.lien-sort")
     assert page.evaluate("window.__sansRechargement") is True
     page.locator("article a.lien-sort").first.hover()  # previews work after the navigation
@@ -803,8 +807,8 @@ def test_filters_survive_instant_navigation_and_back(
 
     # Twice more away and back: still one handler per control (one replaceState per input).
     for _ in range(2):
-        page.locator(".md-sidebar--primary a.md-nav__link[href$='animalier/']").first.click()
-        page.wait_for_url(t.base + "magie/animalier/")
+        page.locator(".md-sidebar--primary a.md-nav__link[href$='illusions/']").first.click()
+        page.wait_for_url(t.base + "sorts/illusions/")
         page.go_back()
         page.wait_for_selector(READY, state="attached")
     assert page.evaluate("window.__sansRechargement") is True

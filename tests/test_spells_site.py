@@ -1,4 +1,4 @@
-"""The built spell pages: data/spells.json, anchors, the « Tous les sorts » table, escaping.
+"""The built spell pages: data/spells.json, anchors, the spell index's table, escaping.
 
 Two builds: the real one (`site_dir`), and one whose export carries a hostile entry (HTML,
 scripts, event handlers in its name, fields and description) to prove that export text
@@ -16,13 +16,16 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from generator.render import FOLD_SCRIPT
-from tests.conftest import ROOT, build_site, share_made_files
+from tests.conftest import ROOT, TEST_SITE, build_site, variant_of_test_site
 from tests.spells.synth import SPELL_RECORD_KEYS
 
 pytestmark = pytest.mark.site
 
-INDEX = "magie/tous-les-sorts/index.html"
-EXPORT = ROOT / "content" / "magie" / "export-magie.txt"
+# The test site's spells (tests/site/mkdocs.yml: `spells:`): 79 of them, in five colleges.
+FOLDER = "sorts"
+INDEX = "sorts/index-des-sorts/index.html"
+EXPORT = TEST_SITE.parent / "sorts.txt"
+SPELLS = 79
 END = " --- Fin du fichier"
 
 # A hostile spell appended to the last college of the real export.
@@ -50,7 +53,7 @@ def soup_of(path: Path) -> BeautifulSoup:
 
 
 def page_file(site: Path, url_path: str) -> Path:
-    """The built file of a site-relative directory URL (`magie/acoustique/`)."""
+    """The built file of a site-relative directory URL (`sorts/acoustique/`)."""
     path = unquote(url_path)
     assert not path.startswith("/"), f"adresse absolue depuis la racine : {url_path}"
     return site / path / "index.html" if path.endswith("/") or not path else site / path
@@ -69,22 +72,15 @@ def build_hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if "site" in _HOSTILE_CACHE:
         return _HOSTILE_CACHE["site"]
     work = tmp_path_factory.mktemp("hostile")
-    # The project as the build sees it (symlinks), but its own export, report and output.
-    for entry in ROOT.iterdir():
-        if entry.name not in {"mkdocs.yml", "build", "site", ".git", ".venv"}:
-            (work / entry.name).symlink_to(entry)
-    (work / "build").mkdir()
-    share_made_files(ROOT / "build" / "cache", work / "build" / "cache")
     text = EXPORT.read_text(encoding="utf-8").rstrip()
     assert text.endswith(END)
     export = work / "export-hostile.txt"
     export.write_text(text[: -len(END)] + HOSTILE_ENTRY + END + "\n", encoding="utf-8")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    old = "export: content/magie/export-magie.txt"
-    assert old in config, f"mkdocs.yml a changé : « {old} » introuvable"
-    (work / "mkdocs.yml").write_text(config.replace(old, f"export: {export}"), "utf-8")
+    config = variant_of_test_site(
+        work, lambda text: text.replace(f"export: {EXPORT}", f"export: {export}")
+    )
     destination = work / "site"
-    result = build_site(destination, work / "mkdocs.yml")
+    result = build_site(destination, config)
     if result.returncode != 0:
         pytest.fail(f"construction avec l’export hostile :\n{result.stdout}\n{result.stderr}")
     _HOSTILE_CACHE["site"] = destination
@@ -103,14 +99,14 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_spells_json_has_every_spell_once(site_dir: Path) -> None:
     spells = load_json(site_dir)
-    assert len(spells) == 422
+    assert len(spells) == SPELLS
     urls = [s["url"] for s in spells]
-    assert len(set(urls)) == 422
+    assert len(set(urls)) == SPELLS
     for spell in spells:
         assert spell.keys() == SPELL_RECORD_KEYS, spell
         assert isinstance(spell["level_min"], int) and isinstance(spell["level_max"], int)
         assert 1 <= spell["level_min"] <= spell["level_max"] <= 10, spell["name"]
-        assert spell["url"] == f"magie/{spell['college_slug']}/#{spell['slug']}"
+        assert spell["url"] == f"{FOLDER}/{spell['college_slug']}/#{spell['slug']}"
 
 
 def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
@@ -131,8 +127,8 @@ def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
 
 def test_college_pages_badge_and_fields(site_dir: Path) -> None:
     spells = {s["url"]: s for s in load_json(site_dir)}
-    blast = spells["magie/acoustique/#blast-sonore"]
-    page = soup_of(site_dir / "magie" / "acoustique" / "index.html")
+    blast = spells["sorts/acoustique/#blast-sonore"]
+    page = soup_of(site_dir / "sorts" / "acoustique" / "index.html")
     heading = page.find(id="blast-sonore")
     assert isinstance(heading, Tag)
     badge = heading.find_next("span", class_="niveau")
@@ -148,11 +144,11 @@ def test_college_pages_badge_and_fields(site_dir: Path) -> None:
             strict=True,
         )
     )
-    assert pairs == spells["magie/acoustique/#alteration-de-la-voix"]["fields"]
+    assert pairs == spells["sorts/acoustique/#alteration-de-la-voix"]["fields"]
 
 
 # ---------------------------------------------------------------------------------------
-# « Tous les sorts »
+# The spell index
 # ---------------------------------------------------------------------------------------
 
 
@@ -164,7 +160,7 @@ def index_rows(site: Path) -> list[Tag]:
 
 def test_index_has_one_row_per_spell(site_dir: Path) -> None:
     rows = index_rows(site_dir)
-    assert len(rows) == 422
+    assert len(rows) == SPELLS
     spells = load_json(site_dir)
     names = [r.select("td")[0].get_text() for r in rows]
     assert sorted(names) == sorted(str(s["name"]) for s in spells)
@@ -185,7 +181,7 @@ def test_index_has_one_row_per_spell(site_dir: Path) -> None:
 
 
 def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
-    base = "http://site.invalid/magie/tous-les-sorts/"
+    base = "http://site.invalid/sorts/index-des-sorts/"
     cache: dict[str, set[str]] = {}
     expected = {s["url"] for s in load_json(site_dir)}
     seen = set()
@@ -201,12 +197,12 @@ def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
         seen.add(f"{path}#{target.fragment}")
         college = urlsplit(urljoin(base, str(college_link["href"]))).path.removeprefix("/")
         assert college == path and page_file(site_dir, college).is_file()
-        assert path == f"magie/{row['data-college']}/"
+        assert path == f"{FOLDER}/{row['data-college']}/"
     assert seen == expected
 
 
 def test_every_page_declares_the_site_root(site_dir: Path) -> None:
-    for page in (INDEX, "magie/acoustique/index.html", "index.html"):
+    for page in (INDEX, "sorts/acoustique/index.html", "index.html"):
         meta = soup_of(site_dir / page).find("meta", attrs={"name": "regles-racine"})
         assert isinstance(meta, Tag), page
         depth = page.count("/")
@@ -232,7 +228,7 @@ def test_spell_assets_are_linked_relatively(site_dir: Path) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-TEMPLATE_PAGE = "dnd5e/combat/index.html"  # a rules page, as deep as the spell pages
+TEMPLATE_PAGE = "jeu/combat/index.html"  # a rules page, as deep as the spell pages
 
 
 def inline_scripts(html: BeautifulSoup) -> list[str]:
@@ -255,8 +251,8 @@ def assert_scripts_come_from_the_theme(site: Path, page: Path) -> None:
         assert not handlers, f"{page}: {element.name} {handlers}"
 
 
-def test_real_site_has_no_script_from_the_export(site_dir: Path) -> None:
-    pages = sorted((site_dir / "magie").rglob("index.html"))
+def test_the_spell_pages_have_no_script_from_the_export(site_dir: Path) -> None:
+    pages = sorted((site_dir / FOLDER).rglob("index.html"))
     assert len(pages) >= 2
     for page in pages:
         assert_scripts_come_from_the_theme(site_dir, page)
@@ -264,7 +260,7 @@ def test_real_site_has_no_script_from_the_export(site_dir: Path) -> None:
 
 def test_hostile_export_reaches_pages_as_text(hostile_site: Path) -> None:
     spells = load_json(hostile_site)
-    assert len(spells) == 423
+    assert len(spells) == SPELLS + 1
     hostile = next(s for s in spells if s["name"] == HOSTILE_NAME)
     # The record keeps the raw text…
     assert "<script>" in str(hostile["description"])

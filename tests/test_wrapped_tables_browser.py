@@ -47,7 +47,7 @@ def test_a_wrapped_table_looks_as_material_styles_its_tables(
 ) -> None:
     context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
     page = context.new_page()
-    page.goto(site_url + "dnd5e/combat/")
+    page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
     assert page.locator(f"table.{TABLE_CLASS}").count() >= 2
     assert page.evaluate(COMPARE, TABLE_CLASS) == []
@@ -59,7 +59,7 @@ def test_a_wrapped_table_looks_as_material_styles_its_tables(
 def test_material_leaves_the_wrapped_tables_where_they_are(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    for path in ("dnd5e/combat/", "magie/tous-les-sorts/"):
+    for path in ("jeu/combat/", "sorts/index-des-sorts/"):
         page.goto(site_url + path)
         page.wait_for_load_state("load")
         assert page.locator(".md-content table:not([class])").count() == 0, path

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "content" / "sources"  # the owner's documents, worked examples
 
 # The package must be importable from the checkout itself, whatever the
 # working directory and whether or not it is installed in the venv.

@@ -1,11 +1,14 @@
-"""Test helpers for the spell export: the seed's location and a synthetic N× export."""
+"""Test helpers for the spell export: the seed's location and a synthetic N× export.
+
+The seed is the export of the generator's test site (tests/site/sorts.txt: five colleges of
+this site's export, 79 spells); bench/ gives these helpers this site's own export."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_8979d53ff801f27a.txt"
+SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 
 # The keys of a record of data/spells.json: a contract with site_overrides/assets/js/sorts.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.

@@ -455,10 +455,9 @@
     window.addEventListener("offline", rendre);
     // The download (some 20 MB) waits until the page has loaded, been painted, and the
     // browser is idle: sooner, it competes with the page's own set-up for the network and the
-    // processor (begun at the first paint, it made the page's scripts' tasks longer: the
-    // total blocking time of outils/ in Lighthouse, median of 8, 253 ms against 164 ms once
-    // begun after the load). A page opened hidden paints nothing: its download waits until
-    // it is shown.
+    // processor (begun at the first paint, it made the page's scripts' tasks longer, and
+    // Lighthouse's total blocking time higher). A page opened hidden paints nothing: its
+    // download waits until it is shown.
     apresLeChargement(() =>
       requestAnimationFrame(() => setTimeout(() => quandInoccupe(enregistrer), 0)),
     );

@@ -98,7 +98,7 @@
     let where;
     if (kind === SORTS && college) {
       badge = url.hash ? "Sort" : "Collège";
-      where = url.hash ? college : "Magie";
+      where = url.hash ? college : first("rubrique") || college;
     } else {
       badge = first("systeme") || kind || "Site";
       where = context.filter((part) => part && part !== badge).join(" › ");

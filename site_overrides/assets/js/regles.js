@@ -50,9 +50,8 @@
 
   // Python (some 18 MB to download, then compile) starts once the page has loaded and been
   // painted: sooner, it competes with the page's own set-up for the network and the
-  // processor (Lighthouse on outils/, 8 runs each, twice: total blocking time median 210 and
-  // 196 ms started at once, 147 and 164 ms started after the load; the first result came no
-  // later, the load being done a few tens of ms after DOMContentLoaded). A load that takes
+  // processor (started at once, Lighthouse's total blocking time was higher and the first
+  // result came no sooner: the load is done soon after DOMContentLoaded). A load that takes
   // long (an image that does not come) holds it back `LOAD_WAIT_MS` at most.
   const LOAD_WAIT_MS = 2000;
 

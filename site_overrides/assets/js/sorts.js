@@ -129,7 +129,7 @@
     return donnees;
   };
 
-  /** Clé d’un lien dans spells.json (« magie/acoustique/#blast-sonore »), ou null. */
+  /** Clé d’un lien dans spells.json (« sorts/acoustique/#blast-sonore »), ou null. */
   const cleDuLien = (lien, base = racine()) => {
     let adresse;
     try { adresse = new URL(lien.getAttribute("href") || "", location.href); } catch { return null; }

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import SEEDS
+from tests.content.conftest import SOURCES
 
 RULE_DOCUMENTS = [
     "000_78defe156a49a49a.txt",
@@ -50,7 +50,7 @@ def normalise(text: str) -> str:
 
 def source_lines(name: str) -> list[str]:
     lines = []
-    for raw in (SEEDS / name).read_text(encoding="utf-8").splitlines():
+    for raw in (SOURCES / name).read_text(encoding="utf-8").splitlines():
         line = SOURCE_LINK.sub(r"\1", raw.strip())
         line = normalise(LIST_MARKER.sub("", line))
         if line:

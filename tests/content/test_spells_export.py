@@ -1,13 +1,14 @@
-"""The seed export (23 colleges, 422 spells) parses completely and every field split is right."""
+"""This site's spell export (23 colleges, 422 spells) parses completely and every field split
+is right; it is the owner's document 002, as content/ holds it."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from synth import SPELL_RECORD_KEYS, seed_text
 
 from generator.report import Kind
 from generator.spells import (
@@ -15,8 +16,23 @@ from generator.spells import (
     ParseResult,
     Spell,
     parse_export,
+    read_export,
     spell_records,
 )
+from tests.conftest import ROOT
+from tests.content.conftest import SOURCES
+from tests.spells.synth import SPELL_RECORD_KEYS
+
+REFERENCE = SOURCES / "002_8979d53ff801f27a.txt"
+
+
+def seed_text() -> str:
+    return read_export(REFERENCE)
+
+
+def test_the_site_publishes_the_owners_export_as_it_is() -> None:
+    assert (ROOT / "content" / "magie" / "export-magie.txt").read_bytes() == REFERENCE.read_bytes()
+
 
 # Counted by hand in the seed: `### ` headings between one `## ` college heading and the next.
 EXPECTED_COUNTS = {
@@ -307,3 +323,12 @@ def test_no_word_is_lost(seed: ParseResult) -> None:
     for numeral in ("I", "II", "III", "IV", "V"):
         source[numeral] = produced[numeral] = 0
     assert +source == +produced
+
+
+def test_the_built_site_publishes_every_spell_once(site_dir: Path) -> None:
+    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    assert len(records) == 422
+    assert len({r["url"] for r in records}) == 422
+    assert all(str(r["url"]).startswith("magie/") for r in records)
+    rows = (site_dir / "magie" / "tous-les-sorts" / "index.html").read_text(encoding="utf-8")
+    assert rows.count("<tr data-college=") == 422

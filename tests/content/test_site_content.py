@@ -1,0 +1,163 @@
+"""This site's pages as content/ writes them: its rule pages, tables, references, calculators'
+rule pages, licences; its sources pass every check of the build."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from generator import checks, spells
+from tests.conftest import ROOT
+
+RULE_PAGES = [
+    "dnd5e/index.html",
+    "dnd5e/caracteristiques/index.html",
+    "dnd5e/tests-d20/index.html",
+    "dnd5e/maitrise/index.html",
+    "dnd5e/actions/index.html",
+    "dnd5e/interactions-sociales/index.html",
+    "dnd5e/exploration/index.html",
+    "dnd5e/combat/index.html",
+    "dnd5e/degats-et-soins/index.html",
+    "maison/poids-transportable/index.html",
+    "pmt/epees-et-pmt/index.html",
+    "ose/epees-intelligentes/index.html",
+]
+
+# Where the rule of each calculator is written.
+CALCULATOR_RULE_PAGES = {
+    "ability_modifier": "dnd5e/caracteristiques/",
+    "proficiency_bonus": "dnd5e/maitrise/",
+    "d20_test": "dnd5e/tests-d20/",
+    "damage": "dnd5e/degats-et-soins/",
+    "healing": "dnd5e/degats-et-soins/",
+    "death_saves": "dnd5e/degats-et-soins/",
+    "grid": "dnd5e/combat/",
+    "encumbrance": "maison/poids-transportable/",
+    "sentient_sword": "ose/epees-intelligentes/",
+    "sword_control": "ose/epees-intelligentes/",
+    "corruption": "pmt/epees-et-pmt/",
+    "alteration": "pmt/epees-et-pmt/",
+    "heroism_points": "pmt/epees-et-pmt/",
+    "ritual_time": "pmt/epees-et-pmt/",
+    "madness": "pmt/epees-et-pmt/",
+}
+
+
+def soup(site_dir: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site_dir / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def test_rule_pages_have_structure(site_dir: Path) -> None:
+    for page in RULE_PAGES:
+        article = soup(site_dir, page).select_one("article")
+        assert article is not None, page
+        assert len(article.find_all("h1")) == 1, page
+        assert article.find_all("h2"), page
+
+
+def test_source_tables_are_tables(site_dir: Path) -> None:
+    expectations = {
+        "pmt/epees-et-pmt/index.html": ["Altération", "Horreur"],
+        "ose/epees-intelligentes/index.html": ["Lecture", "Pouvoirs", "Langues", "Alignement"],
+        "dnd5e/caracteristiques/index.html": ["Modificateur"],
+    }
+    for page, headers in expectations.items():
+        found = " ".join(th.get_text() for th in soup(site_dir, page).select("article table th"))
+        for header in headers:
+            assert header in found, (page, header, found)
+
+
+def test_cross_references_become_links(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/caracteristiques/index.html")
+    targets = {a.get_text(): a.get("href") for a in html.select("article a[href]")}
+    assert targets.get("Tests d20", "").startswith("../tests-d20/"), targets
+
+
+def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/degats-et-soins/index.html")
+    assert html.select_one("#etat-a-terre") is not None
+    assert html.select_one("#etat-epuisement") is not None
+
+
+def test_unresolved_references_are_plain_text_and_reported(site_dir: Path) -> None:
+    html = soup(site_dir, "dnd5e/tests-d20/index.html")
+    for link in html.select("article a[href]"):
+        assert "glossaire" not in link.get("href", ""), link
+    report = json.loads((ROOT / "build" / "rapport-construction.json").read_text("utf-8"))
+    subjects = {(p["kind"], p["subject"]) for p in report}
+    assert ("reference-introuvable", "Glossaire de règles") in subjects
+    assert ("page-absente", "influencer") in subjects
+    assert any(s == "Special Purpose of Sentient Swords" for _, s in subjects)
+
+
+def test_install_blurb_is_on_its_page_not_in_the_rules(site_dir: Path) -> None:
+    blurb = "Cette app peut être installée sur PC ou smartphone."
+    assert blurb in soup(site_dir, "installer/index.html").get_text()
+    assert blurb not in soup(site_dir, "dnd5e/index.html").get_text()
+
+
+def test_licence_page_carries_the_srd_attribution(site_dir: Path) -> None:
+    text = soup(site_dir, "licences/index.html").get_text()
+    assert "Creative Commons Attribution 4.0" in text and "SRD 5.2" in text
+
+
+def test_every_calculator_is_on_its_rule_page_and_the_tools_page_links_there(
+    site_dir: Path,
+) -> None:
+    import calculators
+
+    tools = soup(site_dir, "outils/index.html")
+    for entry in calculators.catalog():
+        form = f"form[data-calculateur='{entry['id']}']"
+        assert tools.select_one(form) is not None, entry["id"]
+        rule = CALCULATOR_RULE_PAGES.get(entry["id"])
+        link = tools.select_one(f"p.calculateur-regle:has(+ {form}) a")
+        if rule is None:  # the dice: the tools page is their home
+            assert link is None, entry["id"]
+            continue
+        assert soup(site_dir, f"{rule}index.html").select_one(form) is not None, entry["id"]
+        assert link is not None and link["href"] == f"../{rule}", entry["id"]
+
+
+def test_the_pages_pass_every_source_check() -> None:
+    # The same checks on the site's own sources find nothing: `make site` stays --strict.
+    content = ROOT / "content"
+    texts: dict[str, str] = {}
+    problems = []
+    for path in sorted(content.rglob("*.md")):
+        uri = path.relative_to(content).as_posix()
+        text, found = checks.decode_source(path.read_bytes(), uri)
+        problems += found + checks.check_empty(text, uri) + checks.check_front_matter(text, uri)
+        texts[uri] = text
+    export = spells.parse_export(spells.read_export(content / "magie" / "export-magie.txt"))
+    generated = {"magie/tous-les-sorts.md": spells.render_spell_index(export, "Tous les sorts")}
+    generated |= {f"magie/{c.slug}.md": spells.render_college_page(c) for c in export.colleges}
+    site = checks.SiteMap.build([*texts.items(), *generated.items()])
+    for uri, text in texts.items():
+        problems += checks.check_source(checks.mask_front_matter(text), uri, site)
+    assert [str(p) for p in problems if p.severity != "info"] == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 1280])
+def test_pages_fit_the_screen_and_stay_on_the_origin(
+    browser: object, site_url: str, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800})  # type: ignore[attr-defined]
+    page = context.new_page()
+    origin = urlparse(site_url).netloc
+    elsewhere: list[str] = []
+    page.on(
+        "request", lambda r: urlparse(r.url).netloc not in (origin, "") and elsewhere.append(r.url)
+    )
+    for path in ["", *[p.removesuffix("index.html") for p in RULE_PAGES], "installer/"]:
+        page.goto(site_url + path)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
+    context.close()
+    assert elsewhere == []
