@@ -1,4 +1,7 @@
-"""The pass every page's Markdown goes through: link checks, directives, cross-links."""
+"""The passes every page's Markdown goes through: link checks, directives, cross-links.
+
+The page is read once (`markdown_text.segment`); each pass takes that reading and hands on
+the page it made."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from generator.links import (
     link_references,
     unlink_absent_pages,
 )
+from generator.markdown_text import segment
 from generator.render import markdown_table, note_admonition, widget_form
 from generator.report import Kind, Problem
 
@@ -111,15 +115,16 @@ class ContentRenderer:
     ) -> tuple[str, list[Problem]]:
         """The page to render and its problems; `site` (the owner's pages, not the generated
         ones) turns on the source checks of generator/checks.py."""
-        problems = check_link_syntax(markdown, file)
+        page = segment(markdown)
+        problems = check_link_syntax(page, file)
         if site is not None:
-            problems += checks.check_source(markdown, file, site)
-        text, found = unlink_absent_pages(markdown, file)
+            problems += checks.check_source(page, file, site)
+        page, found = unlink_absent_pages(page, file)
         problems += found
-        # Links first: directives add lines, and problems must keep the source's line numbers.
-        text, found = link_references(text, file, index, college=college)
+        # Links first, directives last: what a directive renders is no owner's text to link.
+        page, found = link_references(page, file, index, college=college)
         problems += checks.with_suggestions(found, *self._suggesters(index))
-        text = dice_buttons(text)
-        text, found = expand_directives(text, file, self.render_directive)
+        page = dice_buttons(page)
+        page, found = expand_directives(page, file, self.render_directive)
         problems += found
-        return text, problems
+        return page.text, problems
