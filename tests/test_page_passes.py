@@ -10,9 +10,11 @@ import pytest
 from generator import markdown_text
 from generator.build import Settings, SiteBuild
 from generator.checks import SiteMap
-from generator.content import ContentRenderer
+from generator.content import ContentRenderer, PageJob
 from generator.links import TargetIndex
-from generator.report import Kind
+from generator.markdown_text import PageText
+from generator.registry import Registry
+from generator.report import Kind, Problem
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +119,40 @@ def test_indexing_reads_each_page_for_fences_once(
     # The block shown inside a ```` fence places no calculator.
     assert build.placements == [("index.md", "dice")]
     assert build.site.anchors["outils.md"] == {"outils"}
+
+
+def test_the_registry_runs_the_highest_priority_first_and_ties_in_order() -> None:
+    steps: Registry[str] = Registry()
+    steps.register("b", "b", 10)
+    steps.register("a", "a", 20)
+    steps.register("c", "c", 10)
+    assert list(steps) == ["a", "b", "c"] and steps.names() == ["a", "b", "c"]
+    steps.register("B", "b", 30)  # the same name: replaced, at its new priority
+    assert list(steps) == ["B", "a", "c"] and steps["b"] == "B"
+    steps.deregister("a")
+    assert "a" not in steps and len(steps) == 2
+
+
+def test_the_passes_keep_their_order_links_first_directives_last() -> None:
+    assert ContentRenderer().passes.names() == [
+        "link_syntax",
+        "source_checks",
+        "absent_pages",
+        "references",
+        "dice",
+        "directives",
+    ]
+
+
+def test_a_pass_registered_between_two_reads_what_the_first_left() -> None:
+    renderer = ContentRenderer()
+    seen: list[str] = []
+
+    def spy(page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        seen.append(page.text)
+        return page, []
+
+    renderer.passes.register(spy, "spy", 15)
+    out, _ = render(renderer, f"Lancez 1d6.\n\n{SHOWN}\n")
+    assert 'data-de="1d6"' in seen[0] and SHOWN in seen[0]  # after the dice, before directives
+    assert SHOWN not in out
