@@ -26,6 +26,7 @@ from generator.content import ContentRenderer, calculator_homes
 from generator.csp import add_policy
 from generator.fences import directive_arguments
 from generator.links import TargetIndex
+from generator.markdown_text import segment
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Kind, Problem
 from generator.search_worker import IndexWorker
@@ -149,16 +150,16 @@ class SiteBuild:
         pages (the owner's and the generated ones) are known; the nav and the system
         folders checked."""
         generated = set(self.college_of_page)
-        owner = [(uri, text) for uri, text in pages if uri not in generated]
+        # Each page read once, front matter blanked: lines keep the file's numbers.
+        read = [(uri, segment(text, front_matter=True)) for uri, text in pages]
+        owner = [(uri, page) for uri, page in read if uri not in generated]
         spell_targets = self.spells.targets() if self.spells is not None else []
-        self.index = TargetIndex.build(
-            [(uri, checks.mask_front_matter(text)) for uri, text in owner], spell_targets
-        )
-        self.site = checks.SiteMap.build(pages, files)
+        self.index = TargetIndex.build(owner, spell_targets)
+        self.site = checks.SiteMap.build(read, files)
         self.placements = [
             (uri, calculator)
-            for uri, text in owner
-            for calculator in directive_arguments(text, "calculateur")
+            for uri, page in owner
+            for calculator in directive_arguments(page, "calculateur")
         ]
         uris = [uri for uri, _ in pages]
         if nav is not None:

@@ -1,11 +1,11 @@
 """Checks of the owner's sources that MkDocs does not make, or makes without a line number.
 
-Every function here is pure: it takes text (or bytes) and a source path relative to the docs
-folder, and returns Problems. Each one guards against a page that would be built silently
-wrong: a file that is not UTF-8, an empty page, a front matter MkDocs ignores, a fence or an
-HTML block that swallows the rest of the page, a table broken by a list, a link to a page or
-an anchor that does not exist (MkDocs names the file, not the line), a nav entry without its
-page, the same anchor twice on a page.
+Every function here is pure: it takes a page as `markdown_text.segment` reads it (or text, or
+bytes) and a source path relative to the docs folder, and returns Problems. Each one guards
+against a page that would be built silently wrong: a file that is not UTF-8, an empty page, a
+front matter MkDocs ignores, a fence or an HTML block that swallows the rest of the page, a
+table broken by a list, a link to a page or an anchor that does not exist (MkDocs names the
+file, not the line), a nav entry without its page, the same anchor twice on a page.
 """
 
 from __future__ import annotations
@@ -21,15 +21,7 @@ from urllib.parse import unquote
 
 import yaml
 
-from generator.fences import OPEN as DIRECTIVE_OPEN
-from generator.markdown_text import (
-    FENCE,
-    HEADING,
-    Heading,
-    anchor_spans,
-    headings,
-    prose_lines,
-)
+from generator.markdown_text import FRONT_MATTER, HEADING, Heading, LineKind, PageText
 from generator.report import Kind, Problem, Severity
 from generator.slugs import fold
 
@@ -52,9 +44,6 @@ __all__ = [
     "shift_lines",
     "with_suggestions",
 ]
-
-# MkDocs' own pattern (mkdocs.utils.meta.YAML_RE): what it takes for a front matter.
-FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 
 
 # Files: encoding, emptiness, front matter ------------------------------------------------
@@ -157,31 +146,23 @@ def check_front_matter(text: str, file: str) -> list[Problem]:
 # Markdown nesting: fences, raw HTML blocks, tables -----------------------------------------
 
 
-def check_fences(markdown: str, file: str) -> list[Problem]:
+def check_fences(page: PageText, file: str) -> list[Problem]:
     """A code fence never closed: the site's passes would skip the rest of the page, and
     Python-Markdown shows the fence as text. Directive fences are reported by fences.py."""
-    opened: tuple[str, int, str] | None = None
-    for number, line in enumerate(markdown.split("\n"), start=1):
-        match = FENCE.match(line)
-        if opened is None:
-            if match:
-                opened = (match.group(1), number, line.strip())
-        elif (
-            match
-            and match.group(1).startswith(opened[0][0] * len(opened[0]))
-            and not line.strip(opened[0][0] + " \t")
-        ):
-            opened = None
-    if opened is None or DIRECTIVE_OPEN.match(opened[2]):
+    # Only the last fence can be left open: it runs to the end of the page.
+    last = page.fences[-1] if page.fences else None
+    if last is None or last.end is not None:
         return []
-    fence, number, first = opened
+    if page.directives and page.directives[-1].fence is last:
+        return []
+    first = page.lines[last.start - 1].strip()
     return [
         Problem(
             file,
-            number,
+            last.start,
             "error",
             Kind.UNCLOSED_FENCE,
-            f"bloc de code « {first} » jamais fermé par une ligne « {fence} » : la ligne "
+            f"bloc de code « {first} » jamais fermé par une ligne « {last.marker} » : la ligne "
             "s’affiche telle quelle et la suite de la page n’est ni reliée ni indexée",
         )
     ]
@@ -199,22 +180,18 @@ BLOCK_TAGS = frozenset(
 RAW_TEXT_TAGS = frozenset({"script", "style", "textarea", "pre"})
 TAG = re.compile(r"<!--|<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\s[^<>]*?)?)(/?)>")
 MARKDOWN_ATTR = re.compile(r"""\bmarkdown\s*=\s*["']?(\w*)""")
-INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 # Lines Python-Markdown leaves as they are inside a raw HTML block.
 MARKDOWN_LOOKING = re.compile(
     r"^\s{0,3}(?:#{1,6}\s|[-*+]\s+\S|\d+[.)]\s+\S|>\s)|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\n]+\)"
 )
 
 
-def _scannable(markdown: str) -> str:
+def _scannable(page: PageText) -> str:
     """The page with fenced lines and inline code blanked out, same offsets and lines."""
-    out: list[str] = []
-    for _, line, fenced in prose_lines(markdown):
-        if fenced:
-            out.append(" " * len(line))
-        else:
-            out.append(INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line))
-    return "\n".join(out)
+    return "\n".join(
+        " " * len(line) if page.fenced(number) else page.without_code(number)
+        for number, line in enumerate(page.lines, start=1)
+    )
 
 
 @dataclass
@@ -226,11 +203,11 @@ class _Open:
     body_start: int  # offset after the start tag
 
 
-def check_raw_html(markdown: str, file: str) -> list[Problem]:
+def check_raw_html(page: PageText, file: str) -> list[Problem]:
     """Raw HTML blocks that break the page: never closed (they swallow what follows),
     closed by the wrong tag, closed without being opened, an HTML comment never closed,
     and Markdown written in a block that Python-Markdown leaves as raw HTML."""
-    text = _scannable(markdown)
+    text = _scannable(page)
     newlines = [m.start() for m in re.finditer("\n", text)]
 
     def line_of(offset: int) -> int:
@@ -354,7 +331,8 @@ LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+\S")
 
 
 def _cells(row: str) -> list[str]:
-    row = INLINE_CODE.sub(lambda m: "x" * len(m.group(0)), row.strip())
+    """The cells of a table row whose inline code is already filled with « x »."""
+    row = row.strip()
     if row.startswith("|"):
         row = row[1:]
     if row.endswith("|") and not row.endswith("\\|"):
@@ -362,11 +340,14 @@ def _cells(row: str) -> list[str]:
     return [cell.strip() for cell in UNESCAPED_PIPE.split(row)]
 
 
-def check_tables(markdown: str, file: str) -> list[Problem]:
+def check_tables(page: PageText, file: str) -> list[Problem]:
     """Markdown tables cannot hold a list: a line without « | » right after a table becomes
     a row of it, and « - x » in a cell stays text."""
     problems: list[Problem] = []
-    lines = list(prose_lines(markdown))
+    lines = [
+        (number, line, kind is LineKind.FENCED)
+        for number, (line, kind) in enumerate(zip(page.lines, page.kinds, strict=True), 1)
+    ]
     i = 0
     while i + 1 < len(lines):
         number, line, fenced = lines[i]
@@ -399,7 +380,7 @@ def check_tables(markdown: str, file: str) -> list[Problem]:
                     )
                 )
             else:
-                for cell in _cells(row):
+                for cell in _cells(page.without_code(row_number, "x")):
                     if LIST_ITEM.match(cell):
                         problems.append(
                             Problem(
@@ -423,19 +404,17 @@ HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']"""
 ATTR_LIST_ID = re.compile(r"\{:?\s*[^}\n]*?#([\w-]+)[^}\n]*\}")
 
 
-def page_ids(markdown: str) -> list[tuple[str, int]]:
+def page_ids(page: PageText) -> list[tuple[str, int]]:
     """Every anchor a page defines, with its line: headings (as the toc extension names
     them), attribute lists, HTML ids and names, and the ids of calculator widgets."""
-    found: list[tuple[str, int]] = [(h.anchor, h.line) for h in headings(markdown)]
-    spans = {(anchor, line) for anchor, _, line in anchor_spans(markdown)}
-    for number, line, fenced in prose_lines(markdown):
-        directive = DIRECTIVE_OPEN.match(line)
-        if directive and directive.group(1) == "calculateur" and directive.group(2):
-            argument = directive.group(2)
+    found: list[tuple[str, int]] = [(h.anchor, h.line) for h in page.headings]
+    spans = {(anchor, line) for anchor, _, line in page.anchor_spans}
+    for directive in page.directives:
+        if directive.kind == "calculateur" and directive.argument:
+            argument, number = directive.argument, directive.line
             found += [(f"calc-{argument}", number), (f"calc-{argument}-titre", number)]
-        if fenced:
-            continue
-        code_free = INLINE_CODE.sub("", line)
+    for number, line in page.prose():
+        code_free = page.without_code(number, "")
         for match in HTML_ID.finditer(code_free):
             if (match.group(1), number) not in spans:
                 found.append((match.group(1), number))
@@ -445,11 +424,11 @@ def page_ids(markdown: str) -> list[tuple[str, int]]:
     return found
 
 
-def check_page_ids(markdown: str, file: str) -> list[Problem]:
+def check_page_ids(page: PageText, file: str) -> list[Problem]:
     """The same id twice on a page: links to it can only reach the first one."""
     problems: list[Problem] = []
     first: dict[str, int] = {}
-    for anchor, line in sorted(page_ids(markdown), key=lambda item: item[1]):
+    for anchor, line in sorted(page_ids(page), key=lambda item: item[1]):
         if anchor in first and first[anchor] != line:
             problems.append(
                 Problem(
@@ -471,16 +450,16 @@ class SiteMap:
     """Pages and files of the site, the anchors and headings of each page."""
 
     anchors: dict[str, set[str]] = field(default_factory=dict)
-    headings: dict[str, list[Heading]] = field(default_factory=dict)
+    headings: dict[str, tuple[Heading, ...]] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
 
     @classmethod
-    def build(cls, pages: Iterable[tuple[str, str]], files: Iterable[str] = ()) -> SiteMap:
+    def build(cls, pages: Iterable[tuple[str, PageText]], files: Iterable[str] = ()) -> SiteMap:
+        """From the pages as read with their front matter (`segment(…, front_matter=True)`)."""
         site = cls(files=set(files))
-        for page, markdown in pages:
-            text = mask_front_matter(markdown)
+        for page, text in pages:
             site.anchors[page] = {anchor for anchor, _ in page_ids(text)}
-            site.headings[page] = headings(text)
+            site.headings[page] = text.headings
             site.files.add(page)
         return site
 
@@ -557,12 +536,10 @@ class Suggester:
         return self.cache[key]
 
 
-def _links(markdown: str) -> Iterator[tuple[int, str, str]]:
+def _links(page: PageText) -> Iterator[tuple[int, str, str]]:
     """(line, link text, target) of the Markdown links and reference definitions of a page."""
-    for number, line, fenced in prose_lines(markdown):
-        if fenced:
-            continue
-        code_free = INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)
+    for number, _ in page.prose():
+        code_free = page.without_code(number)
         definition = REFERENCE_DEFINITION.match(code_free)
         if definition:
             yield number, definition.group(1), definition.group(2)
@@ -571,14 +548,14 @@ def _links(markdown: str) -> Iterator[tuple[int, str, str]]:
             yield number, match.group(2), match.group(3)
 
 
-def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
+def check_local_links(source: PageText, file: str, site: SiteMap) -> list[Problem]:
     """Relative links to pages, files and anchors that do not exist, with their line.
 
     MkDocs validates the same links once rendered but names only the file; absolute
     (`/…`) links are left to links.unlink_absent_pages.
     """
     problems: list[Problem] = []
-    for number, _, target in _links(markdown):
+    for number, _, target in _links(source):
         if not target or EXTERNAL.match(target) or target.startswith("/"):
             continue
         path, _, anchor = target.partition("#")
@@ -663,14 +640,14 @@ def check_local_links(markdown: str, file: str, site: SiteMap) -> list[Problem]:
     return problems
 
 
-def check_source(markdown: str, file: str, site: SiteMap) -> list[Problem]:
+def check_source(page: PageText, file: str, site: SiteMap) -> list[Problem]:
     """Every check of one page's Markdown source (its front matter blanked out)."""
     return [
-        *check_fences(markdown, file),
-        *check_raw_html(markdown, file),
-        *check_tables(markdown, file),
-        *check_page_ids(markdown, file),
-        *check_local_links(markdown, file, site),
+        *check_fences(page, file),
+        *check_raw_html(page, file),
+        *check_tables(page, file),
+        *check_page_ids(page, file),
+        *check_local_links(page, file, site),
     ]
 
 

@@ -1,4 +1,7 @@
-"""The pass every page's Markdown goes through: link checks, directives, cross-links."""
+"""The passes every page's Markdown goes through: link checks, directives, cross-links.
+
+The page is read once (`markdown_text.segment`); each pass, registered by name with a
+priority (`ContentRenderer.passes`), takes that reading and hands on the page it made."""
 
 from __future__ import annotations
 
@@ -18,10 +21,26 @@ from generator.links import (
     link_references,
     unlink_absent_pages,
 )
+from generator.markdown_text import PageText, segment
+from generator.registry import Registry
 from generator.render import markdown_table, note_admonition, widget_form
 from generator.report import Kind, Problem
 
-__all__ = ["ContentRenderer", "calculator_homes"]
+__all__ = ["ContentRenderer", "PageJob", "Pass", "calculator_homes"]
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """What a pass knows of the page it reads, besides its text."""
+
+    file: str
+    index: TargetIndex
+    college: str | None = None
+    site: checks.SiteMap | None = None  # the owner's pages: turns on the source checks
+
+
+# A pass reads the page as the previous one left it and returns it, with its problems.
+Pass = Callable[[PageText, PageJob], tuple[PageText, list[Problem]]]
 
 
 def calculator_homes(
@@ -47,11 +66,22 @@ class ContentRenderer:
     package: str = "calculators"
     homes: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
+    passes: Registry[Pass] = field(default_factory=Registry, init=False)
 
     def __post_init__(self) -> None:
         self._calculators = importlib.import_module(self.package)
         self.catalog = {str(entry["id"]): entry for entry in self._calculators.catalog()}
         self._suggesting: tuple[TargetIndex, checks.Suggester, checks.Suggester] | None = None
+        # Highest first, and problems are listed in that order. The checks read the source as
+        # written; references are found in the text the unlinking leaves (the words of a link
+        # to an absent page may be one); dice buttons go into the linked text; directives
+        # come last: what they render is no owner's text for another pass to read.
+        self.passes.register(self._link_syntax, "link_syntax", 60)
+        self.passes.register(self._source_checks, "source_checks", 50)
+        self.passes.register(self._absent_pages, "absent_pages", 40)
+        self.passes.register(self._references, "references", 30)
+        self.passes.register(self._dice, "dice", 20)
+        self.passes.register(self._directives, "directives", 10)
 
     @property
     def package_folder(self) -> Path:
@@ -111,15 +141,33 @@ class ContentRenderer:
     ) -> tuple[str, list[Problem]]:
         """The page to render and its problems; `site` (the owner's pages, not the generated
         ones) turns on the source checks of generator/checks.py."""
-        problems = check_link_syntax(markdown, file)
-        if site is not None:
-            problems += checks.check_source(markdown, file, site)
-        text, found = unlink_absent_pages(markdown, file)
-        problems += found
-        # Links first: directives add lines, and problems must keep the source's line numbers.
-        text, found = link_references(text, file, index, college=college)
-        problems += checks.with_suggestions(found, *self._suggesters(index))
-        text = dice_buttons(text)
-        text, found = expand_directives(text, file, self.render_directive)
-        problems += found
-        return text, problems
+        page = segment(markdown)
+        job = PageJob(file, index, college, site)
+        problems: list[Problem] = []
+        for step in self.passes:
+            page, found = step(page, job)
+            problems += found
+        return page.text, problems
+
+    # The passes, in the order of their priorities above.
+
+    def _link_syntax(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return page, check_link_syntax(page, job.file)
+
+    def _source_checks(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        if job.site is None:
+            return page, []
+        return page, checks.check_source(page, job.file, job.site)
+
+    def _absent_pages(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return unlink_absent_pages(page, job.file)
+
+    def _references(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        page, found = link_references(page, job.file, job.index, college=job.college)
+        return page, checks.with_suggestions(found, *self._suggesters(job.index))
+
+    def _dice(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return dice_buttons(page), []
+
+    def _directives(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return expand_directives(page, job.file, self.render_directive)

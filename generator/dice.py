@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from generator.markdown_text import HEADING, prose_lines, sub_outside_protected
+from generator.markdown_text import HEADING, PageText, sub_outside_protected
 
 __all__ = ["DICE", "dice_buttons"]
 
@@ -25,11 +25,11 @@ def _button(match: re.Match[str]) -> str:
     )
 
 
-def dice_buttons(markdown: str) -> str:
+def dice_buttons(page: PageText) -> PageText:
     """The page with each dice expression of its prose turned into a button."""
-    lines = markdown.split("\n")
-    for number, line, fenced in prose_lines(markdown):
-        if fenced or HEADING.match(line) or not DICE.search(line):
+    lines = list(page.lines)
+    for number, line in page.prose():
+        if HEADING.match(line) or not DICE.search(line):
             continue
         lines[number - 1] = sub_outside_protected(DICE, _button, line)
-    return "\n".join(lines)
+    return page.with_lines(lines)

@@ -1,18 +1,17 @@
-"""Directive fences in the owner's pages: ```calculateur id```, ```table id```, ```note id```."""
+"""Directive fences in the owner's pages: ```calculateur id```, ```table id```, ```note id```.
+
+`markdown_text.segment` finds them, once, among the page's fences: a directive-looking line
+inside another block (a ```` fence showing how to write one) is that block's text."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from generator.markdown_text import PageText
 from generator.report import Kind, Problem
 
-__all__ = ["DIRECTIVES", "Directive", "directive_arguments", "expand_directives"]
-
-DIRECTIVES = ("calculateur", "table", "note")
-OPEN = re.compile(r"^```\s*(" + "|".join(DIRECTIVES) + r")\b[ \t]*(.*?)\s*$")
-CLOSE = re.compile(r"^```\s*$")
+__all__ = ["Directive", "DirectiveError", "directive_arguments", "expand_directives"]
 
 
 @dataclass(frozen=True)
@@ -34,14 +33,9 @@ class DirectiveError(Exception):
 Renderer = Callable[[Directive], str]
 
 
-def directive_arguments(markdown: str, kind: str) -> list[str]:
+def directive_arguments(page: PageText, kind: str) -> list[str]:
     """The arguments of a page's directive fences of one kind, in order (```calculateur x)."""
-    found = []
-    for line in markdown.split("\n"):
-        match = OPEN.match(line)
-        if match and match.group(1) == kind and match.group(2):
-            found.append(match.group(2))
-    return found
+    return [d.argument for d in page.directives if d.kind == kind and d.argument]
 
 
 def malformed(file: str, line: int, message: str) -> Problem:
@@ -49,28 +43,26 @@ def malformed(file: str, line: int, message: str) -> Problem:
     return Problem(file, line, "error", Kind.MALFORMED_DIRECTIVE, message)
 
 
-def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, list[Problem]]:
-    """Replace each directive fence by what `render` makes of it; collect every failure."""
+def expand_directives(
+    page: PageText, file: str, render: Renderer
+) -> tuple[PageText, list[Problem]]:
+    """Replace each directive fence by what `render` makes of it; collect every failure.
+    A fence that cannot be rendered is left out of the page (the build fails on it)."""
     problems: list[Problem] = []
-    out: list[str] = []
-    lines = markdown.split("\n")
-    i = 0
-    while i < len(lines):
-        match = OPEN.match(lines[i])
-        if not match:
-            out.append(lines[i])
-            i += 1
-            continue
-        start = i + 1
-        kind, argument = match.group(1), match.group(2)
-        end = next((j for j in range(i + 1, len(lines)) if CLOSE.match(lines[j])), None)
-        if end is None:
+    for directive in page.directives:
+        kind, argument, start, end = (
+            directive.kind,
+            directive.argument,
+            directive.line,
+            directive.fence.end,
+        )
+        if end is None:  # the page's last fence: the rest of the page stays as written
             problems.append(
                 malformed(file, start, f"bloc « ```{kind} » jamais fermé par une ligne « ``` »")
             )
-            out.extend(lines[i:])
             break
-        body = [line for line in lines[i + 1 : end] if line.strip()]
+        body = [line for line in page.lines[start : end - 1] if line.strip()]
+        rendered: list[str] = []
         if body:
             problems.append(
                 malformed(
@@ -91,8 +83,8 @@ def expand_directives(markdown: str, file: str, render: Renderer) -> tuple[str, 
             )
         else:
             try:
-                out.extend(["", render(Directive(kind, argument, file, start)), ""])
+                rendered = ["", render(Directive(kind, argument, file, start)), ""]
             except DirectiveError as error:
                 problems.append(Problem(file, start, "error", error.kind, str(error), argument))
-        i = end + 1
-    return "\n".join(out), problems
+        page = page.replacing(start, end, rendered)
+    return page, problems

@@ -1,7 +1,8 @@
 """Cross-links: « Section » references, table and condition names, "voir X", italic spell mentions.
 
-Everything here works on Markdown text and source paths (relative to the docs folder); links
-are written as relative `.md` links so that MkDocs itself validates them and their anchors.
+Everything here works on pages as `markdown_text.segment` reads them and on source paths
+(relative to the docs folder); links are written as relative `.md` links so that MkDocs
+itself validates them and their anchors.
 """
 
 from __future__ import annotations
@@ -11,13 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from generator.markdown_text import (
-    HEADING,
-    anchor_spans,
-    headings,
-    prose_lines,
-    sub_outside_protected,
-)
+from generator.markdown_text import HEADING, PageText, sub_outside_protected
 from generator.report import Kind, Problem
 from generator.slugs import fold
 
@@ -93,18 +88,18 @@ class TargetIndex:
 
     @classmethod
     def build(
-        cls, pages: Iterable[tuple[str, str]], spells: Iterable[SpellTarget] = ()
+        cls, pages: Iterable[tuple[str, PageText]], spells: Iterable[SpellTarget] = ()
     ) -> TargetIndex:
         index = cls()
-        for order, (page, markdown) in enumerate(pages):
+        for order, (page, text) in enumerate(pages):
             index.page_order[page] = order
-            for heading in headings(markdown):
+            for heading in text.headings:
                 anchor = None if heading.level == 1 else heading.anchor
                 target = Target(page, anchor, heading.text, heading.level)
                 index.sections.setdefault(fold(heading.text), []).append(target)
-            for anchor, text, _ in anchor_spans(markdown):
+            for anchor, name, _ in text.anchor_spans:
                 if anchor.startswith("etat-"):
-                    index.conditions[fold(text)] = Target(page, anchor, text, 6)
+                    index.conditions[fold(name)] = Target(page, anchor, name, 6)
         for spell in spells:
             index.spells.setdefault(fold(spell.name), []).append(spell)
         return index
@@ -164,12 +159,10 @@ def href(from_page: str, page: str, anchor: str | None) -> str:
     return rel + fragment
 
 
-def check_link_syntax(markdown: str, file: str) -> list[Problem]:
+def check_link_syntax(page: PageText, file: str) -> list[Problem]:
     """Errors for links that Markdown would render as broken text."""
     problems: list[Problem] = []
-    for number, line, fenced in prose_lines(markdown):
-        if fenced:
-            continue
+    for number, line in page.prose():
         # One error per line: the first pattern that matches explains the fault best.
         for pattern, message in MALFORMED_LINKS:
             match = pattern.search(line)
@@ -181,13 +174,13 @@ def check_link_syntax(markdown: str, file: str) -> list[Problem]:
     return problems
 
 
-def unlink_absent_pages(markdown: str, file: str) -> tuple[str, list[Problem]]:
+def unlink_absent_pages(page: PageText, file: str) -> tuple[PageText, list[Problem]]:
     """Root-absolute links point into the site the text was copied from, not into this one:
     keep their words as plain text and report them."""
     problems: list[Problem] = []
-    lines = markdown.split("\n")
-    for number, line, fenced in prose_lines(markdown):
-        if fenced or "](/" not in line:
+    lines = list(page.lines)
+    for number, line in page.prose():
+        if "](/" not in line:
             continue
 
         def unlink(match: re.Match[str], number: int = number) -> str:
@@ -205,20 +198,20 @@ def unlink_absent_pages(markdown: str, file: str) -> tuple[str, list[Problem]]:
             return match.group(1)
 
         lines[number - 1] = ABSOLUTE_LINK.sub(unlink, line)
-    return "\n".join(lines), problems
+    return (page.with_lines(lines) if problems else page), problems
 
 
 def link_references(
-    markdown: str, file: str, index: TargetIndex, college: str | None = None
-) -> tuple[str, list[Problem]]:
+    page: PageText, file: str, index: TargetIndex, college: str | None = None
+) -> tuple[PageText, list[Problem]]:
     """Turn the mentions of one page into links; report those that resolve to nothing."""
     problems: list[Problem] = []
-    lines = markdown.split("\n")
+    lines = list(page.lines)
     tables = index.table_titles()
     conditions = index.condition_names()
 
-    for number, line, fenced in prose_lines(markdown):
-        if fenced or HEADING.match(line) or not line.strip():
+    for number, line in page.prose():
+        if HEADING.match(line) or not line.strip():
             continue
 
         def unresolved(kind: Kind, name: str, message: str, number: int = number) -> None:
@@ -317,4 +310,4 @@ def link_references(
         if "_" in new or "*" in new:
             new = sub_outside_protected(ITALIC, italic, new)
         lines[number - 1] = new
-    return "\n".join(lines), problems
+    return page.with_lines(lines), problems

@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-from generator.links import (
-    SpellTarget,
-    TargetIndex,
-    check_link_syntax,
-    link_references,
-    unlink_absent_pages,
-)
-from generator.markdown_text import headings
+from typing import Any
+
+from generator import links
+from generator.links import SpellTarget, TargetIndex
+from generator.markdown_text import Heading, segment
+from generator.report import Problem
+
+
+# The passes take a page as `segment` reads it; these tests write its text.
+def check_link_syntax(text: str, file: str) -> list[Problem]:
+    return links.check_link_syntax(segment(text), file)
+
+
+def unlink_absent_pages(text: str, file: str) -> tuple[str, list[Problem]]:
+    page, problems = links.unlink_absent_pages(segment(text), file)
+    return page.text, problems
+
+
+def link_references(text: str, *args: Any, **kwargs: Any) -> tuple[str, list[Problem]]:
+    page, problems = links.link_references(segment(text), *args, **kwargs)
+    return page.text, problems
+
+
+def headings(text: str) -> tuple[Heading, ...]:
+    return segment(text).headings
+
 
 RULES = """# Comment jouer
 
@@ -40,7 +58,8 @@ def make_index() -> TargetIndex:
         SpellTarget("magie/air.md", "bouclier", "Bouclier", "Air"),
         SpellTarget("magie/terre.md", "bouclier", "Bouclier", "Terre"),
     ]
-    return TargetIndex.build([("dnd5e/index.md", RULES), ("dnd5e/combat.md", COMBAT)], spells)
+    pages = [("dnd5e/index.md", segment(RULES)), ("dnd5e/combat.md", segment(COMBAT))]
+    return TargetIndex.build(pages, spells)
 
 
 def test_the_two_malformed_links_of_the_source_are_errors_with_file_and_line() -> None:

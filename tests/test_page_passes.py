@@ -1,0 +1,158 @@
+"""The passes over a page's Markdown (generator/content.py): they share one reading of it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator import markdown_text
+from generator.build import Settings, SiteBuild
+from generator.checks import SiteMap
+from generator.content import ContentRenderer, PageJob
+from generator.links import TargetIndex
+from generator.markdown_text import PageText
+from generator.registry import Registry
+from generator.report import Kind, Problem
+
+
+@pytest.fixture(scope="module")
+def renderer() -> ContentRenderer:
+    return ContentRenderer()
+
+
+def render(renderer: ContentRenderer, text: str) -> tuple[str, list[tuple[Kind, int | None]]]:
+    out, problems = renderer.render(text, "p.md", TargetIndex(), site=SiteMap())
+    return out, [(p.kind, p.line) for p in problems]
+
+
+SHOWN = "```calculateur dice\n```"
+
+
+@pytest.mark.parametrize("fence", ["````markdown", "~~~", "```text"])
+def test_a_directive_shown_inside_another_fence_is_not_expanded(
+    renderer: ContentRenderer, fence: str
+) -> None:
+    closing = re.sub(r"\w+$", "", fence)
+    if closing == "```":  # a ``` block ends at the first ``` line: show the opening only
+        text = f"Écrivez :\n\n{fence}\n```calculateur dice\n{closing}\n"
+    else:
+        text = f"Écrivez :\n\n{fence}\n{SHOWN}\n{closing}\n"
+    assert render(renderer, text) == (text, [])
+
+
+def test_a_calculator_shown_and_placed_on_one_page_has_its_ids_once(
+    renderer: ContentRenderer,
+) -> None:
+    out, problems = render(renderer, f"{SHOWN}\n\nAinsi :\n\n````markdown\n{SHOWN}\n````\n")
+    assert problems == []
+    assert out.count('id="calc-dice"') == 1
+
+
+def test_an_indented_directive_looking_fence_left_open_is_an_unclosed_block(
+    renderer: ContentRenderer,
+) -> None:
+    # Not a directive (those start at the margin): a code block that swallows the page.
+    _, problems = render(renderer, "Texte.\n\n  ```calculateur dice\n\nLancez 1d6.\n")
+    assert problems == [(Kind.UNCLOSED_FENCE, 3)]
+
+
+def test_a_directive_ends_where_its_fence_ends_for_every_pass(renderer: ContentRenderer) -> None:
+    # A longer run closes it, as it closes any ``` fence: the text after it is prose.
+    out, problems = render(renderer, "```calculateur dice\n````\n\nLancez 1d6.\n")
+    assert problems == []
+    assert 'id="calc-dice"' in out and 'data-de="1d6"' in out
+
+
+class CountingPattern:
+    """A compiled pattern that counts the lines it is asked to match."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.lines = 0
+
+    def match(self, line: str) -> re.Match[str] | None:
+        self.lines += 1
+        return self.pattern.match(line)
+
+
+PAGE = """# Titre
+
+Voir « Titre ». Lancez 1d6 ; [ailleurs](/regles/x/).
+
+```python
+x = "1d6"
+```
+
+| a | b |
+| --- | --- |
+| `c` | d |
+
+<div markdown="1">
+```calculateur dice
+```
+</div>
+"""
+
+
+def test_rendering_reads_each_line_of_a_page_for_fences_once(
+    renderer: ContentRenderer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fence = CountingPattern(markdown_text.FENCE)
+    monkeypatch.setattr(markdown_text, "FENCE", fence)
+    out, problems = render(renderer, PAGE)
+    assert fence.lines == len(PAGE.split("\n"))
+    assert 'id="calc-dice"' in out and (Kind.ABSENT_PAGE, 3) in problems
+
+
+def test_indexing_reads_each_page_for_fences_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build = SiteBuild(Settings(tmp_path, "mkdocs.yml", "Site", "Règles"))
+    shown = f"# Outils\n\n````markdown\n{SHOWN}\n````\n"
+    pages = [("index.md", PAGE), ("outils.md", shown)]
+    fence = CountingPattern(markdown_text.FENCE)
+    monkeypatch.setattr(markdown_text, "FENCE", fence)
+    build.index_pages(pages, [uri for uri, _ in pages], None, "")
+    assert fence.lines == sum(len(text.split("\n")) for _, text in pages)
+    # The block shown inside a ```` fence places no calculator.
+    assert build.placements == [("index.md", "dice")]
+    assert build.site.anchors["outils.md"] == {"outils"}
+
+
+def test_the_registry_runs_the_highest_priority_first_and_ties_in_order() -> None:
+    steps: Registry[str] = Registry()
+    steps.register("b", "b", 10)
+    steps.register("a", "a", 20)
+    steps.register("c", "c", 10)
+    assert list(steps) == ["a", "b", "c"] and steps.names() == ["a", "b", "c"]
+    steps.register("B", "b", 30)  # the same name: replaced, at its new priority
+    assert list(steps) == ["B", "a", "c"] and steps["b"] == "B"
+    steps.deregister("a")
+    assert "a" not in steps and len(steps) == 2
+
+
+def test_the_passes_keep_their_order_links_first_directives_last() -> None:
+    assert ContentRenderer().passes.names() == [
+        "link_syntax",
+        "source_checks",
+        "absent_pages",
+        "references",
+        "dice",
+        "directives",
+    ]
+
+
+def test_a_pass_registered_between_two_reads_what_the_first_left() -> None:
+    renderer = ContentRenderer()
+    seen: list[str] = []
+
+    def spy(page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        seen.append(page.text)
+        return page, []
+
+    renderer.passes.register(spy, "spy", 15)
+    out, _ = render(renderer, f"Lancez 1d6.\n\n{SHOWN}\n")
+    assert 'data-de="1d6"' in seen[0] and SHOWN in seen[0]  # after the dice, before directives
+    assert SHOWN not in out
