@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh clone: `make serve` and `make test`.
 SHELL := /bin/bash
-# Material 9.7 prints a banner about MkDocs 2.0 on every build; the README covers that plan.
+# Material 9.8 prints a banner on every `mkdocs` run (its end of life, and its successor);
+# the README covers what that means here.
 export NO_MKDOCS_2_WARNING := 1
 # Reproducible builds: MkDocs dates the sitemap from SOURCE_DATE_EPOCH. Unless the caller
 # sets it, take the last commit's date; without git, the newest source file's.

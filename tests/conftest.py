@@ -71,14 +71,16 @@ def build_site(
     config: Path = TEST_SITE,
     site_url: str | None = None,
     env: dict[str, str] | None = None,
+    engine: str = "mkdocs",
 ) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` as `make site` runs it, into another folder; `env` adds to
-    (or overrides) the environment, e.g. SOURCE_DATE_EPOCH."""
+    (or overrides) the environment, e.g. SOURCE_DATE_EPOCH; `engine` names the module that
+    builds ("properdocs": the same command under ProperDocs)."""
     return subprocess.run(
         [
             sys.executable,
             "-m",
-            "mkdocs",
+            engine,
             "build",
             "--strict",
             "-f",

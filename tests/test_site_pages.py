@@ -33,6 +33,14 @@ def all_pages(site_dir: Path) -> list[Path]:
     return sorted(site_dir.rglob("*.html"))
 
 
+def test_no_file_is_left_out_of_the_pages_artifact(site_dir: Path) -> None:
+    # actions/upload-pages-artifact (v4 on) leaves out every file or folder whose name starts
+    # with a dot: such a file would build here and be missing from the published site.
+    hidden = [path.relative_to(site_dir).as_posix() for path in site_dir.rglob(".*")]
+    assert hidden == [], hidden
+    assert (site_dir / "index.html").is_file()
+
+
 def test_every_page_is_french(site_dir: Path) -> None:
     for page in all_pages(site_dir):
         html = soup(site_dir, str(page.relative_to(site_dir)))
