@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 
 MODULES = ROOT / "site_overrides" / "assets" / "js"
 # Loaded by its own Worker, not by the page: not a module of the page's graph.
-WORKER = "regles-worker.mjs"
+WORKER = "rules-worker.mjs"
 
 
 def listed(key: str) -> list[str]:
@@ -109,6 +109,16 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
     assert (site_dir / "assets" / "js" / WORKER).is_file()
     body = sum(len((ROOT / "site_overrides" / source).read_text("utf-8")) for source in graph)
     assert len(modules.code) < 0.6 * body  # comments and spaces gone, local names shortened
+
+
+def test_a_module_imported_by_several_is_in_the_script_once(site_dir: Path) -> None:
+    # page.js, imported by each of the four concerns: its code once (the four scripts each
+    # had their own copy of the site root's reading when they were concatenated).
+    (script,) = (site_dir / "assets" / "js").glob("site.*.js")
+    text = script.read_text("utf-8")
+    assert text.count('meta[name="regles-racine"]') == 1
+    assert text.count('"use strict"') == 1  # the banner: the whole bundle is strict code
+    assert "import" not in text.replace("import(", "")  # no module syntax left, a classic script
 
 
 def test_materials_bundle_is_deferred_and_runs_before_ours_on_every_page(site_dir: Path) -> None:

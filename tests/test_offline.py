@@ -461,7 +461,7 @@ def test_service_worker_template_is_javascript(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     workbox = offline.copy_workbox(NODE_MODULES, site)
     offline.write_service_worker(site, TEMPLATE, workbox=workbox)
-    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/hors-ligne.js"):
+    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/offline.js"):
         result = subprocess.run([node, "--check", str(script)], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
 

@@ -69,7 +69,7 @@ class OfflineReady:
     url: str
     seconds_to_ready: float
     requests: list[tuple[str, bool]] = field(default_factory=list)  # (url, from the worker)
-    errors: list[str] = field(default_factory=list)  # uncaught errors of hors-ligne.js
+    errors: list[str] = field(default_factory=list)  # uncaught errors of offline.js
 
     def foreign_requests(self) -> list[str]:
         origin = urlparse(self.url).netloc

@@ -2,7 +2,7 @@
  * deferred script (generator/minify.py; named by content hash in generator/bundle.py). The
  * modules run in the order they are imported here, and so do their set-ups on every page:
  * the order mkdocs.yml listed the scripts in when they were concatenated. */
-import "./regles.js";
-import "./sorts.js";
-import "./recherche.js";
-import "./hors-ligne.js";
+import "./rules.js";
+import "./spells.js";
+import "./search.js";
+import "./offline.js";
