@@ -13,7 +13,8 @@ import calculators
 from tests.conftest import HOLD_FRAMES, hold_load
 
 pytestmark = pytest.mark.browser
-READY = "() => window.rules && window.rules.status().state === 'ready'"
+# window.rules is there before the bundle has run (main.html's head script starts it).
+READY = "() => window.rules?.status?.().state === 'ready'"
 
 # Inputs shared by CPython and the browser: defaults, the documents' worked examples,
 # and seeded rolls (the same seed gives the same roll in both).

@@ -3,8 +3,9 @@
  * Imported by each of them; esbuild bundles the graph into one script (generator/minify.py),
  * so this module runs once and its state is shared without globals. */
 
-/** window.rules, the site's one public API (tests and readers' own scripts use it): each
- * module adds its part. */
+/** window.rules, the site's one public API (tests and readers' own scripts use it). main.html's
+ * head script creates it, with `fold` for the calculator forms being parsed; each module adds
+ * its part. */
 export const rules = (window.rules = window.rules || {});
 
 /** The site root as seen from this page (<meta name="regles-racine">, from main.html): every

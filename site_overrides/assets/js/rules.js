@@ -391,6 +391,9 @@ function renderOutputs(form, outputs) {
   }
 }
 
+// Each set-up form's first computation, asked for when the form comes near the screen.
+const firstResult = new WeakMap();
+
 function setupWidget(form) {
   if (form.dataset.pret) return;
   form.dataset.pret = "1";
@@ -466,7 +469,7 @@ function setupWidget(form) {
     });
   }
   state.textContent = "Préparation du calculateur…";
-  form.regles = { compute: () => compute(false) };
+  firstResult.set(form, () => compute(false));
   // A shared link asked for this calculator's result: at once, wherever it is on the page.
   if (shared) compute(false);
   else whenNearTheScreen(form);
@@ -489,10 +492,12 @@ function onceNear(margin, action) {
   return observer;
 }
 
-// A form far down the page is parsed folded (main.html, reglesReplier): its title and
+// A form far down the page is parsed folded (main.html, rules.fold): its title and
 // description only. It is unfolded and set up a screen before the reader reaches it, so
 // that it is whole by the time it is seen and nothing shifts on the screen.
 let approach = null;
+// Asks main.html's fold script to put a folded form's fields back (see rules.fold there).
+const UNFOLD_EVENT = "rules:unfold";
 
 function openWidget(form) {
   unfold(form);
@@ -507,7 +512,8 @@ function folded(form) {
 function unfold(form) {
   const body = form.querySelector(".calculateur-corps");
   if (!body) return;
-  if (body.reglesDeplier) body.reglesDeplier(); // its fields back (main.html)
+  // Its fields back first (main.html's fold listens; a form it did not fold has no listener).
+  body.dispatchEvent(new CustomEvent(UNFOLD_EVENT));
   body.hidden = false;
 }
 
@@ -549,12 +555,12 @@ let visibility = null;
 
 function watchVisibility() {
   if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
-  visibility = onceNear("300px 0px", (form) => form.regles.compute());
+  visibility = onceNear("300px 0px", (form) => firstResult.get(form)());
 }
 
 function whenNearTheScreen(form) {
   if (visibility) visibility.observe(form);
-  else form.regles.compute();
+  else firstResult.get(form)();
 }
 
 /* ---------------------------------------------------------------- dice buttons */

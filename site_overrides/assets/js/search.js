@@ -295,6 +295,9 @@ function fillFilterOptions(box, totals, counts) {
   }
 }
 
+// Each set-up box's search, for an address with ?q=.
+const searchOf = new WeakMap();
+
 function setupBox(box) {
   if (box.dataset.rechercheLiee) return;
   box.dataset.rechercheLiee = "1";
@@ -447,12 +450,12 @@ function setupBox(box) {
     next.focus();
   });
 
-  box.rechercher = (query) => {
+  searchOf.set(box, (query) => {
     input.value = query;
     openBox();
     input.focus();
     return run();
-  };
+  });
 
   // A reader quick off the mark ("/" and a word as the page ends loading) can be in the
   // box before this set-up, which waits for a task of its own: the browser passes input
@@ -489,7 +492,7 @@ function onPage() {
   const query = new URLSearchParams(location.search).get("q");
   if (query && location.href !== state.lastQueryParam) {
     state.lastQueryParam = location.href;
-    box.rechercher(query.slice(0, 200));
+    searchOf.get(box)(query.slice(0, 200));
   }
 }
 
