@@ -255,7 +255,7 @@ def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: st
         page.wait_for_timeout(1500)
         assert page.evaluate("() => window.rules.status().state") == "idle"
         assert not [url for url in requested if "pyodide" in url or "rules-worker" in url]
-        page.evaluate("() => window.reglesLacherImages()")
+        page.evaluate("() => window.releaseHeldFrames()")
         page.wait_for_function(READY, timeout=60000)
     finally:
         context.close()

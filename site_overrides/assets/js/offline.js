@@ -19,7 +19,7 @@ const STORAGE_PREFIX = root.pathname + ".hors-ligne.";
 const MINUTE = 60 * 1000;
 // The worker's messages to every page of the site; the scope in the name keeps two sites of
 // one origin apart. Its counterpart is in sw.js.
-const CHANNEL = "regles-hors-ligne:" + root.href;
+const CHANNEL = "rules-offline:" + root.href;
 
 // The phases, as the page root's data-hors-ligne attribute (and the stylesheet) name them.
 const PHASE = {
@@ -244,10 +244,10 @@ async function check() {
   const active = registration && registration.active;
   if (!active) return;
   try {
-    const answer = await ask(active, { type: "ETAT" });
+    const answer = await ask(active, { type: "STATUS" });
     state.version = answer.version;
-    state.phase = answer.complet ? PHASE.ready : PHASE.incomplete;
-    if (answer.complet) {
+    state.phase = answer.complete ? PHASE.ready : PHASE.incomplete;
+    if (answer.complete) {
       state.percent = null;
       persist();
     }
@@ -320,11 +320,11 @@ function follow(registered) {
 
 function receive(message) {
   if (!message || typeof message !== "object") return;
-  if (message.type === "PROGRESSION") {
+  if (message.type === "PROGRESS") {
     const value =
-      typeof message.avancement === "number"
-        ? Math.min(100, Math.floor(100 * message.avancement))
-        : percentOf(message.octets, message.total);
+      typeof message.progress === "number"
+        ? Math.min(100, Math.floor(100 * message.progress))
+        : percentOf(message.bytes, message.total);
     const active = registration && registration.active;
     if (!active) {
       if (state.phase !== PHASE.ready) {
@@ -332,7 +332,7 @@ function receive(message) {
         state.percent = value;
       }
     } else if (message.version === state.version) {
-      if (message.reparation) {
+      if (message.repair) {
         state.phase = PHASE.incomplete;
         state.percent = value;
       }
@@ -340,7 +340,7 @@ function receive(message) {
       state.updatePercent = value < 100 ? value : null;
     }
     renderSoon();
-  } else if (message.type === "PRET" || message.type === "ACTIVE") {
+  } else if (message.type === "READY" || message.type === "ACTIVE") {
     check();
   }
 }
