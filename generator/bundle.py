@@ -1,14 +1,15 @@
 """One stylesheet and one script for the site's own assets, instead of one file per concern.
 
-The sources stay one file per concern (`site_overrides/assets/*.css`, `assets/js/*.js`, as
-listed in mkdocs.yml's `extra_css` and `extra_javascript`); the pages link to their
-concatenation, named by content hash. Every stylesheet in the head blocks the first paint: a
-phone on a slow network pays a round trip per file, and Lighthouse measured the first paint of
-a rules page 0.5 s later with four small stylesheets than without them.
+The stylesheets stay one file per concern (`site_overrides/assets/*.css`, as listed in
+mkdocs.yml's `extra_css`); the pages link to their concatenation, named by content hash. Every
+stylesheet in the head blocks the first paint: a phone on a slow network pays a round trip per
+file, and Lighthouse measured the first paint of a rules page 0.5 s later with four small
+stylesheets than without them.
 
-The scripts are independent immediately-invoked functions that only start from Material's
-`document$`: concatenated in the listed order, they run as before. The bundle is `defer`red,
-so it runs once the page is parsed, after Material's bundle (a plain script) has defined
+The scripts are ES modules, one per concern, imported by one entry module (mkdocs.yml's only
+`extra_javascript`, `assets/js/site.js`): esbuild bundles the graph (generator/minify.py),
+and the pages link to that bundle, named by content hash (`script_bundle`). It is `defer`red,
+so it runs once the page is parsed, after Material's bundle (deferred before it) has defined
 `document$`.
 
 Both scripts that run at every load, ours and Material's, open with V8's explicit compile
@@ -33,6 +34,7 @@ __all__ = [
     "BundleError",
     "bundle_name",
     "concatenate",
+    "script_bundle",
     "with_eager_hint",
 ]
 
@@ -59,19 +61,21 @@ def bundle_name(folder: str, stem: str, suffix: str, content: str) -> str:
 def concatenate(
     sources: Sequence[str], texts: Mapping[str, str | None], folder: str, stem: str, suffix: str
 ) -> Bundle:
-    """The sources in their order, each under a comment naming it; a missing one is an error.
-
-    Scripts are separated by `;` so that a file ending without one cannot run into the next
-    file's opening parenthesis."""
+    """The sources (stylesheets) in their order, each under a comment naming it; a missing
+    one is an error."""
     missing = [s for s in sources if texts.get(s) is None]
     if missing:
         raise BundleError("fichier(s) introuvable(s) : " + ", ".join(missing))
-    separator = "\n;\n" if suffix == ".js" else "\n"
     parts = [f"/* {source} */\n{(texts[source] or '').strip()}\n" for source in sources]
-    content = separator.join(parts)
-    if suffix == ".js":
-        content = EAGER_HINT + content
+    content = "\n".join(parts)
     return Bundle(bundle_name(folder, stem, suffix, content), content, tuple(sources))
+
+
+def script_bundle(code: str, sources: Sequence[str], folder: str, stem: str) -> Bundle:
+    """The page script esbuild bundled from `sources` (its import graph), opened by
+    EAGER_HINT, named by content hash."""
+    content, _ = with_eager_hint(code, None)
+    return Bundle(bundle_name(folder, stem, ".js", content), content, tuple(sources))
 
 
 def with_eager_hint(script: str, source_map: str | None) -> tuple[str, str | None]:

@@ -66,8 +66,8 @@ MANIFEST_FILE = "manifest.webmanifest"
 FALLBACK_PAGE = "hors-ligne/"
 FALLBACK_SOURCE = "hors-ligne.md"
 # The one spot of the template that receives the build data (a JSON object).
-PLACEHOLDER = "/* @regles:construction */ null"
-DATA_PREFIX = "const CONSTRUCTION = "
+PLACEHOLDER = "/* @rules:build */ null"
+DATA_PREFIX = "const BUILD = "
 # workbox-sw loads these on demand with importScripts(modulePathPrefix + name + ".prod.js").
 WORKBOX_MODULES = ("workbox-core", "workbox-routing", "workbox-strategies", "workbox-precaching")
 
@@ -95,7 +95,7 @@ class PrecacheEntry:
             "url": self.url,
             "revision": self.revision,
             "integrity": self.integrity,
-            "taille": self.size,
+            "size": self.size,
         }
 
 
@@ -342,11 +342,11 @@ def copy_workbox(node_modules: Path, site_dir: Path) -> str:
 def _render_data(
     version: str, workbox: str, fallback: str, entries: Sequence[PrecacheEntry]
 ) -> str:
-    head = {"version": version, "workbox": workbox, "secours": fallback}
+    head = {"version": version, "workbox": workbox, "fallback": fallback}
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     files = [json.dumps(e.to_json(), ensure_ascii=False) for e in entries]
     body = ",\n".join(f"    {f}" for f in files)
-    return "{\n" + "\n".join(lines) + '\n  "fichiers": [\n' + body + "\n  ]\n}"
+    return "{\n" + "\n".join(lines) + '\n  "files": [\n' + body + "\n  ]\n}"
 
 
 def render_service_worker(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,9 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from generator.build import BuildError, Settings, SiteBuild
-from generator.bundle import BundleError, concatenate, with_eager_hint
+from generator.bundle import BundleError, concatenate, script_bundle, with_eager_hint
 from generator.config import ReglesConfig
-from generator.minify import MinifyError, minify
+from generator.minify import MinifyError, bundle_modules, minify
 from generator.nav_cache import NavItems
 from generator.spell_pages import SpellSettings
 from generator.template_cache import TemplateCache
@@ -130,7 +131,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         css = self._bundle(files, config, self.css_sources, "assets", "site", ".css")
         if css is not None:
             config.extra_css = [css]
-        js = self._bundle(files, config, self.js_sources, "assets/js", "site", ".js")
+        js = self._bundle_script(files, config, self.js_sources, "assets/js", "site")
         if js is not None:
             script = ExtraScriptValue(js)
             script.defer = True
@@ -179,6 +180,37 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         for file in found.values():
             if file is not None:
                 files.remove(file)
+        files.append(File.generated(config, bundle.path, content=bundle.content))
+        return bundle.path
+
+    def _bundle_script(
+        self, files: Files, config: MkDocsConfig, sources: list[str], folder: str, stem: str
+    ) -> str | None:
+        """Replace the entry module (the one source) and every module of its import graph
+        among `files` by their bundle; its path."""
+        if not sources:
+            return None
+        found = files.get_file_from_path(sources[0])
+        if len(sources) > 1 or found is None or found.abs_src_path is None:
+            raise PluginError(
+                "extra_javascript : un seul module d’entrée attendu, fichier du thème ou du "
+                f"contenu (ses imports font le reste) ; reçu : {', '.join(sources)}"
+            )
+        project = Path(config.config_file_path).parent
+        try:
+            modules = bundle_modules(
+                Path(found.abs_src_path),
+                project,
+                Path(self.config.node_modules),
+                Path(self.config.cache_dir),
+            )
+        except MinifyError as error:
+            raise PluginError(f"extra_javascript : {error}") from error
+        graph = {os.path.normpath(project / name) for name in modules.inputs}
+        for file in list(files):
+            if file.abs_src_path is not None and os.path.normpath(file.abs_src_path) in graph:
+                files.remove(file)
+        bundle = script_bundle(modules.code, modules.inputs, folder, stem)
         files.append(File.generated(config, bundle.path, content=bundle.content))
         return bundle.path
 

@@ -130,12 +130,12 @@ def _output(calc_id: str, spec: Mapping[str, Any]) -> str:
     )
 
 
-# Run as soon as its form is parsed (the function is in the page's head, main.html): a form
-# that starts more than two screens down is shown folded, its title and description only,
-# until the reader comes near it. A page of sixteen calculators then does not lay out and
-# restyle a thousand controls while it loads, and a form on the first screens is whole from
-# the first paint (unfolding it later would shift the text under it).
-FOLD_SCRIPT = "<script>window.reglesReplier&&reglesReplier(document.currentScript)</script>"
+# Run as soon as its form is parsed (window.rules.fold is defined in the page's head,
+# main.html): a form that starts more than two screens down is shown folded, its title and
+# description only, until the reader comes near it. A page of sixteen calculators then does
+# not lay out and restyle a thousand controls while it loads, and a form on the first screens
+# is whole from the first paint (unfolding it later would shift the text under it).
+FOLD_SCRIPT = "<script>window.rules&&rules.fold(document.currentScript)</script>"
 
 
 def widget_form(entry: Mapping[str, Any]) -> str:

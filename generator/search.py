@@ -4,7 +4,7 @@ Pure build-step code over built pages (no MkDocs import). The plugin hands each 
 article to an `Indexer` (in a child process, `generator/search_worker.py`) as soon as MkDocs
 has converted it, so that Pagefind indexes on one core while MkDocs renders on the other, and
 writes the index once every page is built. The index lands in `site/pagefind/`, where the
-header search box (`site_overrides/assets/js/recherche.js`) loads only the chunks a query needs.
+header search box (`site_overrides/assets/js/search.js`) loads only the chunks a query needs.
 
 Why records rather than pages: a reader looks for a section or a spell, not for a page. Each
 heading with an id starts a record whose URL carries the anchor, whose title is the heading

@@ -34,12 +34,12 @@ CHROMIUM_ARGS = [
 ]
 
 # An init script that holds back a page's requestAnimationFrame callbacks until the test calls
-# window.reglesLacherImages(), as for a page the browser has not painted yet.
+# window.releaseHeldFrames(), as for a page the browser has not painted yet.
 HOLD_FRAMES = """(() => {
   const held = [];
   const original = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (callback) => held.push(callback);
-  window.reglesLacherImages = () => {
+  window.releaseHeldFrames = () => {
     window.requestAnimationFrame = original;
     for (const callback of held.splice(0)) original(callback);
   };

@@ -1,4 +1,5 @@
-"""The site's own stylesheets and scripts reach the pages as one file each (generator/bundle.py)."""
+"""The site's own stylesheets and scripts reach the pages as one file each (generator/bundle.py):
+the stylesheets concatenated, the scripts bundled by esbuild from one module graph."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from generator.bundle import EAGER_HINT, BundleError, concatenate, with_eager_hint
-from generator.minify import MinifyError, minify
+from generator import minify as minify_module
+from generator.bundle import EAGER_HINT, BundleError, concatenate, script_bundle, with_eager_hint
+from generator.minify import MinifyError, bundle_modules, minify
 from tests.conftest import ROOT
+
+MODULES = ROOT / "site_overrides" / "assets" / "js"
+# Loaded by its own Worker, not by the page: not a module of the page's graph.
+WORKER = "rules-worker.mjs"
 
 
 def listed(key: str) -> list[str]:
@@ -29,18 +35,19 @@ def listed(key: str) -> list[str]:
 
 def test_concatenation_keeps_the_order_and_names_each_source() -> None:
     bundle = concatenate(
-        ["b.js", "a.js"], {"a.js": "(() => {})()", "b.js": "(() => {})()"}, "assets", "site", ".js"
+        ["b.css", "a.css"], {"a.css": "a{}", "b.css": "b{}"}, "assets", "site", ".css"
     )
-    assert bundle.content.index("/* b.js */") < bundle.content.index("/* a.js */")
-    assert "\n;\n" in bundle.content  # a file without a final `;` cannot run into the next
-    assert bundle.path.startswith("assets/site.") and bundle.path.endswith(".js")
-    other = concatenate(["a.js"], {"a.js": "1"}, "assets", "site", ".js")
+    assert bundle.content.index("/* b.css */") < bundle.content.index("/* a.css */")
+    assert bundle.path.startswith("assets/site.") and bundle.path.endswith(".css")
+    other = concatenate(["a.css"], {"a.css": "a{}"}, "assets", "site", ".css")
     assert other.path != bundle.path  # named by content
 
 
 def test_the_script_opens_with_the_compile_hint_and_the_stylesheet_does_not() -> None:
-    script = concatenate(["a.js"], {"a.js": "f()"}, "assets", "site", ".js")
-    assert script.content.startswith(EAGER_HINT)  # V8 reads it on the first line only
+    script = script_bundle('"use strict";\n(()=>{f()})();\n', ["a.js"], "assets/js", "site")
+    assert script.content == EAGER_HINT + '"use strict";\n(()=>{f()})();\n'  # first line only
+    assert script.path.startswith("assets/js/site.") and script.path.endswith(".js")
+    assert script_bundle("g()", ["a.js"], "assets/js", "site").path != script.path  # by content
     style = concatenate(["a.css"], {"a.css": "a{}"}, "assets", "site", ".css")
     assert "allFunctionsCalledOnLoad" not in style.content
 
@@ -80,14 +87,38 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
             base = site_dir if address.startswith("/") else page.parent
             bundles.add((base / address.lstrip("/")).resolve())
     assert len(bundles) == 2  # the same two files everywhere
-    text = "".join(path.read_text("utf-8") for path in bundles)
-    for source in [*css_sources, *js_sources]:
+    (style,) = (path for path in bundles if path.suffix == ".css")
+    (script,) = (path for path in bundles if path.suffix == ".js")
+    text = style.read_text("utf-8")
+    for source in css_sources:
         assert f"/* {source} */" in text, source
         assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
         body = (ROOT / "site_overrides" / source).read_text("utf-8")
         small = minify(body, source, ROOT / "node_modules").strip()
         assert small in text, source
         assert len(small) < 0.8 * len(body), source  # comments and spaces gone
+    # The script: the one entry module's graph, bundled, minified, opened by the hint.
+    assert js_sources == ["assets/js/site.js"]
+    modules = bundle_modules(MODULES / "site.js", ROOT, ROOT / "node_modules")
+    assert script.read_text("utf-8") == EAGER_HINT + modules.code
+    graph = {name.removeprefix("site_overrides/") for name in modules.inputs}
+    ours = {f"assets/js/{path.name}" for path in MODULES.iterdir() if path.name != WORKER}
+    assert graph == ours  # every module of ours is in the graph, and only they are
+    for source in graph:
+        assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
+    assert (site_dir / "assets" / "js" / WORKER).is_file()
+    body = sum(len((ROOT / "site_overrides" / source).read_text("utf-8")) for source in graph)
+    assert len(modules.code) < 0.6 * body  # comments and spaces gone, local names shortened
+
+
+def test_a_module_imported_by_several_is_in_the_script_once(site_dir: Path) -> None:
+    # page.js, imported by each of the four concerns: its code once (the four scripts each
+    # had their own copy of the site root's reading when they were concatenated).
+    (script,) = (site_dir / "assets" / "js").glob("site.*.js")
+    text = script.read_text("utf-8")
+    assert text.count('meta[name="regles-racine"]') == 1
+    assert text.count('"use strict"') == 1  # the banner: the whole bundle is strict code
+    assert "import" not in text.replace("import(", "")  # no module syntax left, a classic script
 
 
 def test_materials_bundle_is_deferred_and_runs_before_ours_on_every_page(site_dir: Path) -> None:
@@ -161,3 +192,131 @@ def test_an_esbuild_that_hangs_is_an_error(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(subprocess, "run", hang)
     with pytest.raises(MinifyError, match=r"assets/lent\.js en 60 s"):
         minify("x", "assets/lent.js", ROOT / "node_modules")
+
+
+# esbuild on a module graph of its own ---------------------------------------------------------
+
+SHARED = 'export const marker = "partagé par deux modules";\nexport let count = 0;\n'
+
+
+def write_graph(folder: Path) -> Path:
+    """site.js imports a.js and b.js, which both import shared.js."""
+    js = folder / "assets" / "js"
+    js.mkdir(parents=True)
+    (js / "shared.js").write_text(SHARED, "utf-8")
+    for name in ("a", "b"):
+        (js / f"{name}.js").write_text(
+            f'import {{ marker }} from "./shared.js";\nwindow.{name} = marker + "{name}";\n',
+            "utf-8",
+        )
+    (js / "site.js").write_text('import "./a.js";\nimport "./b.js";\n', "utf-8")
+    return js / "site.js"
+
+
+def test_the_script_is_bundled_from_the_import_graph(tmp_path: Path) -> None:
+    entry = write_graph(tmp_path)
+    bundle = bundle_modules(entry, tmp_path, ROOT / "node_modules")
+    assert sorted(bundle.inputs) == [
+        "assets/js/a.js",
+        "assets/js/b.js",
+        "assets/js/shared.js",
+        "assets/js/site.js",
+    ]
+    assert bundle.code.count("partagé par deux modules") == 1  # UTF-8 kept, the module once
+    assert bundle.code.startswith('"use strict";\n(()=>{')  # one strict function, no global
+    assert "count" not in bundle.code  # local names shortened, unused exports dropped
+    # Run as the page runs it: a.js, then b.js (the import order), with the shared value.
+    node = subprocess.run(
+        [
+            "node",
+            "-e",
+            f"globalThis.window = {{}}; {bundle.code}; console.log(JSON.stringify(window))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(node.stdout) == {
+        "a": "partagé par deux modulesa",
+        "b": "partagé par deux modulesb",
+    }
+    again = bundle_modules(entry, tmp_path, ROOT / "node_modules")
+    assert again == bundle  # the same sources, the same bytes
+
+
+def test_a_warm_build_does_not_start_esbuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = write_graph(tmp_path / "site")
+    cache = tmp_path / "cache"
+    first = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    runs: list[list[str]] = []
+    real_run = subprocess.run
+
+    def counted(command: list[str], **options: Any) -> Any:
+        runs.append(command)
+        return real_run(command, **options)
+
+    monkeypatch.setattr(subprocess, "run", counted)
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert runs == []  # read back from the cache
+    # A module the entry does not name itself changed: the key covers every input.
+    shared = tmp_path / "site" / "assets" / "js" / "shared.js"
+    shared.write_text(SHARED.replace("partagé", "mis en commun"), "utf-8")
+    changed = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    assert len(runs) == 1 and "mis en commun" in changed.code
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == changed
+    assert len(runs) == 1
+    # Back to the first sources: that result is still kept, under their content's key.
+    shared.write_text(SHARED, "utf-8")
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert len(runs) == 1
+
+
+def test_the_script_cache_is_keyed_by_esbuild_version_and_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = write_graph(tmp_path / "site")
+    cache = tmp_path / "cache"
+    first = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    monkeypatch.setattr(minify_module, "esbuild_version", lambda node_modules: "0.0.0")
+    kept = len(list(cache.iterdir()))
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert len(list(cache.iterdir())) == kept + 2  # another graph and result, not the old ones
+    monkeypatch.setitem(minify_module.SCRIPT_OPTIONS, "minify", False)
+    loose = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    assert len(loose.code) > len(first.code)
+
+
+def test_the_script_cache_only_saves_time(tmp_path: Path) -> None:
+    entry = write_graph(tmp_path / "site")
+    blocked = tmp_path / "fichier"  # a file where the cache folder should be
+    blocked.write_text("", encoding="utf-8")
+    plain = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules")
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", blocked / "c") == plain
+    cache = tmp_path / "cache"
+    bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    for kept in cache.iterdir():
+        kept.write_bytes(b"\xff\xfe")  # damaged: not UTF-8, not JSON
+    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == plain
+
+
+def test_esbuild_refusing_a_module_names_its_file_and_line(tmp_path: Path) -> None:
+    entry = write_graph(tmp_path)
+    (tmp_path / "assets" / "js" / "b.js").write_text(
+        'import { marker } from "./shared.js";\nconst = marker;\n', "utf-8"
+    )
+    cache = tmp_path / "cache"
+    with pytest.raises(MinifyError) as refused:
+        bundle_modules(entry, tmp_path, ROOT / "node_modules", cache)
+    message = str(refused.value)
+    assert message.startswith("esbuild refuse les scripts :")
+    assert "assets/js/b.js, ligne 2, colonne 7 : " in message, message
+    assert not cache.exists() or list(cache.iterdir()) == []  # nothing cached
+    (tmp_path / "assets" / "js" / "b.js").write_text('import "./absent.js";\n', "utf-8")
+    with pytest.raises(
+        MinifyError, match=r'assets/js/b\.js, ligne 1, colonne 8 : .*"\./absent\.js"'
+    ):
+        bundle_modules(entry, tmp_path, ROOT / "node_modules", cache)
+    with pytest.raises(MinifyError, match="npm ci"):
+        bundle_modules(entry, tmp_path, tmp_path / "node_modules")

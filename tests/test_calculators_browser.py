@@ -13,7 +13,8 @@ import calculators
 from tests.conftest import HOLD_FRAMES, hold_load
 
 pytestmark = pytest.mark.browser
-READY = "() => window.rules && window.rules.status().state === 'ready'"
+# window.rules is there before the bundle has run (main.html's head script starts it).
+READY = "() => window.rules?.status?.().state === 'ready'"
 
 # Inputs shared by CPython and the browser: defaults, the documents' worked examples,
 # and seeded rolls (the same seed gives the same roll in both).
@@ -238,7 +239,7 @@ def test_plain_rule_pages_never_load_pyodide(browser: Any, site_url: str) -> Non
     page.on("request", lambda request: requested.append(request.url))
     page.goto(site_url + "jeu/actions/")
     page.wait_for_timeout(1500)
-    assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
+    assert not [url for url in requested if "pyodide" in url or "rules-worker" in url]
     context.close()
 
 
@@ -253,14 +254,14 @@ def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: st
         page.goto(site_url + "jeu/combat/")
         page.wait_for_timeout(1500)
         assert page.evaluate("() => window.rules.status().state") == "idle"
-        assert not [url for url in requested if "pyodide" in url or "regles-worker" in url]
-        page.evaluate("() => window.reglesLacherImages()")
+        assert not [url for url in requested if "pyodide" in url or "rules-worker" in url]
+        page.evaluate("() => window.releaseHeldFrames()")
         page.wait_for_function(READY, timeout=60000)
     finally:
         context.close()
 
 
-PYTHON_REQUESTS = ("pyodide", "regles-worker", "rules-runtime")
+PYTHON_REQUESTS = ("pyodide", "rules-worker", "rules-runtime")
 
 
 def test_python_waits_until_the_page_has_loaded(browser: Any, site_url: str) -> None:
@@ -272,7 +273,7 @@ def test_python_waits_until_the_page_has_loaded(browser: Any, site_url: str) -> 
         requested: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(site_url + "outils/", wait_until="domcontentloaded")
-        page.wait_for_timeout(1000)  # less than boot's LOAD_WAIT_MS (regles.js)
+        page.wait_for_timeout(1000)  # less than boot's LOAD_WAIT_MS (rules.js)
         assert len(held) == 1, "l’image qui retient le chargement n’a pas été demandée"
         assert page.evaluate("() => window.rules.status().state") == "loading"
         assert not [url for url in requested if any(p in url for p in PYTHON_REQUESTS)]
@@ -521,7 +522,7 @@ def test_find_in_page_finds_the_fields_of_a_folded_form(browser: Any, site_url: 
     label = madness.get_by_text("Points de folie actuels")
     label.wait_for(state="visible")
     assert label.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
-    # Unfolded by the browser, then set up by regles.js: its first result is computed.
+    # Unfolded by the browser, then set up by rules.js: its first result is computed.
     madness.and_(page.locator("[data-resultat]")).wait_for(timeout=60000)
     # Only the found form and those near it: the forms at the top of the page stay folded.
     assert page.locator(".calculateur-corps[hidden]").count() > 0

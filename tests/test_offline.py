@@ -356,16 +356,16 @@ def test_service_worker_written_from_the_template(tmp_path: Path) -> None:
     assert offline.PLACEHOLDER not in text
     data = offline.read_service_worker_data(text)
     assert data["version"] == summary.version
-    assert data["workbox"] == workbox and data["secours"] == "hors-ligne/"
-    listed = {unquote(f["url"]) for f in data["fichiers"]}
+    assert data["workbox"] == workbox and data["fallback"] == "hors-ligne/"
+    listed = {unquote(f["url"]) for f in data["files"]}
     assert listed == precached_files(site)
     assert f"{workbox}workbox-sw.js" in listed  # the runtime itself is precached
     assert summary.files == len(listed)
     # Changing one file changes its revision in the rewritten worker, and nothing else.
     (site / "data/spells.json").write_text('[{"nom": "Lumière"}]', encoding="utf-8")
     again = offline.write_service_worker(site, TEMPLATE, workbox=workbox)
-    old = {f["url"]: f["revision"] for f in data["fichiers"]}
-    new = {f["url"]: f["revision"] for f in sw_data(site)["fichiers"]}
+    old = {f["url"]: f["revision"] for f in data["files"]}
+    new = {f["url"]: f["revision"] for f in sw_data(site)["files"]}
     assert {u for u in old if old[u] != new[u]} == {"data/spells.json"}
     assert again.version != summary.version
 
@@ -430,14 +430,14 @@ def test_no_url_of_the_manifest_is_root_absolute(site_dir: Path) -> None:
 @pytest.mark.site
 def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> None:
     data = sw_data(site_dir)
-    listed = {unquote(f["url"]): f for f in data["fichiers"]}
+    listed = {unquote(f["url"]): f for f in data["files"]}
     assert set(listed) == precached_files(site_dir)
     assert any(name.endswith(".map") for name in site_files(site_dir))  # Material's, left out
     for name in ("index.html", "data/spells.json", "manifest.webmanifest", "hors-ligne/index.html"):
         assert name in listed, name
     for name, entry in listed.items():
         actual = offline.file_entry(site_dir, site_dir / name)
-        assert (entry["revision"], entry["integrity"], entry["taille"]) == (
+        assert (entry["revision"], entry["integrity"], entry["size"]) == (
             actual.revision,
             actual.integrity,
             actual.size,
@@ -451,8 +451,8 @@ def test_service_worker_uses_the_site_s_own_workbox(site_dir: Path) -> None:
     assert data["workbox"] == "assets/workbox-7.4.1/"
     for name in ("workbox-sw.js", *(f"{m}.prod.js" for m in offline.WORKBOX_MODULES)):
         assert (site_dir / data["workbox"] / name).is_file(), name
-    assert "importScripts(CONSTRUCTION.workbox" in text
-    assert "modulePathPrefix: CONSTRUCTION.workbox" in text
+    assert "importScripts(BUILD.workbox" in text
+    assert "modulePathPrefix: BUILD.workbox" in text
     assert "skipWaiting()" in text and "SKIP_WAITING" in text  # only on the reader's request
     assert "cleanupOutdatedCaches()" in text
     assert not re.search(r"https?://", text.split("*/", 1)[1]), "une adresse absolue dans sw.js"
@@ -465,7 +465,7 @@ def test_service_worker_template_is_javascript(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     workbox = offline.copy_workbox(NODE_MODULES, site)
     offline.write_service_worker(site, TEMPLATE, workbox=workbox)
-    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/hors-ligne.js"):
+    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/offline.js"):
         result = subprocess.run([node, "--check", str(script)], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
 
@@ -625,4 +625,4 @@ def test_manifest_and_worker_resolve_inside_the_subpath(subpath_site: SubpathSit
     root = soup.select_one('meta[name="regles-racine"]')
     assert root is not None and root["content"] == "../../"
     assert urljoin(url + "jeu/combat/", root["content"]) + "sw.js" == url + "sw.js"
-    assert all(not is_root_absolute(f["url"]) for f in sw_data(subpath_site.site)["fichiers"])
+    assert all(not is_root_absolute(f["url"]) for f in sw_data(subpath_site.site)["files"])

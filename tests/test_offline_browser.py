@@ -69,7 +69,7 @@ class OfflineReady:
     url: str
     seconds_to_ready: float
     requests: list[tuple[str, bool]] = field(default_factory=list)  # (url, from the worker)
-    errors: list[str] = field(default_factory=list)  # uncaught errors of hors-ligne.js
+    errors: list[str] = field(default_factory=list)  # uncaught errors of offline.js
 
     def foreign_requests(self) -> list[str]:
         origin = urlparse(self.url).netloc
@@ -127,9 +127,9 @@ def worker_state(page: Any) -> dict[str, Any]:
         """async () => {
             const r = await navigator.serviceWorker.getRegistration();
             const state = await new Promise((resolve) => {
-                const canal = new MessageChannel();
-                canal.port1.onmessage = (e) => resolve(e.data);
-                r.active.postMessage({type: "ETAT"}, [canal.port2]);
+                const channel = new MessageChannel();
+                channel.port1.onmessage = (e) => resolve(e.data);
+                r.active.postMessage({type: "STATUS"}, [channel.port2]);
             });
             return {
                 scope: r.scope,
@@ -194,12 +194,12 @@ def test_service_worker_scope_is_the_project_path(offline_ready: OfflineReady) -
     assert state["scope"] == offline_ready.url
     assert state["script"] == offline_ready.url + "sw.js"
     assert state["controller"] == offline_ready.url + "sw.js"  # claimed: offline at once
-    assert state["complet"] is True and state["manquants"] == 0
+    assert state["complete"] is True and state["missing"] == 0
     footer = offline_ready.page.locator(".md-footer .hors-ligne-etat")
     assert footer.inner_text().strip() == "Disponible hors ligne"
     print(
         f"\nhors ligne prêt en {offline_ready.seconds_to_ready:.1f} s : "
-        f"{state['fichiers']} fichiers, {state['octets'] / 1e6:.1f} Mo"
+        f"{state['files']} fichiers, {state['bytes'] / 1e6:.1f} Mo"
     )
 
 
@@ -294,7 +294,7 @@ def test_evicted_files_are_downloaded_again(offline_ready: OfflineReady) -> None
     page.reload()
     wait_until_offline_ready(page)
     assert page.evaluate(count_spells) == 1
-    assert worker_state(page)["complet"] is True
+    assert worker_state(page)["complete"] is True
 
 
 def test_no_request_left_the_origin(offline_ready: OfflineReady) -> None:
@@ -349,7 +349,7 @@ def test_the_download_waits_until_the_page_has_been_painted(
     try:
         context.add_init_script(HOLD_FRAMES)
         page = open_with_no_worker_yet(context, subpath_site.url + "sorts/acoustique/")
-        page.evaluate("() => window.reglesLacherImages()")
+        page.evaluate("() => window.releaseHeldFrames()")
         assert page.evaluate(REGISTERED_SOON) is True
     finally:
         context.close()
@@ -458,7 +458,7 @@ def test_new_deploy_is_offered_then_loaded_whole(
         wait_until_offline_ready(page)
         assert page.locator("#nouvelle-version").inner_text() == marker
         after = worker_state(page)
-        assert after["version"] == summary.version and after["complet"] is True
+        assert after["version"] == summary.version and after["complete"] is True
         assert after["waiting"] is False
         assert not page.locator(".hors-ligne-maj").is_visible()
         # The other tab had a controller change too: it reloaded rather than mix versions.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -88,12 +89,15 @@ def test_pages_are_not_changed_for_the_index(site_dir: Path) -> None:
 
 
 def test_the_script_builds_its_urls_from_the_page_root() -> None:
-    script = (
-        Path(__file__).resolve().parent.parent / "site_overrides/assets/js/recherche.js"
-    ).read_text("utf-8")
-    assert 'meta[name="regles-racine"]' in script
+    scripts = Path(__file__).resolve().parent.parent / "site_overrides/assets/js"
+    script = (scripts / "search.js").read_text("utf-8")
+    shared = (scripts / "page.js").read_text("utf-8")  # siteRoot and the element builder
+    assert re.search(r'^import \{[^}]*\bsiteRoot\b[^}]*\} from "\./page\.js";$', script, re.M)
+    assert 'new URL("pagefind/pagefind.js", siteRoot())' in script
+    assert 'meta[name="regles-racine"]' in shared
     assert "/pagefind/" not in script.replace('"pagefind/pagefind.js"', "")
-    assert "innerHTML" not in script and "insertAdjacentHTML" not in script
+    for text in (script, shared):
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text
 
 
 # Records ------------------------------------------------------------------------------------

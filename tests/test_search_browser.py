@@ -55,10 +55,10 @@ class Tab:
         self.page.on("pageerror", self._error)
 
     def _error(self, error: Any) -> None:
-        # Only the search's own errors: other scripts have their own tests (and the offline
-        # script meets a blocked service worker here).
+        # The site's script (one bundle: its errors name the bundle, whichever module raised
+        # them) and Pagefind's.
         trace = f"{error}\n{getattr(error, 'stack', '')}"
-        if "recherche.js" in trace or "pagefind" in trace:
+        if "/assets/js/" in trace or "pagefind" in trace:
             self.errors.append(trace)
 
     def open(self, path: str = "") -> Any:

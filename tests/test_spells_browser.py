@@ -132,10 +132,11 @@ class Tab:
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.page.on("request", lambda r: self.requests.append(r.url))
-        # Uncaught errors raised by this feature's script (other scripts have their tests).
+        # Uncaught errors raised by the site's script (once one file per concern, now one
+        # bundle: its errors name the bundle, whichever module raised them).
         self.page.on(
             "pageerror",
-            lambda e: "sorts.js" in f"{e.stack}" and self.errors.append(f"{e}\n{e.stack}"),
+            lambda e: "/assets/js/" in f"{e.stack}" and self.errors.append(f"{e}\n{e.stack}"),
         )
 
     def open(self, path: str) -> Any:

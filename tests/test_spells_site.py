@@ -216,11 +216,15 @@ def test_spell_assets_are_linked_relatively(site_dir: Path) -> None:
     # The site's own assets come as one bundle each (tests/test_bundle.py checks their content).
     assert any(re.fullmatch(r"\.\./\.\./assets/site\.\w+\.css", href) for href in styles)
     assert any(re.fullmatch(r"\.\./\.\./assets/js/site\.\w+\.js", src) for src in scripts)
-    source = (ROOT / "site_overrides" / "assets" / "js" / "sorts.js").read_text(encoding="utf-8")
-    assert '"use strict"' in source
-    assert "innerHTML" not in source and "insertAdjacentHTML" not in source
-    assert not re.search(r"""fetch\(\s*["'`]/""", source), "URL absolue depuis la racine"
-    assert not re.search(r"https?://", source), "requête vers un autre site"
+    scripts_folder = ROOT / "site_overrides" / "assets" / "js"
+    source = (scripts_folder / "spells.js").read_text(encoding="utf-8")
+    # An ES module, hence strict code (tests/test_bundle.py: so is the bundle made of it).
+    assert re.search(r'^import \{[^}]*\bel\b[^}]*\} from "\./page\.js";$', source, re.M)
+    shared = (scripts_folder / "page.js").read_text(encoding="utf-8")  # its element builder
+    for text in (source, shared):
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text
+        assert not re.search(r"""fetch\(\s*["'`]/""", text), "URL absolue depuis la racine"
+        assert not re.search(r"https?://", text), "requête vers un autre site"
 
 
 # ---------------------------------------------------------------------------------------

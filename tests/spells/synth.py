@@ -10,7 +10,7 @@ from pathlib import Path
 
 SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 
-# The keys of a record of data/spells.json: a contract with site_overrides/assets/js/sorts.js
+# The keys of a record of data/spells.json: a contract with site_overrides/assets/js/spells.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
     {"name", "college", "college_slug", "level_min", "level_max", "fields", "description",

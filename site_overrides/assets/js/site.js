@@ -1,0 +1,8 @@
+/* The page's one script: esbuild bundles this module and the graph of its imports into one
+ * deferred script (generator/minify.py; named by content hash in generator/bundle.py). The
+ * modules run in the order they are imported here, and so do their set-ups on every page:
+ * the order mkdocs.yml listed the scripts in when they were concatenated. */
+import "./rules.js";
+import "./spells.js";
+import "./search.js";
+import "./offline.js";

@@ -1,0 +1,725 @@
+/* Spells: filters and sorting of « Tous les sorts », a spell's preview over its links.
+ *
+ * - The « Tous les sorts » page (table#table-sorts) gets a filter form (text, college, levels,
+ *   class, resistance, long casting time, descriptions) and sortable headers. The state lives
+ *   in the address's query (history.replaceState): a filtered list can be shared and is found
+ *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
+ *   also asks for the descriptions (data/spells.json).
+ * - On every page, a link to a spell (a.lien-sort, links of small.homonymes, names in the
+ *   table) shows a preview of the spell on hover, on keyboard focus, or at the first tap.
+ *
+ * The texts come from the spell export: they enter the page through text nodes only.
+ * No address absolute from "/": everything is resolved from the site root (page.js).
+ */
+import { el, foldAccents, onEachPage, siteRoot } from "./page.js";
+
+const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
+const MAX_LEVEL = ROMAN_NUMERALS.length;
+const NONE = "-"; // the filter value "empty field" (never a real value of the export)
+// Made on first sort, not at load on every page (an Intl object loads locale data).
+let intlCollator = null;
+const collator = {
+  compare(a, b) {
+    intlCollator = intlCollator || new Intl.Collator("fr", { numeric: true });
+    return intlCollator.compare(a, b);
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+/** Comparable text: no accents nor case, apostrophes and ligatures made one. */
+const fold = (text) =>
+  foldAccents(text)
+    .replace(/[’‘ʼ`´]/g, "'")
+    .replace(/œ/g, "oe")
+    .replace(/æ/g, "ae")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** Order of the choice lists: no accents nor case, then character by character. Without
+ * Intl.Collator: made at its first use (the locale's data), it waits until the reader sorts. */
+const alphabetical = (a, b) => {
+  const x = fold(a);
+  const y = fold(b);
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+};
+
+const roman = (n) => {
+  let rest = Math.trunc(Number(n)) || 0;
+  if (rest >= 1 && rest <= MAX_LEVEL) return ROMAN_NUMERALS[rest - 1];
+  const table = [[1000, "M"], [900, "CM"], [500, "D"], [400, "CD"], [100, "C"], [90, "XC"],
+    [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"]];
+  let written = "";
+  for (const [value, letters] of table) {
+    while (rest >= value) { written += letters; rest -= value; }
+  }
+  return written || String(n);
+};
+
+const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
+
+/** A description's Markdown → plain text (escapes, emphasis, bullets). */
+const plainText = (markdown) =>
+  String(markdown)
+    .replace(/\\(.)|\*+|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (_m, escaped) => escaped ?? "")
+    .replace(/^\s*-\s+/gm, "• ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+const excerpt = (text, length = 200) => {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > length * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.–-]+$/, "")}…`;
+};
+
+// ---------------------------------------------------------------------------------------
+// Data: data/spells.json, loaded once, on demand, kept in memory
+// ---------------------------------------------------------------------------------------
+
+let spellData = null;
+
+const loadSpells = () => {
+  if (!spellData) {
+    const address = new URL("data/spells.json", siteRoot());
+    spellData = fetch(address, { credentials: "same-origin" })
+      .then((response) => {
+        if (!response.ok) throw new Error(`data/spells.json : ${response.status}`);
+        return response.json();
+      })
+      .then((list) => {
+        const byUrl = new Map();
+        for (const spell of Array.isArray(list) ? list : []) {
+          if (spell && typeof spell.url === "string") byUrl.set(spell.url, spell);
+        }
+        return byUrl;
+      });
+    spellData.catch(() => { spellData = null; }); // a failure (offline) is tried again later
+  }
+  return spellData;
+};
+
+/** A link's key in spells.json (« sorts/acoustique/#blast-sonore »), or null. */
+const linkKey = (link, base = siteRoot()) => {
+  let address;
+  try { address = new URL(link.getAttribute("href") || "", location.href); } catch { return null; }
+  if (address.origin !== base.origin || !address.hash || address.hash === "#") return null;
+  if (!address.pathname.startsWith(base.pathname)) return null;
+  let path = address.pathname.slice(base.pathname.length).replace(/(^|\/)index\.html$/, "$1");
+  let anchor = address.hash;
+  try { path = decodeURI(path); anchor = decodeURIComponent(anchor); } catch { /* as it is */ }
+  return path + anchor;
+};
+
+// ---------------------------------------------------------------------------------------
+// A spell's preview (hover, focus, tap)
+// ---------------------------------------------------------------------------------------
+
+const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
+
+const preview = (() => {
+  let bubble = null;
+  let link = null; // the link whose bubble is shown (or being opened)
+  let tapOpened = null; // the link opened by a first tap: the second one follows it
+  let showTimer = 0;
+  let hideTimer = 0;
+  let token = 0;
+  let mouseX = null;
+  let mouseY = null;
+  let dismissed = null; // the link whose bubble Escape closed: not opened again at once
+
+  const create = () => {
+    if (bubble && bubble.isConnected) return bubble;
+    bubble = el("div", { id: "sort-apercu", class: "sort-apercu", role: "tooltip", hidden: true });
+    bubble.addEventListener("pointerenter", () => clearTimeout(hideTimer));
+    bubble.addEventListener("pointerleave", (e) => {
+      if (e.pointerType === "mouse") hideSoon();
+    });
+    document.body.append(bubble);
+    return bubble;
+  };
+
+  const content = (spell, href) => {
+    const min = Number(spell.level_min);
+    const max = Number(spell.level_max);
+    const title = el("p", { class: "sort-apercu__titre" },
+      el("strong", {}, String(spell.name ?? "")), " ",
+      el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
+        levels(min, max)));
+    const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.college ?? ""))];
+    const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
+    if (fields.length) {
+      const list = el("dl", { class: "sort-apercu__champs" });
+      for (const [key, value] of fields) list.append(el("dt", {}, key), el("dd", {}, String(value)));
+      nodes.push(list);
+    }
+    const text = excerpt(plainText(spell.description ?? ""));
+    if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
+    nodes.push(el("p", { class: "sort-apercu__actions" },
+      el("a", { class: "sort-apercu__ouvrir", href, tabindex: "-1" }, "Ouvrir la fiche du sort")));
+    return nodes;
+  };
+
+  const place = () => {
+    if (!bubble || !link || !link.isConnected) return;
+    const rects = Array.from(link.getClientRects());
+    let r = rects[0] || link.getBoundingClientRect();
+    if (mouseY !== null && rects.length > 1) {
+      r = rects.find((x) => mouseY >= x.top && mouseY <= x.bottom
+        && (mouseX === null || (mouseX >= x.left && mouseX <= x.right))) || r;
+    }
+    const margin = 8;
+    const viewWidth = document.documentElement.clientWidth;
+    const viewHeight = window.innerHeight;
+    bubble.style.left = "0px";
+    bubble.style.top = "0px";
+    const w = bubble.offsetWidth;
+    const h = bubble.offsetHeight;
+    let x = Math.min(Math.max(r.left, margin), Math.max(margin, viewWidth - w - margin));
+    let y = r.bottom + 6;
+    const above = r.top - 6 - h;
+    if (y + h > viewHeight - margin && above >= margin) y = above;
+    bubble.classList.toggle("sort-apercu--dessus", y === above);
+    x += window.scrollX;
+    y += window.scrollY;
+    bubble.style.left = `${Math.round(x)}px`;
+    bubble.style.top = `${Math.round(y)}px`;
+  };
+
+  const close = () => {
+    clearTimeout(showTimer);
+    clearTimeout(hideTimer);
+    token += 1;
+    if (link) {
+      if (link.getAttribute("aria-describedby") === "sort-apercu") link.removeAttribute("aria-describedby");
+      link.removeAttribute("data-apercu-ouvert");
+    }
+    link = null;
+    tapOpened = null;
+    if (bubble) { bubble.hidden = true; bubble.replaceChildren(); }
+  };
+
+  const show = (target, { tap = false } = {}) => {
+    clearTimeout(showTimer);
+    clearTimeout(hideTimer);
+    if (link === target && bubble && !bubble.hidden) { if (tap) tapOpened = target; return; }
+    const key = linkKey(target);
+    if (!key) return;
+    close();
+    link = target;
+    const mine = ++token;
+    const b = create();
+    const open = (nodes) => {
+      if (mine !== token || !target.isConnected) return;
+      b.replaceChildren(...nodes);
+      b.hidden = false;
+      if (!target.hasAttribute("aria-describedby")) target.setAttribute("aria-describedby", "sort-apercu");
+      target.setAttribute("data-apercu-ouvert", "");
+      if (tap) tapOpened = target;
+      place();
+    };
+    let ready = false;
+    // A « Chargement… » only if reading the data takes a while.
+    const waiting = setTimeout(() => {
+      if (!ready) open([el("p", { class: "sort-apercu__etat" }, "Chargement…")]);
+    }, 150);
+    loadSpells().then(
+      (byUrl) => {
+        ready = true;
+        clearTimeout(waiting);
+        const spell = byUrl.get(key);
+        if (!spell) { if (mine === token) close(); return; }
+        open(content(spell, target.getAttribute("href")));
+      },
+      () => {
+        ready = true;
+        clearTimeout(waiting);
+        open([el("p", { class: "sort-apercu__etat" }, "Aperçu indisponible (données des sorts non chargées, hors connexion ?)."),
+          el("p", { class: "sort-apercu__actions" },
+            el("a", { class: "sort-apercu__ouvrir", href: target.getAttribute("href"), tabindex: "-1" }, "Ouvrir la fiche du sort"))]);
+      },
+    );
+  };
+
+  const hideSoon = () => {
+    clearTimeout(showTimer);
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(close, 250);
+  };
+
+  const trigger = (target) => (target instanceof Element ? target.closest(TRIGGERS) : null);
+  let lastTouch = 0;
+  let lastPointer = "mouse";
+
+  // Delegated listeners, set once for the whole life of the tab.
+  document.addEventListener("pointerdown", (e) => {
+    lastPointer = e.pointerType || "mouse";
+    lastTouch = Date.now();
+    if (bubble && !bubble.hidden && !bubble.contains(e.target) && trigger(e.target) !== link) close();
+  }, true);
+
+  document.addEventListener("pointerover", (e) => {
+    if (e.pointerType !== "mouse") return;
+    const target = trigger(e.target);
+    if (!target) return;
+    mouseX = e.clientX;
+    mouseY = e.clientY;
+    if (dismissed === target) return;
+    if (target === link) { clearTimeout(hideTimer); return; }
+    loadSpells().catch(() => {}); // read ahead during the delay
+    clearTimeout(showTimer);
+    showTimer = setTimeout(() => show(target), 200);
+  });
+
+  document.addEventListener("pointerout", (e) => {
+    if (e.pointerType !== "mouse") return;
+    const target = trigger(e.target);
+    if (!target || (e.relatedTarget instanceof Node && target.contains(e.relatedTarget))) return;
+    if (dismissed === target) dismissed = null;
+    if (target === link) hideSoon();
+    else clearTimeout(showTimer);
+  });
+
+  document.addEventListener("focusin", (e) => {
+    const target = trigger(e.target);
+    if (!target) return;
+    if (Date.now() - lastTouch < 600) return; // focus given by a click or a tap
+    dismissed = null;
+    mouseY = null;
+    mouseX = null;
+    show(target);
+  });
+
+  document.addEventListener("focusout", (e) => {
+    const target = trigger(e.target);
+    if (!target || target !== link) return;
+    if (e.relatedTarget instanceof Node && bubble && bubble.contains(e.relatedTarget)) return;
+    if (dismissed === target) dismissed = null;
+    if (Date.now() - lastTouch < 600 && lastPointer !== "mouse") return;
+    hideSoon();
+  });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !bubble || bubble.hidden) return;
+    dismissed = link;
+    close();
+  });
+
+  // On touch: the first tap shows the preview, the second follows the link. Capture phase on
+  // document: Material's instant navigation (on body) does not see the first one.
+  document.addEventListener("click", (e) => {
+    // « Ouvrir »: the link goes its way, the bubble closes afterwards (same page included).
+    if (bubble && e.target instanceof Node && bubble.contains(e.target)) {
+      setTimeout(close, 0);
+      return;
+    }
+    const target = trigger(e.target);
+    if (!target || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const tap = lastPointer !== "mouse" && Date.now() - lastTouch < 1500;
+    if (!tap) { close(); return; }
+    if (tapOpened === target && bubble && !bubble.hidden) { close(); return; } // second tap
+    if (!linkKey(target)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    show(target, { tap: true });
+  }, true);
+
+  window.addEventListener("resize", () => { if (bubble && !bubble.hidden) place(); });
+
+  return { close };
+})();
+
+// ---------------------------------------------------------------------------------------
+// « Tous les sorts »: filters, count, sorting, state in the address
+// ---------------------------------------------------------------------------------------
+
+// The address's query parameters and the sortable columns: shared links hold these names.
+const PARAMETERS = ["texte", "college", "min", "max", "classe", "resistance", "long", "desc", "tri", "ordre"];
+const COLUMNS = ["nom", "college", "niveaux", "classe", "duree", "temps", "resistance"];
+
+/** « Vol-3 », « Vol+Magerie » → « Vol »: the attribute without its modifiers. */
+const baseResistance = (value) => {
+  let base = value.trim();
+  for (let before = ""; before !== base;) {
+    before = base;
+    base = base.replace(/\s*[+\-−]\s*(?:\d+|\p{Lu}[\p{L}’']*)\s*$/u, "");
+  }
+  return base || value.trim();
+};
+
+const UNITS = [
+  [/^s(?:ec|econde)?s?$/, 1], [/^min(?:ute)?s?$/, 60], [/^h(?:eure)?s?$/, 3600],
+  [/^(?:jour|journee)s?$/, 86400], [/^semaines?$/, 604800], [/^mois$/, 2592000],
+  [/^(?:an|annee)s?$/, 31536000],
+];
+
+/** A duration's sort key: [rank, seconds]. Rank 0 measured, 1 short/long, 2 endless, 3 other. */
+const durationKey = (value) => {
+  const t = fold(value);
+  const m = t.match(/^(\d+(?:[.,]\d+)?|une?|quelques)\s+([a-z]+)/);
+  if (m) {
+    const number = /^\d/.test(m[1]) ? Number(m[1].replace(",", ".")) : m[1] === "quelques" ? 3 : 1;
+    const unit = UNITS.find(([re]) => re.test(m[2]));
+    if (unit) return [0, number * unit[1]];
+  }
+  if (/^court/.test(t)) return [1, 0];
+  if (/^long/.test(t)) return [1, 1];
+  if (/^(permanent|indefini|jusqu)/.test(t)) return [2, 0];
+  return [3, 0];
+};
+
+const compareDurations = (a, b) => a[0] - b[0] || a[1] - b[1];
+
+// The text each sortable column is sorted by, in a row read from the table.
+const COLUMN_TEXT = {
+  nom: (row) => row.name,
+  college: (row) => row.collegeName,
+  classe: (row) => row.spellClass,
+  resistance: (row) => row.resistance,
+  duree: (row) => row.duration,
+  temps: (row) => row.castingTime,
+};
+const TIMED_COLUMNS = ["duree", "temps"];
+
+const setupTable = (signal) => {
+  const table = document.getElementById("table-sorts");
+  if (!table || !table.tBodies[0] || table.dataset.sortsPret) return;
+  table.dataset.sortsPret = "1";
+  const tbody = table.tBodies[0];
+  const headers = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
+  const base = siteRoot();
+
+  // Rows read once, nothing written into them (the cards' labels come from the page); the
+  // original order is the last criterion (a stable sort).
+  const rows = Array.from(tbody.rows).filter((tr) => tr.cells.length >= 7).map((tr, rank) => {
+    const c = tr.cells;
+    const d = tr.dataset;
+    const nameLink = c[0].querySelector("a");
+    const min = Number.parseInt(d.min, 10) || 1;
+    const max = Number.parseInt(d.max, 10) || min;
+    const name = c[0].textContent.trim();
+    const collegeName = c[1].textContent.trim();
+    const spellClass = (d.classe || "").trim();
+    const resistance = (d.resistance || "").trim();
+    return {
+      tr, rank, name, collegeName, min, max, spellClass, resistance,
+      college: d.college || "",
+      classes: spellClass ? spellClass.split(/\s+/) : [],
+      resistanceBase: resistance ? baseResistance(resistance) : "",
+      duration: (d.duree || "").trim(),
+      castingTime: (d.temps || "").trim(),
+      long: d.long === "1",
+      nameLink,
+      raw: [name, collegeName, spellClass, d.duree, d.temps, resistance].join(" "),
+      text: null, // raw folded, made at the first text search
+      description: null,
+    };
+  });
+  const total = rows.length;
+
+  // The values present, for the choice lists.
+  const colleges = new Map();
+  const classes = new Map();
+  const resistances = new Map();
+  let withoutClass = 0;
+  let withoutResistance = 0;
+  const count = (m, k) => m.set(k, (m.get(k) || 0) + 1);
+  for (const row of rows) {
+    if (!colleges.has(row.college)) colleges.set(row.college, { name: row.collegeName, n: 0 });
+    colleges.get(row.college).n += 1;
+    if (row.classes.length) new Set(row.classes).forEach((k) => count(classes, k)); else withoutClass += 1;
+    if (row.resistanceBase) count(resistances, row.resistanceBase); else withoutResistance += 1;
+  }
+  const sorted = (m) => Array.from(m.keys()).sort(alphabetical);
+
+  // Form --------------------------------------------------------------------------------
+  const id = (s) => `sorts-${s}`;
+  const field = (name, label, control, className = "") =>
+    el("div", { class: `sorts-champ ${className}`.trim() }, el("label", { for: id(name) }, label), control);
+  const option = (value, text) => el("option", { value }, text);
+
+  const textInput = el("input", {
+    type: "search", id: id("texte"), name: "texte", autocomplete: "off", spellcheck: "false",
+    placeholder: "nom, collège, champ… (accents facultatifs)", enterkeyhint: "search",
+    "aria-describedby": id("compte"), maxlength: "200",
+  });
+  const collegeChoice = el("select", { id: id("college"), name: "college" }, option("", `Tous (${total})`));
+  for (const [slug, { name, n }] of Array.from(colleges).sort((a, b) => alphabetical(a[1].name, b[1].name))) {
+    collegeChoice.append(option(slug, `${name} (${n})`));
+  }
+  const levelChoice = (name) => {
+    const s = el("select", { id: id(name), name });
+    ROMAN_NUMERALS.forEach((r, i) => s.append(option(String(i + 1), r)));
+    return s;
+  };
+  const minChoice = levelChoice("min");
+  const maxChoice = levelChoice("max");
+  minChoice.setAttribute("aria-label", "Niveau minimal");
+  maxChoice.setAttribute("aria-label", "Niveau maximal");
+  const classChoice = el("select", { id: id("classe"), name: "classe" }, option("", "Toutes"));
+  for (const k of sorted(classes)) classChoice.append(option(k, `${k} (${classes.get(k)})`));
+  if (withoutClass) classChoice.append(option(NONE, `(sans classe) (${withoutClass})`));
+  const resistanceChoice = el("select", { id: id("resistance"), name: "resistance" }, option("", "Toutes"));
+  for (const k of sorted(resistances)) resistanceChoice.append(option(k, `${k} (${resistances.get(k)})`));
+  if (withoutResistance) resistanceChoice.append(option(NONE, `(sans résistance) (${withoutResistance})`));
+  const longBox = el("input", { type: "checkbox", id: id("long"), name: "long" });
+  const descriptionsBox = el("input", { type: "checkbox", id: id("desc"), name: "desc" });
+  const counter = el("p", { id: id("compte"), class: "sorts-compte", role: "status", "aria-live": "polite" });
+  const note = el("p", { class: "sorts-note", hidden: true });
+  const clear = el("button", { type: "button", class: "md-button sorts-effacer" }, "Réinitialiser");
+
+  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": "Filtrer les sorts" },
+    field("texte", "Rechercher", textInput, "sorts-champ--texte"),
+    field("college", "Collège", collegeChoice, "sorts-champ--college"),
+    el("fieldset", { class: "sorts-niveaux" },
+      el("legend", {}, "Niveaux"),
+      field("min", "de", minChoice),
+      field("max", "à", maxChoice)),
+    field("classe", "Classe", classChoice),
+    field("resistance", "Résistance", resistanceChoice),
+    el("div", { class: "sorts-cases" },
+      el("label", { for: id("long") }, longBox, " Temps long (rituel) seulement"),
+      el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")),
+    el("div", { class: "sorts-barre" }, counter, clear),
+    note);
+  const empty = el("p", { class: "sorts-vide", hidden: true },
+    "Aucun sort ne correspond à ces filtres. ",
+    el("button", { type: "button", class: "sorts-lien" }, "Tout réafficher"));
+
+  const wrapper = table.closest(".md-typeset__scrollwrap") || table;
+  if (table.parentElement && table.parentElement.classList.contains("md-typeset__table")) {
+    table.parentElement.classList.add("sorts-table");
+  }
+  wrapper.classList.add("sorts-enveloppe");
+  wrapper.before(form);
+  wrapper.after(empty);
+
+  // Sortable headers: a button in each <th>.
+  const buttons = headers.map((th, i) => {
+    const name = th.textContent.trim();
+    const b = el("button", { type: "button", class: "sorts-tri", "data-colonne": COLUMNS[i] || "" },
+      name, el("span", { class: "sorts-tri__icone", "aria-hidden": "true" }));
+    th.replaceChildren(b);
+    th.setAttribute("scope", "col");
+    return b;
+  });
+
+  // State -------------------------------------------------------------------------------
+  const DEFAULT = { text: "", college: "", min: 1, max: MAX_LEVEL, spellClass: "", resistance: "",
+    longOnly: false, descriptions: false, sort: "", order: "asc" };
+  let state = { ...DEFAULT };
+  const valuesOf = (select) => new Set(Array.from(select.options, (o) => o.value));
+
+  const readAddress = () => {
+    const p = new URLSearchParams(location.search);
+    const s = { ...DEFAULT };
+    const within = (select, v) => (v !== null && valuesOf(select).has(v) ? v : "");
+    s.text = (p.get("texte") || "").slice(0, 200);
+    s.college = within(collegeChoice, p.get("college"));
+    s.spellClass = within(classChoice, p.get("classe"));
+    s.resistance = within(resistanceChoice, p.get("resistance"));
+    const level = (v, fallback) => {
+      const n = /^\d{1,2}$/.test(v || "") ? Number(v) : NaN;
+      return n >= 1 && n <= MAX_LEVEL ? n : fallback;
+    };
+    s.min = level(p.get("min"), 1);
+    s.max = level(p.get("max"), MAX_LEVEL);
+    if (s.min > s.max) [s.min, s.max] = [s.max, s.min];
+    s.longOnly = p.get("long") === "1";
+    s.descriptions = p.get("desc") === "1";
+    s.sort = COLUMNS.includes(p.get("tri")) ? p.get("tri") : "";
+    s.order = p.get("ordre") === "desc" ? "desc" : "asc";
+    return s;
+  };
+
+  const writeAddress = () => {
+    if (!table.isConnected) return; // the page changed (instant navigation)
+    const address = new URL(location.href);
+    PARAMETERS.forEach((k) => address.searchParams.delete(k));
+    const q = address.searchParams;
+    if (state.text.trim()) q.set("texte", state.text);
+    if (state.college) q.set("college", state.college);
+    if (state.min !== DEFAULT.min) q.set("min", String(state.min));
+    if (state.max !== DEFAULT.max) q.set("max", String(state.max));
+    if (state.spellClass) q.set("classe", state.spellClass);
+    if (state.resistance) q.set("resistance", state.resistance);
+    if (state.longOnly) q.set("long", "1");
+    if (state.descriptions) q.set("desc", "1");
+    if (state.sort) { q.set("tri", state.sort); if (state.order === "desc") q.set("ordre", "desc"); }
+    if (address.href !== location.href) history.replaceState(history.state, "", address.href);
+  };
+
+  const toForm = () => {
+    textInput.value = state.text;
+    collegeChoice.value = state.college;
+    minChoice.value = String(state.min);
+    maxChoice.value = String(state.max);
+    classChoice.value = state.spellClass;
+    resistanceChoice.value = state.resistance;
+    longBox.checked = state.longOnly;
+    descriptionsBox.checked = state.descriptions;
+  };
+
+  const fromForm = () => {
+    state = {
+      ...state,
+      text: textInput.value,
+      college: collegeChoice.value,
+      min: Number(minChoice.value),
+      max: Number(maxChoice.value),
+      spellClass: classChoice.value,
+      resistance: resistanceChoice.value,
+      longOnly: longBox.checked,
+      descriptions: descriptionsBox.checked,
+    };
+  };
+
+  // Filter ------------------------------------------------------------------------------
+  const keeps = (row, words) => {
+    if (state.college && row.college !== state.college) return false;
+    if (row.max < state.min || row.min > state.max) return false; // overlapping levels
+    if (state.spellClass === NONE ? row.classes.length : state.spellClass && !row.classes.includes(state.spellClass)) return false;
+    if (state.resistance === NONE ? row.resistanceBase : state.resistance && row.resistanceBase !== state.resistance) return false;
+    if (state.longOnly && !row.long) return false;
+    if (words.length) {
+      if (row.text === null) row.text = fold(row.raw);
+      const haystack = state.descriptions && row.description ? `${row.text} ${row.description}` : row.text;
+      return words.every((w) => haystack.includes(w));
+    }
+    return true;
+  };
+
+  const apply = () => {
+    const words = fold(state.text).split(" ").filter(Boolean);
+    let n = 0;
+    for (const row of rows) {
+      const kept = keeps(row, words);
+      if (row.tr.hidden === kept) row.tr.hidden = !kept;
+      if (kept) n += 1;
+    }
+    counter.textContent = `${n} ${n > 1 ? "sorts" : "sort"}`;
+    counter.append(el("span", { class: "sorts-compte__total" }, ` sur ${total}`));
+    table.dataset.visibles = String(n);
+    empty.hidden = n > 0;
+    wrapper.hidden = n === 0;
+    form.classList.toggle("sorts-filtres--actif", JSON.stringify({ ...state, sort: "", order: "asc" })
+      !== JSON.stringify({ ...DEFAULT }));
+    writeAddress();
+  };
+
+  // Sorting -----------------------------------------------------------------------------
+  const comparison = (column) => {
+    if (column === "niveaux") return (a, b) => a.min - b.min || a.max - b.max;
+    const textOf = COLUMN_TEXT[column];
+    if (TIMED_COLUMNS.includes(column)) {
+      const memo = new Map(rows.map((row) => [row, durationKey(textOf(row))]));
+      return (a, b) => compareDurations(memo.get(a), memo.get(b)) || collator.compare(textOf(a), textOf(b));
+    }
+    return (a, b) => collator.compare(textOf(a), textOf(b));
+  };
+  const emptyIn = (column) => (row) => (column in COLUMN_TEXT ? !COLUMN_TEXT[column](row) : false);
+
+  // The sort the rows follow in the page ("": the export's, as loaded). Moving the 422 rows
+  // makes the browser restyle and lay them all out again: not for nothing.
+  let sortInPlace = "";
+  const sortRows = () => {
+    const wanted = state.sort ? `${state.sort} ${state.order}` : "";
+    if (wanted !== sortInPlace) {
+      let order;
+      if (!state.sort) {
+        order = [...rows];
+      } else {
+        const cmp = comparison(state.sort);
+        const isEmpty = emptyIn(state.sort);
+        const direction = state.order === "desc" ? -1 : 1;
+        // Stable: the export's order breaks ties; empty fields always at the end of the list.
+        order = [...rows].sort((a, b) => (isEmpty(a) - isEmpty(b)) || direction * cmp(a, b) || a.rank - b.rank);
+      }
+      const fragment = document.createDocumentFragment();
+      order.forEach((row) => fragment.append(row.tr));
+      tbody.append(fragment);
+      sortInPlace = wanted;
+    }
+    headers.forEach((th, i) => {
+      const active = COLUMNS[i] === state.sort;
+      if (active) th.setAttribute("aria-sort", state.order === "desc" ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+      buttons[i].title = active && state.order === "asc" ? "Trier en ordre décroissant" : "Trier en ordre croissant";
+    });
+  };
+
+  // Descriptions (optional) ---------------------------------------------------------------
+  let descriptionsReady = false;
+  const loadDescriptions = () => {
+    if (descriptionsReady) return;
+    note.hidden = false;
+    note.textContent = "Chargement des descriptions…";
+    loadSpells().then((byUrl) => {
+      if (!table.isConnected) return;
+      for (const row of rows) {
+        const key = row.nameLink ? linkKey(row.nameLink, base) : null;
+        const spell = key ? byUrl.get(key) : null;
+        if (!spell) continue;
+        const fields = spell.fields && typeof spell.fields === "object" ? Object.values(spell.fields) : [];
+        row.description = fold(`${fields.join(" ")} ${plainText(spell.description ?? "")}`);
+      }
+      descriptionsReady = true;
+      note.hidden = true;
+      note.textContent = "";
+      apply();
+    }, () => {
+      if (!table.isConnected) return;
+      note.textContent = "Descriptions indisponibles (hors connexion ?) : recherche limitée au tableau.";
+    });
+  };
+
+  // Events (on this page's elements, dropped at the next navigation) -----------------------
+  const onChange = (e) => {
+    fromForm();
+    if (e && e.target === minChoice && state.min > state.max) { state.max = state.min; maxChoice.value = String(state.max); }
+    if (e && e.target === maxChoice && state.max < state.min) { state.min = state.max; minChoice.value = String(state.min); }
+    if (state.descriptions) loadDescriptions();
+    else { note.hidden = true; }
+    apply();
+  };
+  form.addEventListener("input", onChange, { signal });
+  form.addEventListener("change", onChange, { signal });
+  form.addEventListener("submit", (e) => { e.preventDefault(); textInput.blur(); }, { signal });
+  const clearAll = () => {
+    state = { ...DEFAULT };
+    toForm();
+    note.hidden = true;
+    sortRows();
+    apply();
+  };
+  clear.addEventListener("click", clearAll, { signal });
+  empty.querySelector("button").addEventListener("click", () => { clearAll(); textInput.focus(); }, { signal });
+  buttons.forEach((b) => b.addEventListener("click", () => {
+    const column = b.dataset.colonne;
+    state = { ...state, order: state.sort === column && state.order === "asc" ? "desc" : "asc", sort: column };
+    sortRows();
+    writeAddress();
+  }, { signal }));
+
+  state = readAddress();
+  toForm();
+  if (state.descriptions) loadDescriptions();
+  sortRows();
+  apply();
+  table.dataset.sortsActif = "1"; // for the tests: the page is ready
+};
+
+// ---------------------------------------------------------------------------------------
+// Start: on every page (first load and Material's instant navigation)
+// ---------------------------------------------------------------------------------------
+
+let controller = null;
+onEachPage(() => {
+  if (controller) controller.abort();
+  controller = new AbortController();
+  preview.close();
+  setupTable(controller.signal);
+});
