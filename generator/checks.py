@@ -54,8 +54,10 @@ def decode_source(data: bytes, file: str) -> tuple[str, list[Problem]]:
 
     MkDocs itself would stop on the first invalid byte with a traceback; this way the build
     goes on, lists every other problem too, and fails at the end naming the file and line.
+    Windows (and old Mac) line ends become "\n": every pass reads lines, and a fence line
+    ending in "\r" would not close its block.
     """
-    body = data.removeprefix(b"\xef\xbb\xbf")
+    body = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     try:
         return body.decode("utf-8"), []
     except UnicodeDecodeError as error:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from generator import checks
 from tests.conftest import ROOT, build_site
 
 INTEGRATION = ROOT / "tests" / "integration"
@@ -270,6 +271,13 @@ def test_the_non_utf8_page_is_built_from_replacement_characters(builds: dict[str
     output = builds["fichiers"].output
     assert "Encoding error" not in output
     assert "UnicodeDecodeError" not in output
+
+
+def test_a_page_with_windows_line_ends_reads_as_any_other(builds: dict[str, Build]) -> None:
+    # Its calculator fence ends in "\r\n": read as such, it never closed, and the page failed.
+    assert "crlf.md" not in builds["fichiers"].output
+    text, problems = checks.decode_source(b"# T\r\n\r\n```calculateur dice\r\n```\r\n", "a.md")
+    assert (text, problems) == ("# T\n\n```calculateur dice\n```\n", [])
 
 
 def test_the_big_export_loses_no_spell(builds: dict[str, Build]) -> None:
