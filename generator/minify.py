@@ -75,6 +75,27 @@ def esbuild_version(node_modules: Path) -> str:
         ) from None
 
 
+def _run(
+    command: list[str], stdin: str, program: str, name: str
+) -> subprocess.CompletedProcess[str]:
+    """`command` run with `stdin`, its output as text; a program that does not start or
+    does not finish in a minute is a MinifyError naming it and the file."""
+    try:
+        return subprocess.run(
+            command,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            check=False,
+            timeout=60,
+        )
+    except OSError as error:
+        raise MinifyError(f"{program} ne démarre pas ({error.strerror or error})") from None
+    except subprocess.TimeoutExpired:
+        raise MinifyError(f"esbuild n’a pas fini {name} en 60 s") from None
+
+
 def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) -> str:
     """`text`, the content of the asset `name` (its suffix chooses JS or CSS), minified."""
     suffix = Path(name).suffix
@@ -89,25 +110,8 @@ def minify(text: str, name: str, node_modules: Path, cache: Path | None = None) 
     if cached is not None and cached.is_file():
         with contextlib.suppress(OSError, UnicodeDecodeError):  # unreadable: minified again
             return cached.read_text(encoding="utf-8")
-    try:
-        result = subprocess.run(
-            [
-                str(_executable(node_modules)),
-                f"--loader={loader}",
-                f"--sourcefile={name}",
-                *OPTIONS,
-            ],
-            input=text,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            check=False,
-            timeout=60,
-        )
-    except OSError as error:
-        raise MinifyError(f"esbuild ne démarre pas ({error.strerror or error})") from None
-    except subprocess.TimeoutExpired:
-        raise MinifyError(f"esbuild n’a pas fini {name} en 60 s") from None
+    command = [str(_executable(node_modules)), f"--loader={loader}", f"--sourcefile={name}"]
+    result = _run([*command, *OPTIONS], text, "esbuild", name)
     if result.returncode != 0:
         raise MinifyError(result.stderr.strip() or f"esbuild a échoué sur {name}")
     if cached is not None:
@@ -187,20 +191,8 @@ def bundle_modules(
     if node is None:
         raise MinifyError("Node.js introuvable : il assemble les scripts avec esbuild")
     request = {"entry": entry_name, "workingDir": str(folder), "options": SCRIPT_OPTIONS}
-    try:
-        result = subprocess.run(
-            [node, str(BUNDLER), str(node_modules / "esbuild")],
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            check=False,
-            timeout=60,
-        )
-    except OSError as error:
-        raise MinifyError(f"Node.js ne démarre pas ({error.strerror or error})") from None
-    except subprocess.TimeoutExpired:
-        raise MinifyError(f"esbuild n’a pas fini {entry_name} en 60 s") from None
+    command = [node, str(BUNDLER), str(node_modules / "esbuild")]
+    result = _run(command, json.dumps(request), "Node.js", entry_name)
     try:
         answer = json.loads(result.stdout)
     except ValueError:

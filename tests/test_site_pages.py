@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -67,21 +68,60 @@ def test_no_page_asks_another_origin_for_anything(site_dir: Path) -> None:
     assert "fonts.googleapis" not in css and "fonts.gstatic" not in css
 
 
-def test_rule_pages_have_structure(site_dir: Path) -> None:
-    pages = rule_pages(site_dir)
-    assert len(pages) == 10
+def assert_structured(site_dir: Path, pages: list[str]) -> None:
+    """Each page has one title and sections."""
     for page in pages:
-        html = soup(site_dir, page)
-        article = html.select_one("article")
+        article = soup(site_dir, page).select_one("article")
         assert article is not None, page
         assert len(article.find_all("h1")) == 1, page
         assert article.find_all("h2"), page
 
 
-def test_cross_references_become_links(site_dir: Path) -> None:
-    html = soup(site_dir, "jeu/caracteristiques/index.html")
+def assert_references_link(site_dir: Path, page: str, words: str, target: str) -> None:
+    """A « Section » reference of `page` is a link to `target` (relative)."""
+    html = soup(site_dir, page)
     targets = {a.get_text(): a.get("href") for a in html.select("article a[href]")}
-    assert targets.get("Tests d20", "").startswith("../tests-d20/"), targets
+    assert targets.get(words, "").startswith(target), targets
+
+
+def assert_unresolved_are_reported(site_dir: Path, page: str, report: Path) -> None:
+    """The references of the source documents to pages no site has stay text on `page`, and
+    the build report names them (with kind and subject)."""
+    for link in soup(site_dir, page).select("article a[href]"):
+        assert "glossaire" not in link.get("href", ""), link
+    subjects = {(p["kind"], p["subject"]) for p in json.loads(report.read_text("utf-8"))}
+    assert ("reference-introuvable", "Glossaire de règles") in subjects
+    assert ("page-absente", "influencer") in subjects
+    assert any(s == "Special Purpose of Sentient Swords" for _, s in subjects)
+
+
+def assert_pages_fit_the_screen(browser: Any, site_url: str, paths: list[str], width: int) -> None:
+    """At `width` px, no page of `paths` is wider than the screen, nor asks another origin."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    origin = urlparse(site_url).netloc
+    elsewhere: list[str] = []
+    page.on(
+        "request", lambda r: urlparse(r.url).netloc not in (origin, "") and elsewhere.append(r.url)
+    )
+    for path in paths:
+        page.goto(site_url + path)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
+    context.close()
+    assert elsewhere == []
+
+
+def test_rule_pages_have_structure(site_dir: Path) -> None:
+    pages = rule_pages(site_dir)
+    assert len(pages) == 10
+    assert_structured(site_dir, pages)
+
+
+def test_cross_references_become_links(site_dir: Path) -> None:
+    assert_references_link(
+        site_dir, "jeu/caracteristiques/index.html", "Tests d20", "../tests-d20/"
+    )
 
 
 def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
@@ -91,52 +131,17 @@ def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
 
 
 def test_unresolved_references_are_plain_text_and_reported(site_dir: Path) -> None:
-    html = soup(site_dir, "jeu/tests-d20/index.html")
-    for link in html.select("article a[href]"):
-        href = link.get("href", "")
-        assert "glossaire" not in href, href
-    report = json.loads(REPORT.read_text("utf-8"))
-    subjects = {(p["kind"], p["subject"]) for p in report}
-    assert ("reference-introuvable", "Glossaire de règles") in subjects
-    assert ("page-absente", "influencer") in subjects
-    assert any(s == "Special Purpose of Sentient Swords" for _, s in subjects)
+    assert_unresolved_are_reported(site_dir, "jeu/tests-d20/index.html", REPORT)
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 1280])
 def test_pages_fit_the_screen_and_stay_on_the_origin(
-    browser: object, site_dir: Path, site_url: str, width: int
+    browser: Any, site_dir: Path, site_url: str, width: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 800})  # type: ignore[attr-defined]
-    page = context.new_page()
-    origin = urlparse(site_url).netloc
-    elsewhere: list[str] = []
-    page.on(
-        "request", lambda r: urlparse(r.url).netloc not in (origin, "") and elsewhere.append(r.url)
-    )
     paths = [p.removesuffix("index.html") for p in rule_pages(site_dir)]
-    for path in ["", *paths, "installer/", "sorts/index-des-sorts/", "sorts/acoustique/"]:
-        page.goto(site_url + path)
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
-    context.close()
-    assert elsewhere == []
-
-
-def test_every_calculator_control_has_a_label(site_dir: Path) -> None:
-    html = soup(site_dir, "outils/index.html")
-    forms = html.select("form.calculateur")
-    assert len(forms) == 16
-    for form in forms:
-        # Controls inside <template> (rows of a list) are parsed as text by html.parser,
-        # so parse the template contents as well.
-        fragments = [form] + [
-            BeautifulSoup(t.decode_contents(), "html.parser") for t in form.select("template")
-        ]
-        for fragment in fragments:
-            for control in fragment.select("input, select"):
-                label = fragment.select_one(f"label[for='{control['id']}']")
-                assert label is not None and label.get_text(strip=True), control
+    others = ["installer/", "sorts/index-des-sorts/", "sorts/acoustique/"]
+    assert_pages_fit_the_screen(browser, site_url, ["", *paths, *others], width)
 
 
 # Each calculator's home page in the test site: the first page of a system, in nav order,

@@ -3,9 +3,8 @@ rule pages, licences; its sources pass every check of the build."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from urllib.parse import urlparse
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -13,6 +12,12 @@ from bs4 import BeautifulSoup
 from generator import checks, spells
 from generator.markdown_text import segment
 from tests.conftest import ROOT
+from tests.test_site_pages import (
+    assert_pages_fit_the_screen,
+    assert_references_link,
+    assert_structured,
+    assert_unresolved_are_reported,
+)
 
 RULE_PAGES = [
     "dnd5e/index.html",
@@ -54,11 +59,7 @@ def soup(site_dir: Path, page: str) -> BeautifulSoup:
 
 
 def test_rule_pages_have_structure(site_dir: Path) -> None:
-    for page in RULE_PAGES:
-        article = soup(site_dir, page).select_one("article")
-        assert article is not None, page
-        assert len(article.find_all("h1")) == 1, page
-        assert article.find_all("h2"), page
+    assert_structured(site_dir, RULE_PAGES)
 
 
 def test_source_tables_are_tables(site_dir: Path) -> None:
@@ -74,9 +75,8 @@ def test_source_tables_are_tables(site_dir: Path) -> None:
 
 
 def test_cross_references_become_links(site_dir: Path) -> None:
-    html = soup(site_dir, "dnd5e/caracteristiques/index.html")
-    targets = {a.get_text(): a.get("href") for a in html.select("article a[href]")}
-    assert targets.get("Tests d20", "").startswith("../tests-d20/"), targets
+    page = "dnd5e/caracteristiques/index.html"
+    assert_references_link(site_dir, page, "Tests d20", "../tests-d20/")
 
 
 def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
@@ -86,14 +86,8 @@ def test_conditions_are_anchors_that_links_reach(site_dir: Path) -> None:
 
 
 def test_unresolved_references_are_plain_text_and_reported(site_dir: Path) -> None:
-    html = soup(site_dir, "dnd5e/tests-d20/index.html")
-    for link in html.select("article a[href]"):
-        assert "glossaire" not in link.get("href", ""), link
-    report = json.loads((ROOT / "build" / "rapport-construction.json").read_text("utf-8"))
-    subjects = {(p["kind"], p["subject"]) for p in report}
-    assert ("reference-introuvable", "Glossaire de règles") in subjects
-    assert ("page-absente", "influencer") in subjects
-    assert any(s == "Special Purpose of Sentient Swords" for _, s in subjects)
+    report = ROOT / "build" / "rapport-construction.json"
+    assert_unresolved_are_reported(site_dir, "dnd5e/tests-d20/index.html", report)
 
 
 def test_install_blurb_is_on_its_page_not_in_the_rules(site_dir: Path) -> None:
@@ -148,18 +142,7 @@ def test_the_pages_pass_every_source_check() -> None:
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 1280])
 def test_pages_fit_the_screen_and_stay_on_the_origin(
-    browser: object, site_url: str, width: int
+    browser: Any, site_url: str, width: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 800})  # type: ignore[attr-defined]
-    page = context.new_page()
-    origin = urlparse(site_url).netloc
-    elsewhere: list[str] = []
-    page.on(
-        "request", lambda r: urlparse(r.url).netloc not in (origin, "") and elsewhere.append(r.url)
-    )
-    for path in ["", *[p.removesuffix("index.html") for p in RULE_PAGES], "installer/"]:
-        page.goto(site_url + path)
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"{path}: la page déborde de {overflow} px à {width} px"
-    context.close()
-    assert elsewhere == []
+    paths = ["", *[p.removesuffix("index.html") for p in RULE_PAGES], "installer/"]
+    assert_pages_fit_the_screen(browser, site_url, paths, width)
