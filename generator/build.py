@@ -34,9 +34,14 @@ from generator.spell_pages import DATA_FILE, SpellBook, SpellSettings, read_spel
 from generator.systems import Systems
 from generator.wrapped_tables import wrap_tables
 
-__all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild"]
+__all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild", "as_written"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
+
+
+def as_written(path: Path, project: Path) -> str:
+    """A path as the owner would write it in mkdocs.yml: from its folder."""
+    return Path(os.path.relpath(path, project)).as_posix()
 
 
 class BuildError(Exception):
@@ -235,8 +240,7 @@ class SiteBuild:
             )
 
     def _shown(self, path: Path) -> str:
-        """A path as the owner would write it in mkdocs.yml: from its folder."""
-        return Path(os.path.relpath(path, self.settings.project)).as_posix()
+        return as_written(path, self.settings.project)
 
     # Search: Pagefind indexes each page as soon as it is converted ----------------------
 

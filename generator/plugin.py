@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from generator.build import BuildError, Settings, SiteBuild
+from generator.build import BuildError, Settings, SiteBuild, as_written
 from generator.bundle import BundleError, concatenate, script_bundle, with_eager_hint
 from generator.config import ReglesConfig
 from generator.minify import MinifyError, bundle_modules, minify
@@ -51,9 +50,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             export = Path(options.spells.export)
             spells = SpellSettings(
                 export=export,
-                export_name=posixpath.normpath(Path(export).relative_to(project).as_posix())
-                if export.is_relative_to(project)
-                else str(export),
+                export_name=as_written(export, project),
                 folder=options.spells.folder,
                 section=options.spells.section,
                 index_title=options.spells.index_title,
@@ -229,7 +226,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self.config.enabled:
             order = [page.file.src_uri for page in nav.pages]
-            order += [f.src_uri for f in files.documentation_pages() if f.src_uri not in order]
+            in_nav = set(order)
+            order += [f.src_uri for f in files.documentation_pages() if f.src_uri not in in_nav]
             self._build().order_pages(order)
         return nav
 
