@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.build import BuildError, Settings, SiteBuild
 from generator.plugin import ReglesPlugin
 from generator.report import Kind
 from generator.slugs import slugify
@@ -83,3 +84,9 @@ def test_one_slug_for_headings_spells_and_pages() -> None:
     assert slugify("Anihiler l’air") == "anihiler-l-air"
     assert slugify("Élémentaire - Air") == "elementaire-air"
     assert slugify("Nœud magique") == "noeud-magique"
+
+
+def test_an_unknown_rules_package_stops_the_build_naming_the_option(tmp_path: Path) -> None:
+    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators="regles_introuvables")
+    with pytest.raises(BuildError, match="option calculators du greffon regles"):
+        SiteBuild(settings)
