@@ -165,19 +165,27 @@ CALCULATOR_HOMES = {
 }
 
 
-def test_a_block_outside_its_home_page_links_to_it(site_dir: Path) -> None:
+def assert_blocks_link_to_their_home(site_dir: Path, tools: str, homes: dict[str, str]) -> None:
+    """Every calculator is on the page `tools`; each one of `homes` (calculator → its home
+    page) is on its home page too, without a link there, and on `tools` behind a link to it;
+    the others have no home and no link."""
     import calculators
 
-    tools = soup(site_dir, "outils/index.html")
+    page = soup(site_dir, tools)
     for entry in calculators.catalog():
         form = f"form[data-calculateur='{entry['id']}']"
-        assert tools.select_one(form) is not None, entry["id"]
-        home = CALCULATOR_HOMES.get(entry["id"])
-        link = tools.select_one(f"p.calculateur-regle:has(+ {form}) a")
-        if home is None:  # the dice are placed on the tools page only: no home
+        assert page.select_one(form) is not None, entry["id"]
+        home = homes.get(entry["id"])
+        link = page.select_one(f"p.calculateur-regle:has(+ {form}) a")
+        if home is None:
             assert link is None, entry["id"]
             continue
-        page = soup(site_dir, f"{home}index.html")
-        assert page.select_one(form) is not None, entry["id"]
-        assert page.select_one("p.calculateur-regle") is None, home  # at home: no link
+        at_home = soup(site_dir, f"{home}index.html")
+        assert at_home.select_one(form) is not None, entry["id"]
+        assert at_home.select_one(f"p.calculateur-regle:has(+ {form})") is None, home
         assert link is not None and link["href"] == f"../{home}", entry["id"]
+
+
+def test_a_block_outside_its_home_page_links_to_it(site_dir: Path) -> None:
+    # The dice are placed on the tools page only: no home.
+    assert_blocks_link_to_their_home(site_dir, "outils/index.html", CALCULATOR_HOMES)

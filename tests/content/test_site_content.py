@@ -13,6 +13,7 @@ from generator import checks, spells
 from generator.markdown_text import segment
 from tests.conftest import ROOT
 from tests.test_site_pages import (
+    assert_blocks_link_to_their_home,
     assert_pages_fit_the_screen,
     assert_references_link,
     assert_structured,
@@ -104,19 +105,8 @@ def test_licence_page_carries_the_srd_attribution(site_dir: Path) -> None:
 def test_every_calculator_is_on_its_rule_page_and_the_tools_page_links_there(
     site_dir: Path,
 ) -> None:
-    import calculators
-
-    tools = soup(site_dir, "outils/index.html")
-    for entry in calculators.catalog():
-        form = f"form[data-calculateur='{entry['id']}']"
-        assert tools.select_one(form) is not None, entry["id"]
-        rule = CALCULATOR_RULE_PAGES.get(entry["id"])
-        link = tools.select_one(f"p.calculateur-regle:has(+ {form}) a")
-        if rule is None:  # the dice: the tools page is their home
-            assert link is None, entry["id"]
-            continue
-        assert soup(site_dir, f"{rule}index.html").select_one(form) is not None, entry["id"]
-        assert link is not None and link["href"] == f"../{rule}", entry["id"]
+    # The dice: the tools page is their home.
+    assert_blocks_link_to_their_home(site_dir, "outils/index.html", CALCULATOR_RULE_PAGES)
 
 
 def test_the_pages_pass_every_source_check() -> None:
