@@ -29,6 +29,7 @@ from generator.links import TargetIndex
 from generator.markdown_text import segment
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Kind, Problem
+from generator.rules_package import RulesPackageError, import_rules_package
 from generator.search_worker import IndexWorker
 from generator.spell_pages import DATA_FILE, SpellBook, SpellSettings, read_spell_book
 from generator.systems import Systems
@@ -50,15 +51,17 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    """What one site declares (mkdocs.yml), paths resolved."""
+    """What one site declares (mkdocs.yml). A relative path is taken from `project`, as
+    MkDocs takes the plugin's paths from the folder of mkdocs.yml."""
 
     project: Path  # the folder of mkdocs.yml
     config_name: str  # mkdocs.yml's file name, for the report
     site_name: str
     site_description: str
     systems: Mapping[str, str] = field(default_factory=dict)
+    site_folders: Sequence[str] = ()  # folders of pages of the site, in no system
     spells: SpellSettings | None = None
-    calculators: str = "calculators"
+    calculators: Path = Path("calculators")  # the rules package's folder
     pyodide_dir: Path = Path("node_modules/pyodide")
     snapshot: bool = True
     node_modules: Path = Path("node_modules")
@@ -67,11 +70,16 @@ class Settings:
     theme_dirs: Sequence[Path] = ()  # where templates are looked for, the site's own first
     serving: bool = False  # `mkdocs serve`: its live-reload script is inline
 
+    def __post_init__(self) -> None:
+        for name in ("calculators", "pyodide_dir", "node_modules", "cache_dir", "report_file"):
+            path: Path = getattr(self, name)
+            if not path.is_absolute():
+                object.__setattr__(self, name, self.project / path)  # frozen: set once here
+
     @property
     def system_folders(self) -> Systems:
-        if self.spells is None:
-            return Systems(self.systems, None, self.config_name)
-        return Systems(self.systems, self.spells.folder, self.config_name, self.spells.section)
+        folder, section = (self.spells.folder, self.spells.section) if self.spells else (None, None)
+        return Systems(self.systems, folder, self.config_name, section, tuple(self.site_folders))
 
     def theme_file(self, name: str) -> Path:
         """A file of the theme overrides, as the templates are looked for."""
@@ -96,20 +104,22 @@ class SiteBuild:
     index: TargetIndex = field(default_factory=TargetIndex)
     site: checks.SiteMap = field(default_factory=checks.SiteMap)
     college_of_page: dict[str, str] = field(default_factory=dict)
+    generated: set[str] = field(default_factory=set)  # the pages the generator wrote
+    systems: Systems = field(init=False)
     placements: list[tuple[str, str]] = field(default_factory=list)  # (page, calculator)
     indexer: IndexWorker | None = None
 
     def __post_init__(self) -> None:
+        self.systems = self.settings.system_folders
         try:
-            self.renderer = ContentRenderer(self.settings.calculators)
-        except ImportError as error:
-            raise BuildError(
-                f"paquet des calculateurs « {self.settings.calculators} » introuvable "
-                f"(option calculators du greffon regles) : {error}"
-            ) from error
+            self.renderer = ContentRenderer(import_rules_package(self.settings.calculators))
+        except RulesPackageError as error:
+            raise BuildError(str(error)) from error
         if self.settings.spells is not None:
             self.spells, problems = read_spell_book(self.settings.spells)
             self.report.extend(problems)
+        if self.spells is not None:
+            self.college_of_page = self.spells.college_pages()
 
     # Pages ---------------------------------------------------------------------------
 
@@ -120,25 +130,31 @@ class SiteBuild:
     def generated_pages(self, owner_pages: Iterable[str]) -> list[tuple[str, str, bool]]:
         """(path, Markdown, in the nav) of the pages the generator adds to the owner's: the
         spell pages, and the offline fallback page unless the owner wrote one."""
+        owner = set(owner_pages)
         pages: list[tuple[str, str, bool]] = []
         if self.spells is not None:
             pages += [(uri, text, True) for uri, text in self.spells.pages()]
-            self.college_of_page = self.spells.college_pages()
-        if offline.FALLBACK_SOURCE not in set(owner_pages):
+        if offline.FALLBACK_SOURCE not in owner:
+            # MkDocs makes the home page of index.md, or else of README.md.
+            home = next((p for p in ("index.md", "README.md") if p in owner), None)
             links = []
             if self.spells is not None:
-                links.append(("tous les sorts", self.spells.settings.index_uri))
-            pages.append((offline.FALLBACK_SOURCE, offline.fallback_page(links), False))
+                settings = self.spells.settings
+                links.append((settings.index_title, settings.index_uri))
+            page = offline.fallback_page(home, links)
+            pages.append((offline.FALLBACK_SOURCE, page, False))
+        self.generated = {uri for uri, _, _ in pages}
         return pages
 
-    def check_source_file(self, uri: str, data: bytes) -> str:
-        """The text of one of the owner's pages, its encoding, emptiness and front matter
-        checked."""
+    def check_source_file(self, uri: str, data: bytes) -> str | None:
+        """Encoding, emptiness and front matter of one of the owner's pages; the text to build
+        the page from instead of MkDocs' own reading when that would fail (not UTF-8: read
+        with « � »), else None."""
         text, problems = checks.decode_source(data, uri)
         self.report.extend(problems)
         self.report.extend(checks.check_empty(text, uri))
         self.report.extend(checks.check_front_matter(text, uri))
-        return text
+        return text if problems else None
 
     def report_unreadable(self, uri: str, error: OSError) -> None:
         reason = error.strerror or type(error).__name__
@@ -169,22 +185,21 @@ class SiteBuild:
         uris = [uri for uri, _ in pages]
         if nav is not None:
             self.report.extend(checks.check_nav(nav, uris, config_text, self.settings.config_name))
-        self.report.extend(self.settings.system_folders.check(uris))
+        self.report.extend(self.systems.check(uris))
 
     def order_pages(self, order: Sequence[str]) -> None:
         """The pages in reading order (the nav's, then the others): each calculator's home
         is the first system page that places it."""
         rank = {uri: i for i, uri in enumerate(order)}
         placements = sorted(self.placements, key=lambda p: rank.get(p[0], len(rank)))
-        systems = self.settings.system_folders
         self.renderer.homes = calculator_homes(
-            placements, lambda uri: systems.folder_of(uri) is not None
+            placements, lambda uri: self.systems.folder_of(uri) is not None
         )
 
     def render_markdown(self, uri: str, markdown: str, source: str) -> str:
         """The Markdown MkDocs converts for a page; `source` is the page's whole file, front
         matter included, so that problems carry the file's own line numbers."""
-        generated = uri in self.college_of_page or self._is_spell_index(uri)
+        generated = uri in self.generated  # not the owner's text: no source checks
         text, problems = self.renderer.render(
             markdown,
             uri,
@@ -205,7 +220,8 @@ class SiteBuild:
                 raise BuildError(str(error)) from error
         html = wrap_tables(html)  # Material's script would move them at load
         if self.indexer is not None:
-            self.indexer.add_page(destination, search.article(html, title))
+            area = search.area_of(self.systems, uri)
+            self.indexer.add_page(destination, search.article(html, title), area)
         return html
 
     def _is_spell_index(self, uri: str) -> bool:
@@ -246,9 +262,8 @@ class SiteBuild:
 
     def start_search(self) -> None:
         self.abandon_search()
-        areas = search.areas_of(self.settings.system_folders)
         try:
-            self.indexer = IndexWorker(areas, cache=self.settings.cache_dir)
+            self.indexer = IndexWorker(cache=self.settings.cache_dir)
         except OSError as error:
             raise BuildError(f"recherche : {error}") from error
 
@@ -278,7 +293,7 @@ class SiteBuild:
             write_runtime(
                 site_dir,
                 settings.pyodide_dir,
-                self.renderer.package_folder,
+                settings.calculators,
                 settings.cache_dir,
                 snapshot=settings.snapshot,
             )

@@ -1,8 +1,9 @@
 """Settings of the rules plugin (mkdocs.yml, `plugins: - regles:`).
 
 Everything that belongs to one site rather than to the generator is declared here by the
-site's owner: its game systems (folder → name) and, if it has one, its spell database.
-Paths are resolved by MkDocs from the folder of mkdocs.yml.
+site's owner: its game systems (folder → name), the folders of its other pages, its rules
+package and, if it has one, its spell database. Paths are resolved by MkDocs from the folder
+of mkdocs.yml. Messages are the owner's to read: in French.
 """
 
 from __future__ import annotations
@@ -13,19 +14,26 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 
-__all__ = ["OptionalSpells", "ReglesConfig", "SpellsConfig", "SystemFolders", "docs_folder"]
+from generator.slugs import slugify
+
+__all__ = [
+    "OptionalSpells",
+    "ReglesConfig",
+    "SiteFolders",
+    "SpellsConfig",
+    "SystemFolders",
+    "docs_folder",
+]
 
 
 def docs_folder(value: object) -> str:
     """A folder of the docs, as the pages' paths name it: `regles`, `regles/variantes`."""
-    if not isinstance(value, str):
-        raise ValidationError(f"Expected a folder of the docs but received: {value!r}")
-    folder = value.strip().strip("/")
+    folder = value.strip().strip("/") if isinstance(value, str) else ""
     normal = posixpath.normpath(folder) if folder else ""
-    if not folder or normal != folder or folder.startswith("..") or "\\" in folder:
+    if not folder or normal != folder or normal == "." or folder.startswith("..") or "\\" in folder:
         raise ValidationError(
-            f"Expected a folder of the docs, such as 'regles' or 'regles/variantes', "
-            f"but received: {value!r}"
+            "un dossier des pages est attendu, comme « regles » ou « regles/variantes » ; "
+            f"reçu : {value!r}"
         )
     return folder
 
@@ -37,13 +45,35 @@ class SystemFolders(c.DictOfItems[str]):
         super().__init__(c.Type(str), default={})
 
     def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                f"un dictionnaire « dossier: nom du système » est attendu ; reçu : {value!r}"
+            )
         names = super().run_validation(value)
         systems: dict[str, str] = {}
         for folder, name in names.items():
+            key = docs_folder(folder)
             if not name.strip():
-                raise ValidationError(f"Expected a name for the system '{folder}' but received: ''")
-            systems[docs_folder(folder)] = name.strip()
+                raise ValidationError(f"le système du dossier « {key} » n’a pas de nom")
+            if key in systems:
+                raise ValidationError(f"le dossier « {key} » est déclaré deux fois")
+            systems[key] = name.strip()
         return systems
+
+
+class SiteFolders(c.ListOfItems[str]):
+    """`site_folders:` — folders of pages that belong to no game system (help, tools): they
+    are pages of the site, as those at the top of the docs."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default=[])
+
+    def run_validation(self, value: object) -> list[str]:
+        folders = [docs_folder(folder) for folder in super().run_validation(value)]
+        twice = sorted({f for f in folders if folders.count(f) > 1})
+        if twice:
+            raise ValidationError(f"le dossier « {twice[0]} » est déclaré deux fois")
+        return folders
 
 
 class SpellsConfig(Config):  # type: ignore[no-untyped-call]
@@ -56,11 +86,15 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
-        if not failed and self.folder is not None:
-            try:
-                self.folder = docs_folder(self.folder)
-            except ValidationError as error:
-                failed.append(("folder", error))
+        if failed:
+            return failed, warnings
+        try:
+            self.folder = docs_folder(self.folder)
+        except ValidationError as error:
+            failed.append(("folder", error))
+        if not slugify(self.index_title):
+            message = "le titre de l’index des sorts doit contenir une lettre ou un chiffre"
+            failed.append(("index_title", ValidationError(message)))
         return failed, warnings
 
 
@@ -80,8 +114,9 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
 
     # Settings for the site's content
     systems = SystemFolders()
+    site_folders = SiteFolders()
     spells = OptionalSpells()
-    calculators = c.Type(str, default="calculators")  # the rules package (a module name)
+    calculators = c.Dir(exists=False, default="calculators")  # the rules package's folder
 
     # Settings for the calculators in the browser
     pyodide_dir = c.Dir(exists=False, default="node_modules/pyodide")
@@ -91,3 +126,18 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     node_modules = c.Dir(exists=False, default="node_modules")  # esbuild, Workbox
     cache_dir = c.Dir(exists=False, default="build/cache")
     report_file = c.File(exists=False, default="build/rapport-construction.json")
+
+    def validate(self) -> Any:
+        failed, warnings = super().validate()
+        if failed or self.spells is None:
+            return failed, warnings
+        # The spell pages' folder is theirs alone: a system's pages there would be read as
+        # spell pages by the search, or the spells as a system's.
+        taken = set(self.systems) | set(self.site_folders)
+        if self.spells.folder in taken:
+            message = (
+                f"le dossier des sorts « {self.spells.folder} » est aussi déclaré sous "
+                "« systems » ou « site_folders »"
+            )
+            failed.append(("spells", ValidationError(message)))
+        return failed, warnings

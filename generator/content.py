@@ -8,8 +8,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+from markdown.util import Registry
 
 from generator import checks
 from generator.dice import dice_buttons
@@ -22,7 +24,6 @@ from generator.links import (
     unlink_absent_pages,
 )
 from generator.markdown_text import PageText, segment
-from generator.registry import Registry
 from generator.render import markdown_table, note_admonition, widget_form
 from generator.report import Kind, Problem
 
@@ -60,17 +61,18 @@ def calculator_homes(
 class ContentRenderer:
     """Turns an owner's page into the Markdown MkDocs renders; problems are returned, not raised.
 
-    `package` is the rules package (its `catalog()`, `tables`, `NOTES`); `homes` gives each
-    calculator's home page (`calculator_homes`): a block placed elsewhere links to it."""
+    `package` is the rules package (generator/rules_package.py: its `catalog()`, and its
+    `tables` and `NOTES` if it has them); `homes` gives each calculator's home page
+    (`calculator_homes`): a block placed elsewhere links to it."""
 
-    package: str = "calculators"
+    package: ModuleType = field(default_factory=lambda: importlib.import_module("calculators"))
     homes: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
+    # Python-Markdown's registry of processors: by name, highest priority first.
     passes: Registry[Pass] = field(default_factory=Registry, init=False)
 
     def __post_init__(self) -> None:
-        self._calculators = importlib.import_module(self.package)
-        self.catalog = {str(entry["id"]): entry for entry in self._calculators.catalog()}
+        self.catalog = {str(entry["id"]): entry for entry in self.package.catalog()}
         self._suggesting: tuple[TargetIndex, checks.Suggester, checks.Suggester] | None = None
         # Highest first, and problems are listed in that order. The checks read the source as
         # written; references are found in the text the unlinking leaves (the words of a link
@@ -82,11 +84,6 @@ class ContentRenderer:
         self.passes.register(self._references, "references", 30)
         self.passes.register(self._dice, "dice", 20)
         self.passes.register(self._directives, "directives", 10)
-
-    @property
-    def package_folder(self) -> Path:
-        """The rules package's folder, packed for Pyodide: the same code in the browser."""
-        return Path(str(self._calculators.__file__)).parent
 
     def _suggesters(self, index: TargetIndex) -> tuple[checks.Suggester, checks.Suggester]:
         """Section titles and spell names of one build's index, gathered once."""
@@ -113,21 +110,23 @@ class ContentRenderer:
                 return f"{rule}\n\n{form}"
             return form
         if directive.kind == "table":
-            tables = self._calculators.tables
-            if directive.argument not in tables.table_ids():
+            tables = getattr(self.package, "tables", None)
+            known = list(tables.table_ids()) if tables is not None else []
+            if directive.argument not in known:
                 raise DirectiveError(
                     Kind.UNKNOWN_TABLE,
                     f"table inconnue « {directive.argument} » ; attendu l’une de : "
-                    + ", ".join(tables.table_ids()),
+                    + (", ".join(known) or "aucune (le paquet des calculateurs n’en a pas)"),
                 )
+            assert tables is not None  # a known table comes from it
             computed = tables.table(directive.argument)
             return markdown_table(computed.headers, computed.rows)
-        notes: dict[str, str] = self._calculators.NOTES
+        notes: dict[str, str] = getattr(self.package, "NOTES", {})
         if directive.argument not in notes:
             raise DirectiveError(
                 Kind.UNKNOWN_NOTE,
                 f"note inconnue « {directive.argument} » ; attendu l’une de : "
-                + ", ".join(sorted(notes)),
+                + (", ".join(sorted(notes)) or "aucune (le paquet des calculateurs n’en a pas)"),
             )
         return note_admonition(notes[directive.argument])
 

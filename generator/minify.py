@@ -183,7 +183,7 @@ def bundle_modules(
     version = esbuild_version(node_modules)
     entry_name = Path(os.path.relpath(entry, folder)).as_posix()
     graph = cache / f"paquet-{_digest(version, entry_name)}.json" if cache is not None else None
-    if cache is not None and graph is not None:
+    if cache is not None and graph is not None:  # one goes with the other (for mypy)
         kept = _cached_bundle(cache, graph, version, entry_name, folder)
         if kept is not None:
             return kept

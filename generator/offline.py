@@ -116,11 +116,13 @@ class OfflineSummary:
 # Fallback page -----------------------------------------------------------------------------
 
 
-def fallback_page(links: Sequence[tuple[str, str]]) -> str:
-    """The Markdown of the offline fallback page; `links` are (words, page in the docs) of
-    what it points the reader to, besides the home page. The address asked for and the
-    retry link are filled in by the page's script (offline.js)."""
-    items = ["- [l’accueil](index.md) et les autres pages, depuis le menu ;"]
+def fallback_page(home: str | None, links: Sequence[tuple[str, str]]) -> str:
+    """The Markdown of the offline fallback page: `home` is the home page's file in the docs
+    (None without one), `links` are (words, page in the docs) of what else it points the
+    reader to. The address asked for and the retry link are filled in by the page's script
+    (offline.js)."""
+    menu = "et les autres pages, depuis le menu ;"
+    items = [f"- [l’accueil]({home}) {menu}" if home else "- les pages du site, depuis le menu ;"]
     items += [f"- [{words}]({page}) ;" for words, page in links]
     items[-1] = items[-1].removesuffix(" ;") + "."
     return "\n".join(

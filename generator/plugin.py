@@ -61,8 +61,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             site_name=config.site_name,
             site_description=config.site_description or "",
             systems=dict(options.systems),
+            site_folders=tuple(options.site_folders),
             spells=spells,
-            calculators=options.calculators,
+            calculators=Path(options.calculators),
             pyodide_dir=Path(options.pyodide_dir),
             snapshot=options.snapshot,
             node_modules=Path(options.node_modules),
@@ -125,7 +126,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def _bundle_assets(self, files: Files, config: MkDocsConfig) -> None:
         """One stylesheet and one deferred script in every page, minified (generator/bundle.py,
         generator/minify.py)."""
-        css = self._bundle(files, config, self.css_sources, "assets", "site", ".css")
+        css = self._bundle_styles(files, config, self.css_sources, "assets", "site")
         if css is not None:
             config.extra_css = [css]
         js = self._bundle_script(files, config, self.js_sources, "assets/js", "site")
@@ -151,16 +152,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 files.remove(map_file)
                 files.append(File.generated(config, map_file.src_uri, content=shifted))
 
-    def _bundle(
-        self,
-        files: Files,
-        config: MkDocsConfig,
-        sources: list[str],
-        folder: str,
-        stem: str,
-        suffix: str,
+    def _bundle_styles(
+        self, files: Files, config: MkDocsConfig, sources: list[str], folder: str, stem: str
     ) -> str | None:
-        """Replace the `sources` among `files` by their minified concatenation; its path."""
+        """Replace the stylesheets `sources` among `files` by their minified concatenation;
+        its path."""
         if not sources:
             return None
         node_modules = Path(self.config.node_modules)
@@ -171,9 +167,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 s: minify(f.content_string, s, node_modules, cache) if f is not None else None
                 for s, f in found.items()
             }
-            bundle = concatenate(sources, texts, folder, stem, suffix)
+            bundle = concatenate(sources, texts, folder, stem, ".css")
         except (BundleError, MinifyError) as error:
-            raise PluginError(f"extra_css / extra_javascript : {error}") from error
+            raise PluginError(f"extra_css : {error}") from error
         for file in found.values():
             if file is not None:
                 files.remove(file)
@@ -183,31 +179,38 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def _bundle_script(
         self, files: Files, config: MkDocsConfig, sources: list[str], folder: str, stem: str
     ) -> str | None:
-        """Replace the entry module (the one source) and every module of its import graph
-        among `files` by their bundle; its path."""
+        """Replace each listed entry module and every module of its import graph among
+        `files` by one bundle (the entries' bundles in their order); its path."""
         if not sources:
             return None
-        found = files.get_file_from_path(sources[0])
-        if len(sources) > 1 or found is None or found.abs_src_path is None:
-            raise PluginError(
-                "extra_javascript : un seul module d’entrée attendu, fichier du thème ou du "
-                f"contenu (ses imports font le reste) ; reçu : {', '.join(sources)}"
-            )
         project = Path(config.config_file_path).parent
-        try:
-            modules = bundle_modules(
-                Path(found.abs_src_path),
-                project,
-                Path(self.config.node_modules),
-                Path(self.config.cache_dir),
-            )
-        except MinifyError as error:
-            raise PluginError(f"extra_javascript : {error}") from error
-        graph = {os.path.normpath(project / name) for name in modules.inputs}
+        codes: list[str] = []
+        inputs: list[str] = []
+        for source in sources:
+            found = files.get_file_from_path(source)
+            if found is None or found.abs_src_path is None:
+                raise PluginError(
+                    f"extra_javascript : « {source} » n’est ni un fichier du thème ni une page "
+                    "du contenu (un script d’un autre site ne serait pas servi hors ligne et "
+                    "la politique de sécurité des pages le refuserait)"
+                )
+            try:
+                modules = bundle_modules(
+                    Path(found.abs_src_path),
+                    project,
+                    Path(self.config.node_modules),
+                    Path(self.config.cache_dir),
+                )
+            except MinifyError as error:
+                raise PluginError(f"extra_javascript : {error}") from error
+            codes.append(modules.code)
+            inputs += [name for name in modules.inputs if name not in inputs]
+        graph = {os.path.normpath(project / name) for name in inputs}
         for file in list(files):
             if file.abs_src_path is not None and os.path.normpath(file.abs_src_path) in graph:
                 files.remove(file)
-        bundle = script_bundle(modules.code, modules.inputs, folder, stem)
+        # Each entry is its own function (esbuild's IIFE): ";" keeps them apart.
+        bundle = script_bundle("\n;\n".join(codes), inputs, folder, stem)
         files.append(File.generated(config, bundle.path, content=bundle.content))
         return bundle.path
 
@@ -221,7 +224,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             return
         # MkDocs would stop on the first bad byte with a traceback: the page is built from
         # the text read with « � », and the build fails at the end with every problem listed.
-        file.content_string = build.check_source_file(file.src_uri, data)
+        # Otherwise MkDocs reads the page itself: setting the text would make MkDocs forget
+        # the file's path (other plugins read it, `--dirty` compares its time).
+        text = build.check_source_file(file.src_uri, data)
+        if text is not None:
+            file.content_string = text
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
         if self.config.enabled:

@@ -36,12 +36,14 @@ class RuntimeAssets:
     package: str
     snapshot: str | None
     version: str
+    module: str  # the rules package's name, as the browser imports it
 
     def to_json(self) -> str:
         return json.dumps(
             {
                 "pyodide": self.pyodide,
                 "package": self.package,
+                "module": self.module,
                 "snapshot": self.snapshot,
                 "version": self.version,
             },
@@ -80,7 +82,7 @@ def _writable(folder: Path) -> bool:
 
 
 def _snapshot(
-    pyodide_dir: Path, package: Path, cache: Path, key: str, scratch: Path
+    pyodide_dir: Path, package: Path, module: str, cache: Path, key: str, scratch: Path
 ) -> Path | None:
     """The gzipped snapshot for this Pyodide build and package, made once and cached.
 
@@ -100,7 +102,7 @@ def _snapshot(
         folder = scratch
     made, partial = folder / name, folder / (name + ".part")
     result = subprocess.run(
-        [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), str(partial)],
+        [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), module, str(partial)],
         capture_output=True,
         text=True,
         check=False,
@@ -137,11 +139,15 @@ def write_runtime(
         wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
         key = _digest(version.encode(), _digest(wasm).encode(), package_key.encode())
         with tempfile.TemporaryDirectory() as scratch:
-            made = _snapshot(pyodide_dir, site / package_path, cache, key, Path(scratch))
+            made = _snapshot(
+                pyodide_dir, site / package_path, package_source.name, cache, key, Path(scratch)
+            )
             if made is not None:
                 snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
                 shutil.copy2(made, site / snapshot_path)  # with its time, as the files above
 
-    assets = RuntimeAssets(f"{runtime_dir}/", package_path, snapshot_path, version)
+    assets = RuntimeAssets(
+        f"{runtime_dir}/", package_path, snapshot_path, version, package_source.name
+    )
     (site / "assets" / "rules-runtime.json").write_text(assets.to_json(), encoding="utf-8")
     return assets

@@ -36,7 +36,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -63,7 +63,7 @@ __all__ = [
     "Indexer",
     "Record",
     "SearchIndexError",
-    "areas_of",
+    "area_of",
     "article",
     "is_indexed",
     "log_summary",
@@ -112,21 +112,21 @@ MATERIAL_SEARCH_FILES = ("assets/javascripts/lunr", "assets/javascripts/workers/
 
 @dataclass(frozen=True)
 class Area:
-    """A folder of the site and what its pages are: game system and kind of page, and for
-    the spells' folder the nav section that holds it."""
+    """What a page is for the search: its game system and kind of page, and for a spell
+    page the nav section that holds it. A page of the site (tools, install) has none."""
 
-    prefix: str
     system: str | None
     kind: str
     section: str | None = None
 
 
-def areas_of(systems: Systems) -> tuple[Area, ...]:
-    """The site's folders and what their pages are, the deepest folder first (it wins)."""
-    found = [Area(f"{folder}/", name, KIND_RULES) for folder, name in systems.names.items()]
-    if systems.spells_folder is not None:
-        found.append(Area(f"{systems.spells_folder}/", None, KIND_SPELLS, systems.spells_section))
-    return tuple(sorted(found, key=lambda area: (-area.prefix.count("/"), area.prefix)))
+def area_of(systems: Systems, page: str) -> Area | None:
+    """The area of a page of the docs (its source path), from the folders the site declares:
+    the same reading as the build's (generator/systems.py)."""
+    if systems.is_spell_page(page):
+        return Area(None, KIND_SPELLS, systems.spells_section)
+    folder = systems.folder_of(page)
+    return Area(systems.names[folder], KIND_RULES) if folder is not None else None
 
 
 # Pages that are not content: the home page (a list of links to the other pages), the error
@@ -314,12 +314,9 @@ def article(content: str, title: str) -> str:
     return f'<article class="md-content__inner md-typeset">{heading}{content}</article>'
 
 
-def _area_of(path: str, areas: Sequence[Area]) -> Area | None:
-    return next((a for a in areas if path.startswith(a.prefix)), None)
-
-
-def page_records(path: str, text: str, areas: Sequence[Area]) -> list[Record]:
-    """The records of one built page, given its path inside the site and its HTML."""
+def page_records(path: str, text: str, area: Area | None) -> list[Record]:
+    """The records of one built page, given its path inside the site, its HTML and its area
+    (None: a page of the site)."""
     reader = _ArticleReader()
     # Only the article is read: the rest of a page is mostly the navigation, the same on
     # every page (a quick cut, the reader still finds the article's exact end).
@@ -331,7 +328,6 @@ def page_records(path: str, text: str, areas: Sequence[Area]) -> list[Record]:
     if not sections or sections[0].level != 1:
         return []
     base = page_url(path)
-    area = _area_of(path, areas)
     kind = area.kind if area else KIND_SITE
     system = area.system if area else None
     page_title = sections[0].title
@@ -374,10 +370,11 @@ def is_indexed(path: str, excluded: Iterable[str] = EXCLUDED_PAGES) -> bool:
 
 def site_records(
     site: Path,
-    areas: Sequence[Area],
+    area: Callable[[str], Area | None],
     excluded: Iterable[str] = EXCLUDED_PAGES,
 ) -> list[Record]:
-    """Every record of the built site, page by page in path order."""
+    """Every record of the built site, page by page in path order; `area` gives the area of
+    a built page's path."""
     skip = set(excluded)
     records: list[Record] = []
     for page in sorted(site.rglob("*.html")):
@@ -388,7 +385,7 @@ def site_records(
             text = page.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise SearchIndexError(f"{path} : {error}") from error
-        records += page_records(path, text, areas)
+        records += page_records(path, text, area(path))
     return records
 
 
@@ -671,11 +668,9 @@ class Indexer:
 
     def __init__(
         self,
-        areas: Sequence[Area],
         excluded: Iterable[str] = EXCLUDED_PAGES,
         cache: Path | None = None,
     ) -> None:
-        self.areas = tuple(areas)
         self.excluded = frozenset(excluded)
         self.records = 0
         self.spells = 0
@@ -686,13 +681,12 @@ class Indexer:
             _pagefind_version(),
             LANGUAGE,
             *UNUSED_BUNDLE_FILES,
-            repr(self.areas),
             repr(sorted(self.excluded)),
             hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
         ]
         self._made_by = hashlib.sha256("\0".join(made_by).encode()).hexdigest()
         self._pages: list[str] = []  # digests of the pages given, in order
-        self._held: list[tuple[str, str]] = []  # pages those of the kept index so far
+        self._held: list[tuple[str, str, Area | None]] = []  # those of the kept index so far
         self._expected = self._kept_pages()
         self._service: _Service | None = None
         self._index_id: str | None = None
@@ -712,23 +706,23 @@ class Indexer:
         self._service = service
         self.records = self.spells = 0  # every page given so far is held back
         held, self._held = self._held, []
-        for path, text in held:
-            self._add(page_records(path, text, self.areas))
+        for path, text, area in held:
+            self._add(page_records(path, text, area))
 
-    def add_page(self, path: str, text: str) -> None:
+    def add_page(self, path: str, text: str, area: Area | None) -> None:
         """Index the page built at `path` (inside the site) from its HTML, unless excluded:
-        a whole page, or the article alone (see `article`)."""
+        a whole page, or the article alone (see `article`); `area` says what it is."""
         if not is_indexed(path, self.excluded):
             return
-        self._pages.append(hashlib.sha256(f"{path}\0{text}".encode()).hexdigest())
+        self._pages.append(hashlib.sha256(f"{path}\0{area!r}\0{text}".encode()).hexdigest())
         if self._service is None:
             expected = self._expected.pages if self._expected is not None else ()
             count = len(self._pages)
             if count <= len(expected) and expected[count - 1] == self._pages[-1]:
-                self._held.append((path, text))
+                self._held.append((path, text, area))
                 return
             self._start()
-        self._add(page_records(path, text, self.areas))
+        self._add(page_records(path, text, area))
 
     def _add(self, records: Iterable[Record]) -> None:
         assert self._service is not None

@@ -6,9 +6,9 @@ the plugin hands each page's article to `IndexWorker`, which passes it on to a c
 (`python -m generator.search_worker`) that cuts the records and feeds Pagefind's service:
 both work on the machine's other core while MkDocs goes on.
 
-Protocol, one JSON object per line. Parent to child: `{"cache": folder or null, "areas":
-[[prefix, system, kind, section], …]}` first (where `search.Indexer` keeps the last index, and the
-site's folders: `search.Area`), `{"page": path, "html": text}` for each page, then
+Protocol, one JSON object per line. Parent to child: `{"cache": folder or null}` first (where
+`search.Indexer` keeps the last index), `{"page": path, "html": text, "area": [system, kind,
+section] or null}` for each page (its `search.Area`), then
 `{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
 `IndexSummary`) or `{"error": message}`.
 """
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -42,7 +42,7 @@ class IndexWorker:
     `finish`, with the child's message.
     """
 
-    def __init__(self, areas: Sequence[Area], cache: Path | None = None) -> None:
+    def __init__(self, cache: Path | None = None) -> None:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish/abandon)
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}
@@ -57,12 +57,7 @@ class IndexWorker:
         self._writer = threading.Thread(target=self._write, name="index-worker", daemon=True)
         self._writer.start()
         self._closed = False
-        self._send(
-            {
-                "cache": str(cache) if cache is not None else None,
-                "areas": [[a.prefix, a.system, a.kind, a.section] for a in areas],
-            }
-        )
+        self._send({"cache": str(cache) if cache is not None else None})
 
     def _write(self) -> None:
         stdin = self._process.stdin
@@ -79,8 +74,9 @@ class IndexWorker:
             raise SearchIndexError("index déjà écrit ou abandonné")
         self._queue.put(json.dumps(message, ensure_ascii=False).encode() + b"\n")
 
-    def add_page(self, path: str, text: str) -> None:
-        self._send({"page": path, "html": text})
+    def add_page(self, path: str, text: str, area: Area | None) -> None:
+        shown = [area.system, area.kind, area.section] if area is not None else None
+        self._send({"page": path, "html": text, "area": shown})
 
     def start_writing(self, output: Path) -> None:
         self._send({"write": str(output)})
@@ -125,12 +121,8 @@ def serve(lines: Iterable[str], answer: IO[str]) -> int:
     lines = iter(lines)
     first = json.loads(next(lines, "{}"))
     cache = first.get("cache")
-    areas = [
-        Area(str(prefix), system, str(kind), section)
-        for prefix, system, kind, section in first.get("areas", [])
-    ]
     try:
-        indexer = Indexer(areas, cache=Path(cache) if cache else None)
+        indexer = Indexer(cache=Path(cache) if cache else None)
     except SearchIndexError as error:
         answer.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
         return 1
@@ -138,7 +130,8 @@ def serve(lines: Iterable[str], answer: IO[str]) -> int:
         for line in lines:
             message = json.loads(line)
             if "page" in message:
-                indexer.add_page(message["page"], message["html"])
+                area = message.get("area")
+                indexer.add_page(message["page"], message["html"], area and Area(*area))
             elif "write" in message:
                 indexer.start_writing(Path(message["write"]))
                 summary = indexer.finish()

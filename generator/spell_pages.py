@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ class SpellSettings:
     section: str  # the nav section they are appended to
     index_title: str
 
-    @property
+    @cached_property
     def index_uri(self) -> str:
         return f"{self.folder}/{slugify(self.index_title)}.md"
 

@@ -1,9 +1,10 @@
 """The site's game systems: which folder of the docs holds which system's pages.
 
 Declared by the site's owner in mkdocs.yml (`systems:` of the `regles` plugin). A page at the
-top of the docs is a page of the site (home, tools, licences); a page in a folder belongs to
-the system declared for that folder, or to the spell database's folder. Any other folder is
-a mistake the build names: its pages would have no system in the search filters.
+top of the docs, or in one of the `site_folders`, is a page of the site (home, tools, help);
+a page in a folder belongs to the system declared for that folder, or to the spell
+database's folder. Any other folder is a mistake the build names: its pages would have no
+system in the search filters.
 """
 
 from __future__ import annotations
@@ -23,15 +24,15 @@ class Systems:
     spells_folder: str | None = None
     config_name: str = "mkdocs.yml"
     spells_section: str | None = None  # the nav section of the spell pages
+    site_folders: tuple[str, ...] = ()  # folders of pages that belong to no system
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""
-        parts = posixpath.dirname(page).split("/")
-        for end in range(len(parts), 0, -1):
-            folder = "/".join(parts[:end])
-            if folder in self.names:
-                return folder
-        return None
+        return _deepest(page, self.names)
+
+    def is_site_page(self, page: str) -> bool:
+        """A page of the site, in no system: at the top of the docs or in a site folder."""
+        return "/" not in page or _deepest(page, self.site_folders) is not None
 
     def name_of(self, page: str) -> str | None:
         folder = self.folder_of(page)
@@ -44,7 +45,7 @@ class Systems:
         """A warning for each page in a folder that is neither a system's nor the spells'."""
         problems = []
         for page in pages:
-            if "/" not in page or self.folder_of(page) or self.is_spell_page(page):
+            if self.is_site_page(page) or self.folder_of(page) or self.is_spell_page(page):
                 continue
             folder = posixpath.dirname(page)
             declared = ", ".join(sorted(self.names)) or "aucun"
@@ -56,8 +57,21 @@ class Systems:
                     Kind.PAGE_OUTSIDE_SYSTEMS,
                     f"page hors de tout système : le dossier « {folder} » n’est pas déclaré "
                     f"sous « systems » du greffon regles ({self.config_name} ; déclarés : "
-                    f"{declared}) ; la recherche ne pourrait pas la filtrer par système",
+                    f"{declared}) ; la recherche ne pourrait pas la filtrer par système "
+                    "(un dossier de pages du site, sans système, se déclare sous "
+                    "« site_folders »)",
                     folder,
                 )
             )
         return problems
+
+
+def _deepest(page: str, folders: Iterable[str]) -> str | None:
+    """The deepest of `folders` that holds `page` (a path in the docs)."""
+    known = set(folders)
+    parts = posixpath.dirname(page).split("/")
+    for end in range(len(parts), 0, -1):
+        folder = "/".join(parts[:end])
+        if folder in known:
+            return folder
+    return None

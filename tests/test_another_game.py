@@ -1,7 +1,7 @@
 """Another table's site from the same generator, unchanged: three pages of another game, one
-calculator block, no spell database, its own system (tests/integration/autre-jeu/). It
-builds with --strict and, in Chromium under a project sub-path, its search, its calculator
-and its offline copy work."""
+calculator of its own rules package, no spell database, its own system
+(tests/integration/autre-jeu/). It builds with --strict and, in Chromium under a project
+sub-path, its search, its calculator and its offline copy work."""
 
 from __future__ import annotations
 
@@ -74,12 +74,13 @@ def test_search_calculator_and_offline_work(
         found = page.evaluate("window.rules.search('blessures')")
         assert found and found[0]["url"] == url + "brumes/combat/#blessures", found
 
-        form = page.locator("form[data-calculateur='dice']")
+        # Its own rules package, run by Pyodide: 2d6 + 2 ≥ 8 in 26 cases of 36.
+        form = page.locator("form[data-calculateur='test_brumes']")
         form.scroll_into_view_if_needed()
-        field = form.locator("input[name='expression']")
-        field.fill("2d6")
-        mean = form.locator("output[name='mean']")
-        mean.filter(has_text="7").wait_for(timeout=60_000)
+        form.locator("input[name='trait']").fill("2")
+        chance = form.locator("output[name='p_reussite']")
+        chance.filter(has_text="(13/18)").wait_for(timeout=60_000)
+        assert chance.inner_text().startswith("72,2")
 
         context.set_offline(True)
         page.goto(url + "brumes/combat/")

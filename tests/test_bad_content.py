@@ -91,7 +91,7 @@ CATALOGUE: dict[str, Case] = {
         "warning",
     ),
     "nav-vers-page-absente": Case(
-        "liens", "mkdocs.yml:33", "nav : la page « page-oubliee.md » n’existe pas"
+        "liens", "mkdocs.yml:34", "nav : la page « page-oubliee.md » n’existe pas"
     ),
     "ancre-definie-deux-fois": Case(
         "liens", "regles.md:19", "ancre « #sorts » déjà définie ligne 15"

@@ -4,6 +4,7 @@ the stylesheets concatenated, the scripts bundled by esbuild from one module gra
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from bs4 import BeautifulSoup
 from generator import minify as minify_module
 from generator.bundle import EAGER_HINT, BundleError, concatenate, script_bundle, with_eager_hint
 from generator.minify import MinifyError, bundle_modules, minify
-from tests.conftest import ROOT
+from tests.conftest import ROOT, build_site, variant_of_test_site
 
 MODULES = ROOT / "site_overrides" / "assets" / "js"
 # Loaded by its own Worker, not by the page: not a module of the page's graph.
@@ -320,3 +321,43 @@ def test_esbuild_refusing_a_module_names_its_file_and_line(tmp_path: Path) -> No
         bundle_modules(entry, tmp_path, ROOT / "node_modules", cache)
     with pytest.raises(MinifyError, match="npm ci"):
         bundle_modules(entry, tmp_path, tmp_path / "node_modules")
+
+
+def test_a_script_the_site_adds_is_bundled_after_ours(tmp_path: Path) -> None:
+    # A game master lists a script of their own after the generator's entry module: the
+    # pages still get one script, ours first, then theirs; neither is published apart.
+    theme = tmp_path / "site_overrides"
+    shutil.copytree(ROOT / "site_overrides", theme)
+    (theme / "assets" / "js" / "table.js").write_text(
+        'document.documentElement.dataset.table = "ma table";\n', "utf-8"
+    )
+    config = variant_of_test_site(
+        tmp_path,
+        lambda text: text.replace(f"{ROOT}/site_overrides", str(theme)).replace(
+            "  - assets/js/site.js\n", "  - assets/js/site.js\n  - assets/js/table.js\n"
+        ),
+    )
+    site = tmp_path / "site"
+    result = build_site(site, config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = BeautifulSoup((site / "jeu" / "combat" / "index.html").read_text("utf-8"), "html.parser")
+    ours = [s["src"] for s in page.find_all("script", src=True) if "assets/js/" in s["src"]]
+    assert len(ours) == 1, ours
+    script = (site / "jeu" / "combat" / ours[0]).resolve().read_text("utf-8")
+    assert "ma table" in script and script.index("rules:unfold") < script.index("ma table")
+    assert not (site / "assets" / "js" / "table.js").exists()
+    assert not (site / "assets" / "js" / "page.js").exists()
+
+
+def test_a_script_from_another_site_is_refused_with_its_reason(tmp_path: Path) -> None:
+    config = variant_of_test_site(
+        tmp_path,
+        lambda text: text.replace(
+            "  - assets/js/site.js\n", "  - assets/js/site.js\n  - https://exemple.org/x.js\n"
+        ),
+    )
+    result = build_site(tmp_path / "site", config)
+    assert result.returncode != 0
+    assert (
+        "« https://exemple.org/x.js » n’est ni un fichier du thème" in result.stdout + result.stderr
+    )

@@ -12,6 +12,7 @@ from generator.plugin import ReglesPlugin
 from generator.report import Kind
 from generator.slugs import slugify
 from generator.systems import Systems
+from tests.conftest import ROOT
 
 
 def load(options: dict[str, object], folder: Path) -> tuple[ReglesPlugin, list[str], list[str]]:
@@ -28,6 +29,7 @@ def test_a_site_without_systems_nor_spells_is_valid(tmp_path: Path) -> None:
     assert plugin.config.cache_dir == str(tmp_path / "build" / "cache")
     assert plugin.config.report_file == str(tmp_path / "build" / "rapport-construction.json")
     assert plugin.config.node_modules == str(tmp_path / "node_modules")
+    assert plugin.config.calculators == str(tmp_path / "calculators")
 
 
 def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
@@ -51,12 +53,26 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"systems": {"../ailleurs": "X"}}, "Expected a folder of the docs"),
-        ({"systems": {"jeu": " "}}, "Expected a name for the system 'jeu'"),
-        ({"systems": ["jeu"]}, "Expected a dict of items"),
+        ({"systems": {"../ailleurs": "X"}}, "un dossier des pages est attendu"),
+        ({"systems": {".": "X"}}, "un dossier des pages est attendu"),
+        ({"systems": {"jeu": " "}}, "le système du dossier « jeu » n’a pas de nom"),
+        ({"systems": {"jeu": "A", "jeu/": "B"}}, "le dossier « jeu » est déclaré deux fois"),
+        ({"systems": ["jeu"]}, "un dictionnaire « dossier: nom du système » est attendu"),
+        ({"site_folders": ["aide", "aide/"]}, "le dossier « aide » est déclaré deux fois"),
         ({"spells": {"export": "sorts.txt", "section": "Sorts"}}, "folder"),
         ({"spells": {"export": "sorts.txt", "folder": "..", "section": "S"}}, "folder"),
         ({"spells": {"folder": "sorts", "section": "Sorts"}}, "export"),
+        (
+            {"spells": {"export": "e.txt", "folder": "sorts", "section": "S", "index_title": "!"}},
+            "le titre de l’index des sorts doit contenir une lettre ou un chiffre",
+        ),
+        (
+            {
+                "systems": {"sorts": "S"},
+                "spells": {"export": "e", "folder": "sorts", "section": "S"},
+            },
+            "le dossier des sorts « sorts » est aussi déclaré sous « systems »",
+        ),
     ],
 )
 def test_a_mistake_in_the_settings_names_its_option(
@@ -67,8 +83,9 @@ def test_a_mistake_in_the_settings_names_its_option(
 
 
 def test_a_page_outside_every_system_is_named() -> None:
-    systems = Systems({"jeu": "Jeu", "jeu/variantes": "Variantes"}, "sorts")
+    systems = Systems({"jeu": "Jeu", "jeu/variantes": "Variantes"}, "sorts", site_folders=("aide",))
     pages = ["index.md", "jeu/combat.md", "jeu/variantes/a.md", "sorts/feu.md", "autre/page.md"]
+    pages += ["aide/debuter.md", "aide/outils/des.md"]  # pages of the site, in no system
     problems = systems.check(pages)
     assert [(p.file, p.kind, p.severity, p.subject) for p in problems] == [
         ("autre/page.md", Kind.PAGE_OUTSIDE_SYSTEMS, "warning", "autre")
@@ -86,7 +103,42 @@ def test_one_slug_for_headings_spells_and_pages() -> None:
     assert slugify("Nœud magique") == "noeud-magique"
 
 
-def test_an_unknown_rules_package_stops_the_build_naming_the_option(tmp_path: Path) -> None:
-    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators="regles_introuvables")
-    with pytest.raises(BuildError, match="option calculators du greffon regles"):
+def test_a_rules_package_that_cannot_serve_stops_the_build_naming_the_option(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "regles_introuvables"
+    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=missing)
+    with pytest.raises(BuildError, match=r"n’a pas de __init__\.py \(option calculators"):
         SiteBuild(settings)
+    # A package without the browser's entry point.
+    partial = tmp_path / "regles_sans_run_json"
+    partial.mkdir()
+    (partial / "__init__.py").write_text("def catalog():\n    return []\n", "utf-8")
+    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=partial)
+    with pytest.raises(BuildError, match="n’a pas de fonction run_json"):
+        SiteBuild(settings)
+
+
+def test_pages_mkdocs_can_read_keep_their_file_for_mkdocs_and_other_plugins(
+    tmp_path: Path,
+) -> None:
+    from mkdocs.structure.files import File
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ok.md").write_bytes(b"# Page\r\n\r\nTexte.\r\n")
+    (docs / "latin.md").write_bytes("# Page\n\nd\xe9g\xe2ts\n".encode("cp1252"))
+    build = SiteBuild(
+        Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=ROOT / "calculators")
+    )
+    plugin = ReglesPlugin()
+    ok, latin = (
+        File(name, str(docs), str(tmp_path / "site"), True) for name in ("ok.md", "latin.md")
+    )
+    for file in (ok, latin):
+        plugin._check_file(file, build)
+    # MkDocs reads it (line ends made "\n"); its path stays, for `--dirty` and other plugins.
+    assert ok.abs_src_path == str(docs / "ok.md") and ok.content_string == "# Page\n\nTexte.\n"
+    # Not UTF-8: built from the text read with « � », and reported.
+    assert latin.content_string == "# Page\n\nd\ufffdg\ufffdts\n"
+    assert [p.kind for p in build.report.problems] == [Kind.ENCODING]

@@ -39,9 +39,18 @@ def site_words(config_file: Path) -> set[str]:
 
 
 def occurrences(words: Iterable[str], folders: Iterable[Path]) -> list[str]:
-    """`file:line: word` for each of `words` (whole, any case) in the text files of `folders`."""
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![\w/-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+    """`file:line: word` for each of `words` (whole, any case) in the text files of `folders`.
+
+    A name may stand anywhere in a path (`"/dnd5e/combat/"`, `content/magie/`); a page path
+    (`outils/`) only as a path of its own, not as the end of another (`regles/outils/`)."""
+    names = sorted((w for w in words if not w.endswith(("/", ".md"))), key=len, reverse=True)
+    pages = sorted((w for w in words if w.endswith(("/", ".md"))), key=len, reverse=True)
+    parts = []
+    if names:
+        parts.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+    if pages:
+        parts.append(r"(?<![\w/-])(?:" + "|".join(map(re.escape, pages)) + r")(?![\w-])")
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
     found = []
     for folder in folders:
         for path in sorted(folder.rglob("*")):
@@ -61,8 +70,12 @@ def test_the_generator_names_none_of_this_sites_content() -> None:
 def test_the_search_finds_what_a_site_declares(tmp_path: Path) -> None:
     words = site_words(ROOT / "tests" / "integration" / "autre-jeu" / "mkdocs.yml")
     assert words == {"brumes", "Chroniques des Brumes"}
-    (tmp_path / "area.py").write_text('AREAS = {"Brumes/": "x"}\nOK = "brumeuse"\n', "utf-8")
-    assert occurrences(words, [tmp_path]) == [f"{tmp_path / 'area.py'}:1: Brumes"]
+    text = 'AREAS = {"Brumes/": "x"}\nOK = "brumeuse"\nURL = "/site/brumes/combat/"\n'
+    (tmp_path / "area.py").write_text(text, "utf-8")
+    assert occurrences(words, [tmp_path]) == [
+        f"{tmp_path / 'area.py'}:1: Brumes",
+        f"{tmp_path / 'area.py'}:3: brumes",
+    ]
     # A page at the top of the docs, by its path.
     assert occurrences({"outils/", "outils.md"}, [tmp_path]) == []
     (tmp_path / "page.js").write_text('go("outils/"); // les outils, a/outils/\n', "utf-8")

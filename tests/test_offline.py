@@ -29,6 +29,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator import offline
+from generator.build import Settings, SiteBuild
 from tests.conftest import ROOT, TEST_SITE, QuietHandler, build_site
 
 SUBPATH = "regles"
@@ -508,7 +509,7 @@ def test_without_a_page_of_its_own_the_site_gets_the_generators_offline_page(
     assert not (TEST_SITE.parent / "content" / "hors-ligne.md").exists()
     soup = BeautifulSoup((site_dir / "hors-ligne/index.html").read_text("utf-8"), "html.parser")
     links = {a.get_text(): a["href"] for a in soup.select("article li a")}
-    assert links == {"l’accueil": "../", "tous les sorts": "../sorts/index-des-sorts/"}
+    assert links == {"l’accueil": "../", "Index des sorts": "../sorts/index-des-sorts/"}
     assert soup.select_one("article .hors-ligne-adresse") is not None
 
 
@@ -626,3 +627,26 @@ def test_manifest_and_worker_resolve_inside_the_subpath(subpath_site: SubpathSit
     assert root is not None and root["content"] == "../../"
     assert urljoin(url + "jeu/combat/", root["content"]) + "sw.js" == url + "sw.js"
     assert all(not is_root_absolute(f["url"]) for f in sw_data(subpath_site.site)["files"])
+
+
+@pytest.mark.parametrize(
+    ("owner", "home"),
+    [
+        ("index.md", "[l’accueil](index.md)"),
+        ("README.md", "[l’accueil](README.md)"),
+        ("a.md", None),
+    ],
+)
+def test_the_generators_offline_page_leads_to_the_home_page_the_site_has(
+    tmp_path: Path, owner: str, home: str | None
+) -> None:
+    # MkDocs makes the home page of index.md, or else of README.md; a site may have neither.
+    build = SiteBuild(
+        Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=ROOT / "calculators")
+    )
+    ((uri, text, in_nav),) = build.generated_pages([owner])
+    assert (uri, in_nav) == (offline.FALLBACK_SOURCE, False)
+    assert (home in text) if home else ("accueil" not in text)
+    build.index_pages([(owner, "# Page\n"), (uri, text)], [owner, uri], None, "")
+    build.render_markdown(uri, text, text)
+    assert build.report.problems == []  # no link to a page the site lacks

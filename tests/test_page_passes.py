@@ -13,8 +13,8 @@ from generator.checks import SiteMap
 from generator.content import ContentRenderer, PageJob
 from generator.links import TargetIndex
 from generator.markdown_text import PageText
-from generator.registry import Registry
 from generator.report import Kind, Problem
+from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,9 @@ def test_rendering_reads_each_line_of_a_page_for_fences_once(
 def test_indexing_reads_each_page_for_fences_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    build = SiteBuild(Settings(tmp_path, "mkdocs.yml", "Site", "Règles"))
+    build = SiteBuild(
+        Settings(tmp_path, "mkdocs.yml", "Site", "Règles", calculators=ROOT / "calculators")
+    )
     shown = f"# Outils\n\n````markdown\n{SHOWN}\n````\n"
     pages = [("index.md", PAGE), ("outils.md", shown)]
     fence = CountingPattern(markdown_text.FENCE)
@@ -121,27 +123,10 @@ def test_indexing_reads_each_page_for_fences_once(
     assert build.site.anchors["outils.md"] == {"outils"}
 
 
-def test_the_registry_runs_the_highest_priority_first_and_ties_in_order() -> None:
-    steps: Registry[str] = Registry()
-    steps.register("b", "b", 10)
-    steps.register("a", "a", 20)
-    steps.register("c", "c", 10)
-    assert list(steps) == ["a", "b", "c"] and steps.names() == ["a", "b", "c"]
-    steps.register("B", "b", 30)  # the same name: replaced, at its new priority
-    assert list(steps) == ["B", "a", "c"] and steps["b"] == "B"
-    steps.deregister("a")
-    assert "a" not in steps and len(steps) == 2
-
-
 def test_the_passes_keep_their_order_links_first_directives_last() -> None:
-    assert ContentRenderer().passes.names() == [
-        "link_syntax",
-        "source_checks",
-        "absent_pages",
-        "references",
-        "dice",
-        "directives",
-    ]
+    passes = ContentRenderer().passes
+    names = ["link_syntax", "source_checks", "absent_pages", "references", "dice", "directives"]
+    assert [passes.get_index_for_name(name) for name in names] == list(range(len(names)))
 
 
 def test_a_pass_registered_between_two_reads_what_the_first_left() -> None:

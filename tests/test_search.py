@@ -16,18 +16,33 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from bench.project import load_mkdocs_yaml, plugin_options
 from generator import search
 from generator.systems import Systems
+from tests.conftest import TEST_SITE
 
-AREAS = search.areas_of(Systems({"dnd5e": "D&D 5e"}, "magie"))
-# The test site's systems and spells' folder, as tests/site/mkdocs.yml declares them.
-TEST_SITE_SYSTEMS = {
-    "jeu": "Jeu d’essai",
-    "maison": "Règles maison d’essai",
-    "epees": "Épées d’essai",
-    "lankhmar": "Lankhmar d’essai",
-}
-SITE_AREAS = search.areas_of(Systems(TEST_SITE_SYSTEMS, "sorts"))
+SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie", spells_section="Magie")
+RULES = search.area_of(SYSTEMS, "dnd5e/combat.md")
+SPELLS = search.area_of(SYSTEMS, "magie/acoustique.md")
+# The test site's systems and spells, as tests/site/mkdocs.yml declares them.
+TEST_SITE_OPTIONS = plugin_options(load_mkdocs_yaml(TEST_SITE), "regles") or {}
+TEST_SITE_SYSTEMS: dict[str, str] = TEST_SITE_OPTIONS["systems"]
+TEST_SITE_FOLDERS = Systems(
+    TEST_SITE_SYSTEMS,
+    TEST_SITE_OPTIONS["spells"]["folder"],
+    spells_section=TEST_SITE_OPTIONS["spells"]["section"],
+)
+
+
+def built_page_area(path: str) -> search.Area | None:
+    """The area of a built page of the test site, from the page it is built from
+    (`jeu/combat/index.html` from `jeu/combat.md`, `jeu/index.html` from `jeu/index.md`)."""
+    folder = path.removesuffix("index.html").rstrip("/")
+    candidates = [f"{folder}/index.md", f"{folder}.md"] if folder else ["index.md"]
+    content = TEST_SITE.parent / "content"
+    source = next((c for c in candidates if (content / c).is_file()), candidates[-1])
+    return search.area_of(TEST_SITE_FOLDERS, source)
+
 
 SIGNATURE = b"pagefind_dcd"
 
@@ -180,7 +195,7 @@ def test_the_index_holds_what_the_written_pages_hold(
 ) -> None:
     # The build indexes each page's converted Markdown before any page is written
     # (`search.article`); cut from the pages as written, the records must be the same.
-    written = {r.url: r for r in search.site_records(site_dir, SITE_AREAS)}
+    written = {r.url: r for r in search.site_records(site_dir, built_page_area)}
     assert set(fragments) == set(written)
     for url, record in written.items():
         assert fragments[url]["meta"]["title"] == record.title, url
@@ -209,7 +224,7 @@ PAGE = """<html><body><nav><h2 id="nav">Navigation</h2></nav>
 
 
 def test_a_page_becomes_one_record_per_heading_with_an_anchor() -> None:
-    records = search.page_records("dnd5e/combat/index.html", PAGE, AREAS)
+    records = search.page_records("dnd5e/combat/index.html", PAGE, RULES)
     assert [(r.url, r.title, r.level) for r in records] == [
         ("dnd5e/combat/", "Combat", 1),
         ("dnd5e/combat/#ordre", "L’ordre", 2),
@@ -235,7 +250,7 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
     <h2 class="sort" id="bruit">Bruit</h2>
     <p class="niveaux"><span class="niveau" title="Niveaux I à II">I–II</span></p>
     <p>Un bruit.</p></article>"""
-    intro, spell = search.page_records("magie/acoustique/index.html", page, AREAS)
+    intro, spell = search.page_records("magie/acoustique/index.html", page, SPELLS)
     assert (spell.url, spell.title, spell.college, spell.kind) == (
         "magie/acoustique/#bruit",
         "Bruit",
@@ -250,7 +265,7 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
         "magie/tous-les-sorts/index.html",
         '<article class="md-content__inner"><h1 id="t">Tous les sorts</h1>'
         '<table id="table-sorts"><tr><td>Bruit</td></tr></table></article>',
-        AREAS,
+        SPELLS,
     )
     assert index.college is None and "Bruit" not in index.body
 
@@ -259,12 +274,12 @@ def test_an_article_without_a_title_gets_the_page_title_as_material_gives_it() -
     # Material's template adds `<h1>{{ page.title }}</h1>` when the content has none.
     content = '<p>Avant-propos.</p><h2 id="suite">Suite</h2><p>Texte.</p>'
     intro, suite = search.page_records(
-        "licences/index.html", search.article(content, "A & B"), AREAS
+        "licences/index.html", search.article(content, "A & B"), None
     )
     assert (intro.title, intro.url, intro.body) == ("A & B", "licences/", "<p>Avant-propos.</p>")
     assert (suite.title, suite.url, suite.page) == ("Suite", "licences/#suite", "A & B")
     titled = search.article('<h1 id="x">Titre</h1><p>Texte.</p>', "Autre")
-    (record,) = search.page_records("x/index.html", titled, AREAS)
+    (record,) = search.page_records("x/index.html", titled, None)
     assert record.title == "Titre" and "Autre" not in titled
 
 
@@ -294,10 +309,19 @@ def test_a_pagefind_service_that_stops_is_reported_with_its_own_message(
     fake.chmod(0o755)
     monkeypatch.setattr(search, "_executable", lambda: fake)
     with pytest.raises(search.SearchIndexError, match="s’est arrêté : configuration illisible"):
-        search.Indexer(AREAS)
+        search.Indexer()
 
 
 def test_page_urls() -> None:
     assert search.page_url("dnd5e/combat/index.html") == "dnd5e/combat/"
     assert search.page_url("index.html") == ""
     assert search.page_url("404.html") == "404.html"
+
+
+def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
+    systems = Systems({"jeu": "Jeu"}, "sorts", spells_section="Sorts", site_folders=("aide",))
+    # jeu.md is built as jeu/index.html, but it lies at the top of the docs: a page of the site.
+    assert search.area_of(systems, "jeu.md") is None
+    assert search.area_of(systems, "jeu/combat.md") == search.Area("Jeu", search.KIND_RULES)
+    assert search.area_of(systems, "aide/jeu/combat.md") is None
+    assert search.area_of(systems, "sorts/feu.md") == search.Area(None, search.KIND_SPELLS, "Sorts")

@@ -15,7 +15,7 @@ from generator import search
 from generator.search_worker import IndexWorker, serve
 from generator.systems import Systems
 
-AREAS = search.areas_of(Systems({"dnd5e": "D&D 5e"}, "magie"))
+SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie")
 
 PAGE = (
     '<h1 id="combat">Combat</h1><p>Intro.</p>'
@@ -24,9 +24,17 @@ PAGE = (
 
 
 def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) -> None:
-    worker = IndexWorker(AREAS)
-    worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
-    worker.add_page("index.html", search.article("<h1>Accueil</h1>", "Accueil"))  # excluded
+    worker = IndexWorker()
+    worker.add_page(
+        "dnd5e/combat/index.html",
+        search.article(PAGE, "Combat"),
+        search.area_of(SYSTEMS, "dnd5e/combat/index.html"),
+    )
+    worker.add_page(
+        "index.html",
+        search.article("<h1>Accueil</h1>", "Accueil"),
+        search.area_of(SYSTEMS, "index.html"),
+    )  # excluded
     worker.start_writing(tmp_path / "pagefind")
     summary = worker.finish()
     assert (summary.records, summary.spells) == (2, 0)
@@ -35,7 +43,7 @@ def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) ->
 
 
 def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None:
-    worker = IndexWorker(AREAS)
+    worker = IndexWorker()
     worker.start_writing(tmp_path / "pagefind")
     with pytest.raises(search.SearchIndexError, match="aucune page à indexer"):
         worker.finish()
@@ -43,8 +51,12 @@ def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None
 
 
 def test_an_abandoned_index_stops_the_child() -> None:
-    worker = IndexWorker(AREAS)
-    worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"))
+    worker = IndexWorker()
+    worker.add_page(
+        "dnd5e/combat/index.html",
+        search.article(PAGE, "Combat"),
+        search.area_of(SYSTEMS, "dnd5e/combat/index.html"),
+    )
     worker.abandon()
     assert worker._process.poll() is not None
 
@@ -80,8 +92,12 @@ def kept_index(cache: Path) -> Path:
 
 
 def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
-    worker = IndexWorker(AREAS, cache=cache)
-    worker.add_page("dnd5e/combat/index.html", search.article(page, "Combat"))
+    worker = IndexWorker(cache=cache)
+    worker.add_page(
+        "dnd5e/combat/index.html",
+        search.article(page, "Combat"),
+        search.area_of(SYSTEMS, "dnd5e/combat/index.html"),
+    )
     worker.start_writing(output)
     return worker.finish()
 
@@ -151,10 +167,10 @@ def index_in_process(
         return service(executable)
 
     monkeypatch.setattr(search, "_Service", counted)
-    indexer = search.Indexer(AREAS, cache=cache)
+    indexer = search.Indexer(cache=cache)
     for path, (title, content) in pages.items():
         given += 1
-        indexer.add_page(path, search.article(content, title))
+        indexer.add_page(path, search.article(content, title), search.area_of(SYSTEMS, path))
     indexer.start_writing(output)
     return indexer.finish(), starts
 

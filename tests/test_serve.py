@@ -41,6 +41,7 @@ def test_make_serve_restarts_on_python_edits_of_the_generator_and_the_rules_code
 
 
 def test_an_edit_of_the_theme_is_served_without_a_restart(tmp_path: Path) -> None:
+    # A stylesheet, then a script module: both reach the pages served.
     theme = tmp_path / "site_overrides"
     shutil.copytree(ROOT / "site_overrides", theme)
     config = variant_of_test_site(
@@ -85,6 +86,18 @@ def test_an_edit_of_the_theme_is_served_without_a_restart(tmp_path: Path) -> Non
         assert bundle is not None, "feuille de style du site absente de la page"
         css = urllib.request.urlopen(f"http://127.0.0.1:{port}/{bundle.group(0)}").read()
         assert rule.encode() in css
+
+        # A module the entry imports (the bundle's cache knows it from esbuild's last run).
+        module = theme / "assets" / "js" / "page.js"
+        marker = 'document.documentElement.dataset.essai = "essai-de-serve-js";\n'
+        module.write_text(module.read_text(encoding="utf-8") + marker, "utf-8")
+        wait_for("Detected file changes")
+        wait_for("Documentation built")
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/jeu/combat/").read().decode()
+        script = re.search(r"assets/js/site\.\w+\.js", page)
+        assert script is not None, "script du site absent de la page"
+        js = urllib.request.urlopen(f"http://127.0.0.1:{port}/{script.group(0)}").read()
+        assert b"essai-de-serve-js" in js
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -1,8 +1,9 @@
 // Module worker hosting Pyodide: the only place Python runs in the page.
-// Messages in:  {type: "init", runtime: {pyodide, package, snapshot}} with absolute URLs,
+// Messages in:  {type: "init", runtime: {pyodide, package, module, snapshot}}, absolute URLs and
+//               the rules package's name,
 //               {type: "run", id, calculator, inputs}.
 // Messages out: {type: "ready", mode: "snapshot" | "normal", ms, fallbackReason?},
-//               {type: "result", id, answer} where answer is calculators.run_json's object,
+//               {type: "result", id, answer} where answer is run_json's object,
 //               {type: "failed", message} when Python cannot start at all.
 const PACKAGE_DIR = "/home/pyodide/regles";
 let runJson = null;
@@ -47,9 +48,9 @@ async function start(runtime) {
   pyodide.runPython(
     `import sys, random\nif "${PACKAGE_DIR}" not in sys.path: sys.path.insert(0, "${PACKAGE_DIR}")\n` +
       // A restored snapshot would replay the random state saved at build time.
-      "random.seed()\nimport calculators",
+      `random.seed()\nimport ${runtime.module}`,
   );
-  runJson = pyodide.globals.get("calculators").run_json;
+  runJson = pyodide.globals.get(runtime.module).run_json;
   return { mode, ms: performance.now() - started, fallbackReason };
 }
 

@@ -76,9 +76,12 @@ async function boot() {
     const response = await fetch(new URL("assets/rules-runtime.json", root));
     if (!response.ok) throw new Error("description du calculateur introuvable");
     const paths = await response.json();
+    // The name is put into Python code by the worker: only a plain identifier.
+    if (!/^[A-Za-z_]\w*$/.test(paths.module)) throw new Error("description du calculateur invalide");
     const runtime = {
       pyodide: new URL(paths.pyodide, root).href,
       package: new URL(paths.package, root).href,
+      module: paths.module,
       snapshot: paths.snapshot && !rules.disableSnapshot ? new URL(paths.snapshot, root).href : null,
     };
     const worker = new Worker(new URL("assets/js/rules-worker.mjs", root), { type: "module" });
