@@ -6,7 +6,7 @@ priority (`ContentRenderer.passes`), takes that reading and hands on the page it
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -14,8 +14,9 @@ from typing import Any
 from markdown.util import Registry
 
 from generator import checks
+from generator.calculator_links import calculator_list
 from generator.dice import dice_buttons
-from generator.fences import Directive, DirectiveError, expand_directives
+from generator.fences import Directive, DirectiveError, directive_arguments, expand_directives
 from generator.links import (
     TargetIndex,
     check_link_syntax,
@@ -93,7 +94,18 @@ class ContentRenderer:
             self._suggesting = (index, titles, spells)
         return self._suggesting[1], self._suggesting[2]
 
-    def render_directive(self, directive: Directive) -> str:
+    def render_directive(self, directive: Directive, placed: Sequence[str] = ()) -> str:
+        """What one directive fence becomes; `placed` are the ids of the calculators that
+        the page places (```calculateur id), in order, for its ```calculateurs list."""
+        if directive.kind == "calculateurs":
+            entries = [self.catalog[c] for c in dict.fromkeys(placed) if c in self.catalog]
+            if not entries:
+                raise DirectiveError(
+                    Kind.EMPTY_CALCULATOR_LIST,
+                    "bloc « ```calculateurs » sur une page sans calculateur : il liste les "
+                    "blocs « ```calculateur identifiant » de sa page",
+                )
+            return calculator_list(entries)
         if directive.kind == "calculateur":
             entry = self.catalog.get(directive.argument)
             if entry is None:
@@ -169,4 +181,7 @@ class ContentRenderer:
         return dice_buttons(page), []
 
     def _directives(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
-        return expand_directives(page, job.file, self.render_directive)
+        placed = directive_arguments(page, "calculateur")
+        return expand_directives(
+            page, job.file, lambda directive: self.render_directive(directive, placed)
+        )

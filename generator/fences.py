@@ -1,4 +1,5 @@
-"""Directive fences in the owner's pages: ```calculateur id```, ```table id```, ```note id```.
+"""Directive fences in the owner's pages: ```calculateur id```, ```table id```, ```note id```,
+and ```calculateurs``` (the list of the page's calculators, which takes no id).
 
 `markdown_text.segment` finds them, once, among the page's fences: a directive-looking line
 inside another block (a ```` fence showing how to write one) is that block's text."""
@@ -11,7 +12,16 @@ from dataclasses import dataclass
 from generator.markdown_text import PageText
 from generator.report import Kind, Problem
 
-__all__ = ["Directive", "DirectiveError", "directive_arguments", "expand_directives"]
+__all__ = [
+    "WITHOUT_ARGUMENT",
+    "Directive",
+    "DirectiveError",
+    "directive_arguments",
+    "expand_directives",
+]
+
+# The directives that take no identifier: what they show comes from the page itself.
+WITHOUT_ARGUMENT = frozenset({"calculateurs"})
 
 
 @dataclass(frozen=True)
@@ -64,15 +74,28 @@ def expand_directives(
         body = [line for line in page.lines[start : end - 1] if line.strip()]
         rendered: list[str] = []
         if body:
+            where = (
+                ""
+                if kind in WITHOUT_ARGUMENT
+                else ", l’identifiant se met sur la ligne d’ouverture"
+            )
             problems.append(
                 malformed(
                     file,
                     start,
-                    f"bloc « ```{kind} » : le contenu doit être vide, "
-                    f"l’identifiant se met sur la ligne d’ouverture (reçu : {body[0]!r})",
+                    f"bloc « ```{kind} » : le contenu doit être vide{where} (reçu : {body[0]!r})",
                 )
             )
-        elif not argument or " " in argument:
+        elif kind in WITHOUT_ARGUMENT and argument:
+            problems.append(
+                malformed(
+                    file,
+                    start,
+                    f"bloc « ```{kind} » : rien n’est attendu après « {kind} », il liste "
+                    f"les calculateurs de sa page (reçu : {argument!r})",
+                )
+            )
+        elif kind not in WITHOUT_ARGUMENT and (not argument or " " in argument):
             problems.append(
                 malformed(
                     file,
@@ -85,6 +108,7 @@ def expand_directives(
             try:
                 rendered = ["", render(Directive(kind, argument, file, start)), ""]
             except DirectiveError as error:
-                problems.append(Problem(file, start, "error", error.kind, str(error), argument))
+                subject = argument or None
+                problems.append(Problem(file, start, "error", error.kind, str(error), subject))
         page = page.replacing(start, end, rendered)
     return page, problems

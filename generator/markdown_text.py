@@ -28,7 +28,8 @@ __all__ = [
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # The site's own blocks, written as fences whose info string names them: ```calculateur id.
-DIRECTIVES = ("calculateur", "table", "note")
+# ```calculateurs (no id) lists the page's calculators.
+DIRECTIVES = ("calculateurs", "calculateur", "table", "note")
 DIRECTIVE = re.compile(r"^```\s*(" + "|".join(DIRECTIVES) + r")\b[ \t]*(.*?)\s*$")
 # MkDocs' own pattern (mkdocs.utils.meta.YAML_RE): what it takes for a front matter.
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)

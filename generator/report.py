@@ -40,6 +40,7 @@ class Kind(StrEnum):
     UNRESOLVED_MENTION = "mention-introuvable"
     # Directives
     UNKNOWN_CALCULATOR = "calculateur-inconnu"
+    EMPTY_CALCULATOR_LIST = "liste-calculateurs-vide"
     UNKNOWN_TABLE = "table-inconnu"
     UNKNOWN_NOTE = "note-inconnu"
     # The site's configuration
