@@ -9,7 +9,8 @@ objects into what they take; another engine would need only another such adapter
 3. `order_pages`: the pages in the reading order of the nav (calculators' home pages);
 4. `render_markdown`, `page_html`: each page's Markdown, then its HTML (search index fed);
 5. `write_report`: the report written, the build stopped if it has errors;
-6. `post_build`: the steps of `POST_BUILD`, in that order, over the written site.
+6. `page_document`: each page's whole document, as the theme's templates made it;
+7. `post_build`: the steps of `POST_BUILD`, in that order, over the written site.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import checks, offline, search
+from generator.calculator_links import with_skip_link
 from generator.content import ContentRenderer, calculator_homes
 from generator.csp import add_policy
 from generator.fences import directive_arguments
@@ -223,6 +225,11 @@ class SiteBuild:
             area = search.area_of(self.systems, uri)
             self.indexer.add_page(destination, search.article(html, title), area)
         return html
+
+    def page_document(self, document: str) -> str:
+        """A page's whole HTML document, as the site writes it: a page that holds a
+        calculator gets a skip link to it beside the theme's own."""
+        return with_skip_link(document)
 
     def _is_spell_index(self, uri: str) -> bool:
         return self.spells is not None and uri == self.spells.settings.index_uri

@@ -263,6 +263,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         except BuildError as error:
             raise PluginError(str(error)) from error
 
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        if not self.config.enabled:
+            return output
+        return self._build().page_document(output)
+
     # The report, once every page is converted and before any is written ----------------
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:

@@ -501,12 +501,12 @@ let approach = null;
 // Asks main.html's fold script to put a folded form's fields back (see rules.fold there).
 const UNFOLD_EVENT = "rules:unfold";
 
-function openWidget(form) {
+export function openWidget(form) {
   unfold(form);
   setupWidget(form);
 }
 
-function folded(form) {
+export function folded(form) {
   const body = form.querySelector(".calculateur-corps");
   return Boolean(body && body.hidden);
 }

@@ -3,6 +3,7 @@
  * modules run in the order they are imported here, and so do their set-ups on every page:
  * the order mkdocs.yml listed the scripts in when they were concatenated. */
 import "./rules.js";
+import "./calculator-links.js";
 import "./spells.js";
 import "./search.js";
 import "./offline.js";
