@@ -537,6 +537,8 @@ CALCULATORS = (
     Calculator(
         id="dice",
         title="Lanceur de dés",
+        headline=("mean", "p_at_least"),
+        rolled=("roll_text", "roll_total"),
         description=(
             "Calcule la loi exacte d’une expression de dés (moyenne, extrêmes, chances) et la "
             "lance."
@@ -561,7 +563,10 @@ CALCULATORS = (
                 required=False,
                 min=-MAX_CONSTANT * MAX_TERMS,
                 max=MAX_CONSTANT * MAX_TERMS,
-                help="Facultatif : chance d’obtenir au moins ce total.",
+                help=(
+                    "Facultatif : chance d’obtenir au moins ce total ; "
+                    "vide, pas de chance calculée."
+                ),
             ),
             seed_field(),
         ),

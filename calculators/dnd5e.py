@@ -498,6 +498,7 @@ CALCULATORS = (
     Calculator(
         id="ability_modifier",
         title="Modificateur de caractéristique",
+        headline=("modifier_text",),
         description="Donne le modificateur associé à une valeur de caractéristique.",
         inputs=(Field("score", "Valeur de caractéristique", "int", default=10, min=1, max=30),),
         outputs=(Output("modifier_text", "Modificateur"),),
@@ -506,6 +507,7 @@ CALCULATORS = (
     Calculator(
         id="proficiency_bonus",
         title="Bonus de maîtrise",
+        headline=("bonus_text",),
         description=(
             "Donne le bonus de maîtrise selon le niveau du personnage ou le facteur de puissance "
             "du monstre."
@@ -538,6 +540,7 @@ CALCULATORS = (
     Calculator(
         id="d20_test",
         title="Chances de réussite d’un test d20",
+        headline=("p_success", "needed"),
         description="Calcule la probabilité exacte de réussir un test d20 contre un DD ou une CA.",
         inputs=(
             Field("modifier", "Modificateur total", "int", default=0, min=-20, max=30),
@@ -574,6 +577,7 @@ CALCULATORS = (
     Calculator(
         id="damage",
         title="Appliquer des dégâts",
+        headline=("hp", "unconscious", "dead"),
         description=(
             "Applique des dégâts dans l’ordre des règles : ajustements, Résistance, "
             "Vulnérabilité, puis points de vie temporaires."
@@ -642,6 +646,7 @@ CALCULATORS = (
     Calculator(
         id="healing",
         title="Appliquer des soins",
+        headline=("hp", "healed"),
         description="Ajoute des points de vie récupérés sans dépasser le maximum.",
         inputs=(
             *_hp_fields(14),
@@ -665,6 +670,7 @@ CALCULATORS = (
     Calculator(
         id="death_saves",
         title="Jets de sauvegarde contre la mort",
+        headline=("p_stable", "p_regain_hp", "p_dead"),
         description=(
             "Calcule les chances exactes d’être stabilisé, de mourir ou de récupérer 1 point de "
             "vie sur un 20."
@@ -684,6 +690,7 @@ CALCULATORS = (
     Calculator(
         id="grid",
         title="Déplacement sur quadrillage",
+        headline=("squares",),
         description=(
             "Convertit une Vitesse en cases de 1,50 m, en tenant compte du Terrain difficile."
         ),

@@ -345,6 +345,7 @@ CALCULATORS = (
     Calculator(
         id="corruption",
         title="Corruption du magicien noir",
+        headline=("tier", "p_gain"),
         description=(
             "Donne le palier de corruption, ses effets cumulés et le risque de gagner un point en "
             "lançant un sort."
@@ -385,6 +386,8 @@ CALCULATORS = (
     Calculator(
         id="alteration",
         title="Table d’altération",
+        headline=("result", "text"),
+        rolled=("result", "text"),
         description="Tire une altération sur 1d20, en relançant celles que le PJ a déjà subies.",
         inputs=(
             Field(
@@ -408,6 +411,7 @@ CALCULATORS = (
     Calculator(
         id="heroism_points",
         title="Points d’héroïsme",
+        headline=("points",),
         description=(
             "Donne les points d’héroïsme de début de partie : la moitié du niveau, arrondie "
             "au-dessous, 1 au minimum."
@@ -419,6 +423,7 @@ CALCULATORS = (
     Calculator(
         id="ritual_time",
         title="Durée des rituels",
+        headline=("text", "fits_in_rest"),
         description=(
             "Calcule la durée de préparation des sorts : une demi-heure par niveau de sort."
         ),
@@ -444,6 +449,8 @@ CALCULATORS = (
     Calculator(
         id="madness",
         title="Points de folie",
+        headline=("total", "madness_rolls_due", "p_madness_roll"),
+        rolled=("gained", "total", "horror_text", "madness_rolls_due", "madness_text"),
         description=(
             "Ajoute les points de folie d’un jet de sauvegarde raté et indique les jets sur la "
             "colonne Folie."
@@ -477,7 +484,9 @@ CALCULATORS = (
                 required=False,
                 min=0,
                 max=100,
-                help="Facultatif : remplace le jet de points de folie.",
+                help=(
+                    "Facultatif : remplace le jet de points de folie ; vide, les points sont tirés."
+                ),
             ),
             seed_field(),
         ),

@@ -122,7 +122,11 @@ class Output:
 
 @dataclass(frozen=True)
 class Calculator:
-    """A calculator: its catalog description plus the function computing it."""
+    """A calculator: its catalog description plus the function computing it.
+
+    ``headline`` names the outputs a reader looks for first (the page keeps them in view
+    while the form is edited); ``rolled`` those that are a draw of the dice, not a function
+    of the inputs (the page shows them once the reader has rolled)."""
 
     id: str
     title: str
@@ -130,6 +134,8 @@ class Calculator:
     inputs: tuple[Field, ...]
     outputs: tuple[Output, ...]
     handler: Callable[[Values], JsonDict] = field(compare=False)
+    headline: tuple[str, ...] = ()
+    rolled: tuple[str, ...] = ()
 
     def to_json(self) -> JsonDict:
         """Return the catalog entry of this calculator."""
@@ -139,6 +145,8 @@ class Calculator:
             "description": self.description,
             "inputs": [f.to_json() for f in self.inputs],
             "outputs": [o.to_json() for o in self.outputs],
+            "headline": list(self.headline),
+            "rolled": list(self.rolled),
         }
 
 
