@@ -321,9 +321,14 @@ def _h_madness(v: Values) -> JsonDict:
     temporary = rng.randint(1, 10) if horror_roll == _TEMPORARY_MADNESS else None
     crossed = madness_thresholds(current, gained, wisdom)
     folie = [rng.randint(1, 10) for _ in range(crossed)]
-    p_roll_due = sum(
-        (p for g, p in law.items() if madness_thresholds(current, g, wisdom) > 0), Fraction(0)
-    )
+    if given is None:
+        # Chance, before the roll, that the points gained call for a Folie roll.
+        p_roll_due = sum(
+            (p for g, p in law.items() if madness_thresholds(current, g, wisdom) > 0), Fraction(0)
+        )
+    else:
+        # The points are known: a Folie roll is due or it is not, there is no chance left.
+        p_roll_due = Fraction(1 if crossed else 0)
     out: JsonDict = {
         "gained": gained,
         "gained_roll": gained_roll,
@@ -477,7 +482,10 @@ CALCULATORS = (
                 required=False,
                 min=0,
                 max=100,
-                help="Facultatif : remplace le jet de points de folie.",
+                help=(
+                    "Facultatif : remplace le jet de points de folie (points supplémentaires "
+                    "compris) ; la probabilité d’un jet de Folie vaut alors 100 % ou 0 %."
+                ),
             ),
             seed_field(),
         ),
