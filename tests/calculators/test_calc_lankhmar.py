@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import NOTES, CalculatorInputError, LimitExceededError, run
+from calculators import NOTES, CalculatorInputError, LimitExceededError, catalog, run
 from calculators.lankhmar import (
     ALTERATIONS,
     HORROR_EFFECTS,
@@ -309,3 +309,29 @@ def test_madness_probability_agrees_with_the_rolls_due(
     if gained is not None:
         assert p == (1 if due else 0)
 
+
+def test_extra_points_belong_to_the_unbearable_situation_only(seed_lines: Lines) -> None:
+    # "1d3 points de folie si la situation était horrible et 1d4+1 points de folie ou plus si
+    # la situation était insoutenable": the "ou plus" is the unbearable case's alone.
+    text = " ".join(seed_lines("001"))
+    assert (
+        "1d3 points de folie si la situation était horrible et 1d4+1 points de folie ou plus "
+        "si la situation était insoutenable" in text
+    )
+    with pytest.raises(CalculatorInputError) as info:
+        run("madness", {"situation": "horrible", "extra_points": 2, "seed": 1})
+    assert info.value.field == "extra_points"
+    assert "insoutenable" in info.value.message
+    # No extra points in a horrible situation is the rule itself: 1d3.
+    assert 1 <= int(str(run("madness", {"situation": "horrible", "seed": 1})["gained"])) <= 3
+    result = run("madness", {"situation": "insoutenable", "extra_points": 2, "seed": 1})
+    assert 4 <= int(str(result["gained"])) <= 7
+    assert sorted(madness_points_law("insoutenable", 2)) == [4, 5, 6, 7]
+    with pytest.raises(ValueError):
+        madness_points_law("horrible", 2)
+    help_text = next(
+        spec["help"]
+        for spec in next(e for e in catalog() if e["id"] == "madness")["inputs"]
+        if spec["name"] == "extra_points"
+    )
+    assert "insoutenable" in str(help_text)
