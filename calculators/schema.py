@@ -53,6 +53,9 @@ class Field:
     read-only mappings instead of dicts) so that specs hold no mutable state.
     A field whose ``default`` is None is optional when ``required`` is False
     (it then validates to None) and mandatory otherwise.
+    ``initial``, when set, is what the generated form starts from instead of
+    ``default`` (a worked example of the documents), while a call that leaves the
+    field out still gets ``default``.
     """
 
     name: str
@@ -72,6 +75,7 @@ class Field:
     # Normalises alternative spellings before a choice is checked (e.g. a
     # challenge rating sent as the number 0.25 instead of the string "1/4").
     coerce: Callable[[object], object] | None = field(default=None, compare=False)
+    initial: object = None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this input."""
@@ -99,6 +103,8 @@ class Field:
             out["max_length"] = self.max_length
         if self.help is not None:
             out["help"] = self.help
+        if self.initial is not None:
+            out["initial"] = _thaw(self.initial)
         return out
 
 

@@ -40,7 +40,9 @@ def _field(calc_id: str, spec: Mapping[str, Any], prefix: str = "") -> str:
     control_id = f"calc-{calc_id}-{prefix}{name}"
     label = _attr(spec.get("label", name))
     kind = spec.get("type", "text")
-    default = spec.get("default")
+    # The form starts from `initial` when the rules give one (a worked example), else from
+    # the value a left-out field gets.
+    default = spec["initial"] if spec.get("initial") is not None else spec.get("default")
     error_id = f"{control_id}-erreur"
     help_id = f"{control_id}-aide"
     described = f"{help_id} {error_id}" if spec.get("help") else error_id
