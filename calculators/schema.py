@@ -298,12 +298,33 @@ def _validate_choice(name: str, spec: Field, value: object) -> str:
     return value
 
 
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown_key(key: object) -> str:
+    """An unknown key as an error names it: shortened, lone surrogates replaced by U+FFFD."""
+    text = str(key) if len(str(key)) <= 40 else str(key)[:37] + "…"
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
 def _validate_text(name: str, spec: Field, value: object) -> str:
     if not isinstance(value, str):
         raise CalculatorInputError(name, "La valeur doit être un texte.")
     if spec.max_length is not None and len(value) > spec.max_length:
         raise LimitExceededError(
             name, f"Le texte ne doit pas dépasser {spec.max_length} caractères."
+        )
+    if not _is_utf8(value):
+        # A lone surrogate ("\ud800" in JSON) is no character: no UTF-8 answer could echo it.
+        raise CalculatorInputError(
+            name,
+            "Le texte contient un caractère invalide (une moitié de paire de substitution "
+            "UTF-16, sans l’autre).",
         )
     return value
 
@@ -364,8 +385,7 @@ def validate(specs: Sequence[Field], inputs: object, prefix: str = "") -> Values
     known = {spec.name for spec in specs}
     for key in inputs:
         if not isinstance(key, str) or key not in known:
-            shown = str(key) if len(str(key)) <= 40 else str(key)[:37] + "…"
-            raise CalculatorInputError(prefix + shown, "Champ inconnu.")
+            raise CalculatorInputError(prefix + _shown_key(key), "Champ inconnu.")
     values: dict[str, object] = {}
     for spec in specs:
         name = prefix + spec.name

@@ -119,6 +119,32 @@ def test_input_error_reaches_the_page_as_a_french_message(page: Any) -> None:
     assert browser_run(page, "ability_modifier", {"score": 18})["outputs"]["modifier"] == 4
 
 
+# Built in the page, not sent through Playwright: 1,000 nested arrays (2,000 characters of
+# JSON), a lone surrogate in a text field, and one in a key.
+HOSTILE_INPUTS = {
+    "nested": "({expression: JSON.parse('['.repeat(1000) + ']'.repeat(1000))})",
+    "surrogate": "({expression: '1d6+' + String.fromCharCode(0xd800)})",
+    "surrogate_key": "({[String.fromCharCode(0xdc00)]: 1})",
+}
+HOSTILE_IN_PYTHON = {
+    "nested": '{"expression": ' + "[" * 1000 + "]" * 1000 + "}",
+    "surrogate": '{"expression": "1d6+\\ud800"}',
+    "surrogate_key": '{"\\udc00": 1}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_INPUTS))
+def test_hostile_requests_get_the_french_message_cpython_gives(page: Any, case: str) -> None:
+    answer = page.evaluate(
+        f"""() => window.rules.run('dice', {HOSTILE_INPUTS[case]}).then(
+            (outputs) => ({{ok: true, outputs}}),
+            (e) => ({{ok: false, field: e.field, message: e.message, kind: e.kind}}))"""
+    )
+    expected = json.loads(calculators.run_json("dice", HOSTILE_IN_PYTHON[case]))
+    assert expected["ok"] is False and expected["error"]["kind"] == "input"
+    assert answer == {"ok": False, **expected["error"]}
+
+
 def test_started_from_the_snapshot(page: Any) -> None:
     status = page.evaluate("window.rules.status()")
     assert status["mode"] == "snapshot", status
