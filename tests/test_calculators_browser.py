@@ -49,6 +49,10 @@ SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
     ("ritual_time", {"spell_levels": [1, 1, 2]}),
     ("dice", {"expression": "2d6+3", "seed": 1}),
     ("dice", {"expression": "1d6x100", "target": 300, "seed": 2}),
+    # The costliest accepted laws: Kronecker products and kept dice in Pyodide too.
+    ("dice", {"expression": "50d20+50d20", "target": 1000, "seed": 3}),
+    ("dice", {"expression": "99d1000kh1+1d1000", "seed": 4}),
+    ("dice", {"expression": "99d11kh90-1d6x100", "target": 500, "seed": 5}),
     ("d20_test", {"modifier": 5, "target": 15, "mode": "advantage", "attack": True}),
     ("death_saves", {"successes": 1, "failures": 2}),
     (
@@ -253,6 +257,9 @@ def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: st
     chart.wait_for()
     assert "moyenne 9,5" in chart.inner_text() and "de 7 à 12" in chart.inner_text()
     assert chart.locator(".de-barres span").count() == 6
+    # Drawn from the two arrays of the distribution: totals and their chances.
+    titles = [bar.get_attribute("title") for bar in chart.locator(".de-barres span").all()]
+    assert titles == [f"{total} : 16,7\u00a0%" for total in range(7, 13)]
     page.keyboard.press("Escape")
     assert chart.count() == 0
     context.close()
