@@ -345,18 +345,22 @@ class GridResult:
 
     movement_squares: int
     squares: int
+    # Movement not spent: the Speed minus what the squares entered cost.
     leftover_m: Fraction
 
 
 def grid_squares(speed_m: Fraction, difficult_terrain: bool = False) -> GridResult:
     """Squares a Speed covers: divide by 3 then double, rounded down (9 m → 6 squares).
 
-    Entering a square of Difficult Terrain costs 2 squares of movement, so
-    only half the squares (rounded down) can be entered.
+    Entering a square of Difficult Terrain costs 2 squares of movement (any distance there
+    costs double: 3 m for a 1.5 m square), so only half the squares (rounded down) can be
+    entered, and the leftover is what the squares entered did not cost (4.5 m: one square
+    for 3 m, 1.5 m left).
     """
     movement = math.floor(speed_m / SQUARE_SIZE_M)
     squares = movement // 2 if difficult_terrain else movement
-    return GridResult(movement, squares, speed_m - movement * SQUARE_SIZE_M)
+    cost = SQUARE_SIZE_M * (2 if difficult_terrain else 1)
+    return GridResult(movement, squares, speed_m - squares * cost)
 
 
 # --- Adaptateurs JSON ----------------------------------------------------------

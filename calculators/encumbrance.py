@@ -383,7 +383,10 @@ CALCULATORS = (
                 "armor",
                 "Armure équipée",
                 "choice",
-                default="medium",
+                # Left out, the field means no armour; the form starts from the document's
+                # example, an armure d’écaille (medium).
+                default="none",
+                initial="medium",
                 choices=(
                     Choice("none", "Aucune"),
                     Choice("light", "Armure légère"),

@@ -25,7 +25,7 @@ from generator.links import (
     unlink_absent_pages,
 )
 from generator.markdown_text import PageText, segment
-from generator.render import markdown_table, note_admonition, widget_form
+from generator.render import markdown_table, note_admonition, start_value, widget_form
 from generator.report import Kind, Problem
 
 __all__ = ["ContentRenderer", "PageJob", "Pass", "calculator_homes"]
@@ -96,17 +96,18 @@ class ContentRenderer:
         return self._suggesting[1], self._suggesting[2]
 
     def _default_result(self, entry: dict[str, Any]) -> dict[str, object]:
-        """The outputs of a calculator for its default inputs, by the rules package's own
-        `run_json` (the browser's call), once per build; the draws of the dice are made with
-        a fixed seed, so the page is the same at every build (and the page shows none)."""
+        """The outputs of a calculator for the inputs its form starts from, by the rules
+        package's own `run_json` (the browser's call), once per build; the draws of the dice
+        are made with a fixed seed, so the page is the same at every build (and the page
+        shows none)."""
         calc_id = str(entry["id"])
         if calc_id not in self._defaults:
             inputs: dict[str, object] = {}
             for spec in entry["inputs"]:
                 if spec["name"] == "seed":
                     inputs["seed"] = 0
-                elif spec.get("default") is not None:
-                    inputs[spec["name"]] = spec["default"]
+                elif start_value(spec) is not None:
+                    inputs[spec["name"]] = start_value(spec)
             answer = json.loads(self.package.run_json(calc_id, json.dumps(inputs)))
             if not answer.get("ok"):
                 error = answer.get("error") or {}

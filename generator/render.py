@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.formatting import format_value
 
-__all__ = ["markdown_table", "note_admonition", "widget_form"]
+__all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
 
 
 def _cell(text: str) -> str:
@@ -36,6 +36,12 @@ def _attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def start_value(spec: Mapping[str, Any]) -> object:
+    """What a field of a form starts from: `initial` when the rules give one (a worked
+    example), else the value a left-out field gets."""
+    return spec["initial"] if spec.get("initial") is not None else spec.get("default")
+
+
 _DEFAULT = object()  # a field shows its catalogue default unless given a value
 
 
@@ -49,7 +55,7 @@ def _field(
     control_id = f"calc-{calc_id}-{prefix}{name}"
     label = _attr(spec.get("label", name))
     kind = spec.get("type", "text")
-    default = spec.get("default") if value is _DEFAULT else value
+    default = start_value(spec) if value is _DEFAULT else value  # a list's row: its own
     error_id = f"{control_id}-erreur"
     help_id = f"{control_id}-aide"
     described = f"{help_id} {error_id}" if spec.get("help") else error_id

@@ -22,7 +22,9 @@ WIDTH, HEIGHT = 360, 800
 
 
 def default_inputs(entry: dict[str, Any]) -> dict[str, Any]:
-    inputs = {s["name"]: s["default"] for s in entry["inputs"] if s["default"] is not None}
+    """The values a form starts from: the worked example's (`initial`), else the default."""
+    starts = {s["name"]: s.get("initial", s["default"]) for s in entry["inputs"]}
+    inputs = {name: value for name, value in starts.items() if value is not None}
     return {**inputs, **({"seed": 0} if any(s["name"] == "seed" for s in entry["inputs"]) else {})}
 
 

@@ -49,6 +49,10 @@ SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
     ("ritual_time", {"spell_levels": [1, 1, 2]}),
     ("dice", {"expression": "2d6+3", "seed": 1}),
     ("dice", {"expression": "1d6x100", "target": 300, "seed": 2}),
+    # The costliest accepted laws: Kronecker products and kept dice in Pyodide too.
+    ("dice", {"expression": "50d20+50d20", "target": 1000, "seed": 3}),
+    ("dice", {"expression": "99d1000kh1+1d1000", "seed": 4}),
+    ("dice", {"expression": "99d11kh90-1d6x100", "target": 500, "seed": 5}),
     ("d20_test", {"modifier": 5, "target": 15, "mode": "advantage", "attack": True}),
     ("death_saves", {"successes": 1, "failures": 2}),
     (
@@ -117,6 +121,32 @@ def test_input_error_reaches_the_page_as_a_french_message(page: Any) -> None:
         assert answer["message"] == error.message
     # The worker survives: the next calculation works.
     assert browser_run(page, "ability_modifier", {"score": 18})["outputs"]["modifier"] == 4
+
+
+# Built in the page, not sent through Playwright: 1,000 nested arrays (2,000 characters of
+# JSON), a lone surrogate in a text field, and one in a key.
+HOSTILE_INPUTS = {
+    "nested": "({expression: JSON.parse('['.repeat(1000) + ']'.repeat(1000))})",
+    "surrogate": "({expression: '1d6+' + String.fromCharCode(0xd800)})",
+    "surrogate_key": "({[String.fromCharCode(0xdc00)]: 1})",
+}
+HOSTILE_IN_PYTHON = {
+    "nested": '{"expression": ' + "[" * 1000 + "]" * 1000 + "}",
+    "surrogate": '{"expression": "1d6+\\ud800"}',
+    "surrogate_key": '{"\\udc00": 1}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_INPUTS))
+def test_hostile_requests_get_the_french_message_cpython_gives(page: Any, case: str) -> None:
+    answer = page.evaluate(
+        f"""() => window.rules.run('dice', {HOSTILE_INPUTS[case]}).then(
+            (outputs) => ({{ok: true, outputs}}),
+            (e) => ({{ok: false, field: e.field, message: e.message, kind: e.kind}}))"""
+    )
+    expected = json.loads(calculators.run_json("dice", HOSTILE_IN_PYTHON[case]))
+    assert expected["ok"] is False and expected["error"]["kind"] == "input"
+    assert answer == {"ok": False, **expected["error"]}
 
 
 def test_started_from_the_snapshot(page: Any) -> None:
@@ -227,6 +257,9 @@ def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: st
     chart.wait_for()
     assert "moyenne 9,5" in chart.inner_text() and "de 7 à 12" in chart.inner_text()
     assert chart.locator(".de-barres span").count() == 6
+    # Drawn from the two arrays of the distribution: totals and their chances.
+    titles = [bar.get_attribute("title") for bar in chart.locator(".de-barres span").all()]
+    assert titles == [f"{total} : 16,7\u00a0%" for total in range(7, 13)]
     page.keyboard.press("Escape")
     assert chart.count() == 0
     context.close()

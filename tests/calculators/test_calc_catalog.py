@@ -72,8 +72,9 @@ def check_input(spec: dict[str, object]) -> None:
         choices = spec["choices"]
         assert isinstance(choices, list) and choices
         assert all(set(c) == {"value", "label"} and c["label"] for c in choices)
-        if spec["default"] is not None:
-            assert spec["default"] in [c["value"] for c in choices]
+        for start in ("default", "initial"):
+            if spec.get(start) is not None:
+                assert spec[start] in [c["value"] for c in choices], (spec["name"], start)
     if spec["type"] == "list":
         fields = spec["fields"]
         assert isinstance(fields, list) and fields

@@ -664,8 +664,9 @@ function chartFor(button, outputs) {
     { class: "de-distribution", role: "dialog", "aria-label": `Distribution de ${button.dataset.de}` },
     el("p", { class: "de-resume" }, `${button.dataset.de} : moyenne ${formatNumber(outputs.mean)}, de ${outputs.min} à ${outputs.max}`),
   );
-  const entries = Object.entries(outputs.distribution || {}).map(([k, v]) => [Number(k), v]);
-  entries.sort((a, b) => a[0] - b[0]);
+  // Two arrays, totals in increasing order and their chances (calculators/dice.py).
+  const { totals = [], p = [] } = outputs.distribution || {};
+  const entries = totals.map((total, i) => [total, p[i]]);
   const highest = Math.max(...entries.map(([, v]) => v));
   if (entries.length <= 120) {
     const bars = el("div", { class: "de-barres" });
