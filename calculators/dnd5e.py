@@ -345,18 +345,22 @@ class GridResult:
 
     movement_squares: int
     squares: int
+    # Movement not spent: the Speed minus what the squares entered cost.
     leftover_m: Fraction
 
 
 def grid_squares(speed_m: Fraction, difficult_terrain: bool = False) -> GridResult:
     """Squares a Speed covers: divide by 3 then double, rounded down (9 m → 6 squares).
 
-    Entering a square of Difficult Terrain costs 2 squares of movement, so
-    only half the squares (rounded down) can be entered.
+    Entering a square of Difficult Terrain costs 2 squares of movement (any distance there
+    costs double: 3 m for a 1.5 m square), so only half the squares (rounded down) can be
+    entered, and the leftover is what the squares entered did not cost (4.5 m: one square
+    for 3 m, 1.5 m left).
     """
     movement = math.floor(speed_m / SQUARE_SIZE_M)
     squares = movement // 2 if difficult_terrain else movement
-    return GridResult(movement, squares, speed_m - movement * SQUARE_SIZE_M)
+    cost = SQUARE_SIZE_M * (2 if difficult_terrain else 1)
+    return GridResult(movement, squares, speed_m - squares * cost)
 
 
 # --- Adaptateurs JSON ----------------------------------------------------------
@@ -498,6 +502,7 @@ CALCULATORS = (
     Calculator(
         id="ability_modifier",
         title="Modificateur de caractéristique",
+        headline=("modifier_text",),
         description="Donne le modificateur associé à une valeur de caractéristique.",
         inputs=(Field("score", "Valeur de caractéristique", "int", default=10, min=1, max=30),),
         outputs=(Output("modifier_text", "Modificateur"),),
@@ -506,6 +511,7 @@ CALCULATORS = (
     Calculator(
         id="proficiency_bonus",
         title="Bonus de maîtrise",
+        headline=("bonus_text",),
         description=(
             "Donne le bonus de maîtrise selon le niveau du personnage ou le facteur de puissance "
             "du monstre."
@@ -538,6 +544,7 @@ CALCULATORS = (
     Calculator(
         id="d20_test",
         title="Chances de réussite d’un test d20",
+        headline=("p_success", "needed"),
         description="Calcule la probabilité exacte de réussir un test d20 contre un DD ou une CA.",
         inputs=(
             Field("modifier", "Modificateur total", "int", default=0, min=-20, max=30),
@@ -574,6 +581,7 @@ CALCULATORS = (
     Calculator(
         id="damage",
         title="Appliquer des dégâts",
+        headline=("hp", "unconscious", "dead"),
         description=(
             "Applique des dégâts dans l’ordre des règles : ajustements, Résistance, "
             "Vulnérabilité, puis points de vie temporaires."
@@ -642,6 +650,7 @@ CALCULATORS = (
     Calculator(
         id="healing",
         title="Appliquer des soins",
+        headline=("hp", "healed"),
         description="Ajoute des points de vie récupérés sans dépasser le maximum.",
         inputs=(
             *_hp_fields(14),
@@ -665,6 +674,7 @@ CALCULATORS = (
     Calculator(
         id="death_saves",
         title="Jets de sauvegarde contre la mort",
+        headline=("p_stable", "p_regain_hp", "p_dead"),
         description=(
             "Calcule les chances exactes d’être stabilisé, de mourir ou de récupérer 1 point de "
             "vie sur un 20."
@@ -684,6 +694,7 @@ CALCULATORS = (
     Calculator(
         id="grid",
         title="Déplacement sur quadrillage",
+        headline=("squares",),
         description=(
             "Convertit une Vitesse en cases de 1,50 m, en tenant compte du Terrain difficile."
         ),

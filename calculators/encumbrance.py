@@ -347,6 +347,7 @@ CALCULATORS = (
     Calculator(
         id="encumbrance",
         title="Poids transportable",
+        headline=("load_label",),
         description=(
             "Calcule les limites de quantité selon la Force et la charge finale d’un inventaire."
         ),
@@ -359,7 +360,10 @@ CALCULATORS = (
                 required=False,
                 min=-5,
                 max=10,
-                help="Facultatif : remplace le modificateur déduit de la Force.",
+                help=(
+                    "Facultatif : remplace le modificateur déduit de la Force ; "
+                    "vide, celui de la Force."
+                ),
             ),
             Field(
                 "items",
@@ -379,7 +383,10 @@ CALCULATORS = (
                 "armor",
                 "Armure équipée",
                 "choice",
-                default="medium",
+                # Left out, the field means no armour; the form starts from the document's
+                # example, an armure d’écaille (medium).
+                default="none",
+                initial="medium",
                 choices=(
                     Choice("none", "Aucune"),
                     Choice("light", "Armure légère"),

@@ -38,6 +38,8 @@ class UnknownCalculatorError(CalculatorError):
     def __init__(self, name: str) -> None:
         # The id may be anything the caller sent: keep the message short.
         shown = name if len(name) <= 60 else name[:57] + "…"
+        # A lone surrogate cannot be written in UTF-8: show U+FFFD in its place.
+        shown = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in shown)
         self.name = name
         self.message = f"Calculateur inconnu : « {shown} »."
         super().__init__(self.message)

@@ -220,7 +220,13 @@ def ritual_hours(spell_levels: Iterable[int]) -> Fraction:
 
 
 def madness_points_law(situation: Situation, extra: int = 0) -> dict[int, Fraction]:
-    """Law of the madness points gained: 1d3 (horrible) or 1d4+1 (insoutenable), plus ``extra``."""
+    """Law of the madness points gained: 1d3 (horrible) or 1d4+1 « ou plus » (insoutenable).
+
+    The text gives the « ou plus » to the unbearable situation only: ``extra``, the points
+    the MdT adds, must be 0 in a horrible one.
+    """
+    if extra and situation != "insoutenable":
+        raise ValueError("extra points apply to an unbearable situation only")
     sides, bonus = _MADNESS_DICE[situation]
     return {face + bonus + extra: Fraction(1, sides) for face in range(1, sides + 1)}
 
@@ -306,6 +312,12 @@ def _h_madness(v: Values) -> JsonDict:
     rng = _rng(v)
     situation = _situation(v.get_str("situation"))
     extra = v.get_int("extra_points")
+    if extra and situation != "insoutenable":
+        raise CalculatorInputError(
+            "extra_points",
+            "Les points supplémentaires (« ou plus ») ne s’ajoutent qu’en situation "
+            "insoutenable : une situation horrible donne 1d3 points.",
+        )
     current = v.get_int("current_points")
     wisdom = v.get_int("wis")
     law = madness_points_law(situation, extra)
@@ -321,9 +333,14 @@ def _h_madness(v: Values) -> JsonDict:
     temporary = rng.randint(1, 10) if horror_roll == _TEMPORARY_MADNESS else None
     crossed = madness_thresholds(current, gained, wisdom)
     folie = [rng.randint(1, 10) for _ in range(crossed)]
-    p_roll_due = sum(
-        (p for g, p in law.items() if madness_thresholds(current, g, wisdom) > 0), Fraction(0)
-    )
+    if given is None:
+        # Chance, before the roll, that the points gained call for a Folie roll.
+        p_roll_due = sum(
+            (p for g, p in law.items() if madness_thresholds(current, g, wisdom) > 0), Fraction(0)
+        )
+    else:
+        # The points are known: a Folie roll is due or it is not, there is no chance left.
+        p_roll_due = Fraction(1 if crossed else 0)
     out: JsonDict = {
         "gained": gained,
         "gained_roll": gained_roll,
@@ -345,6 +362,7 @@ CALCULATORS = (
     Calculator(
         id="corruption",
         title="Corruption du magicien noir",
+        headline=("tier", "p_gain"),
         description=(
             "Donne le palier de corruption, ses effets cumulés et le risque de gagner un point en "
             "lançant un sort."
@@ -385,6 +403,8 @@ CALCULATORS = (
     Calculator(
         id="alteration",
         title="Table d’altération",
+        headline=("result", "text"),
+        rolled=("result", "text"),
         description="Tire une altération sur 1d20, en relançant celles que le PJ a déjà subies.",
         inputs=(
             Field(
@@ -408,6 +428,7 @@ CALCULATORS = (
     Calculator(
         id="heroism_points",
         title="Points d’héroïsme",
+        headline=("points",),
         description=(
             "Donne les points d’héroïsme de début de partie : la moitié du niveau, arrondie "
             "au-dessous, 1 au minimum."
@@ -419,6 +440,7 @@ CALCULATORS = (
     Calculator(
         id="ritual_time",
         title="Durée des rituels",
+        headline=("text", "fits_in_rest"),
         description=(
             "Calcule la durée de préparation des sorts : une demi-heure par niveau de sort."
         ),
@@ -444,6 +466,8 @@ CALCULATORS = (
     Calculator(
         id="madness",
         title="Points de folie",
+        headline=("total", "madness_rolls_due", "p_madness_roll"),
+        rolled=("gained", "total", "horror_text", "madness_rolls_due", "madness_text"),
         description=(
             "Ajoute les points de folie d’un jet de sauvegarde raté et indique les jets sur la "
             "colonne Folie."
@@ -463,12 +487,16 @@ CALCULATORS = (
             Field("wis", "SAG", "int", default=10, min=1, max=25),
             Field(
                 "extra_points",
-                "Points supplémentaires",
+                "Points supplémentaires (situation insoutenable)",
                 "int",
                 default=0,
                 min=0,
                 max=20,
-                help="« ou plus » : points ajoutés au jet au gré du MdT.",
+                help=(
+                    "Situation insoutenable seulement (« 1d4+1 points de folie ou plus ») : "
+                    "points ajoutés au jet au gré du MdT. Une situation horrible donne 1d3 "
+                    "points, sans plus."
+                ),
             ),
             Field(
                 "points_gained",
@@ -477,7 +505,11 @@ CALCULATORS = (
                 required=False,
                 min=0,
                 max=100,
-                help="Facultatif : remplace le jet de points de folie.",
+                help=(
+                    "Facultatif : remplace le jet de points de folie (points supplémentaires "
+                    "compris) ; vide, les points sont tirés ; donnés, la probabilité d’un jet "
+                    "de Folie vaut 100 % ou 0 %."
+                ),
             ),
             seed_field(),
         ),

@@ -53,6 +53,9 @@ class Field:
     read-only mappings instead of dicts) so that specs hold no mutable state.
     A field whose ``default`` is None is optional when ``required`` is False
     (it then validates to None) and mandatory otherwise.
+    ``initial``, when set, is what the generated form starts from instead of
+    ``default`` (a worked example of the documents), while a call that leaves the
+    field out still gets ``default``.
     """
 
     name: str
@@ -72,6 +75,7 @@ class Field:
     # Normalises alternative spellings before a choice is checked (e.g. a
     # challenge rating sent as the number 0.25 instead of the string "1/4").
     coerce: Callable[[object], object] | None = field(default=None, compare=False)
+    initial: object = None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this input."""
@@ -99,6 +103,8 @@ class Field:
             out["max_length"] = self.max_length
         if self.help is not None:
             out["help"] = self.help
+        if self.initial is not None:
+            out["initial"] = _thaw(self.initial)
         return out
 
 
@@ -122,7 +128,11 @@ class Output:
 
 @dataclass(frozen=True)
 class Calculator:
-    """A calculator: its catalog description plus the function computing it."""
+    """A calculator: its catalog description plus the function computing it.
+
+    ``headline`` names the outputs a reader looks for first (the page keeps them in view
+    while the form is edited); ``rolled`` those that are a draw of the dice, not a function
+    of the inputs (the page shows them once the reader has rolled)."""
 
     id: str
     title: str
@@ -130,6 +140,8 @@ class Calculator:
     inputs: tuple[Field, ...]
     outputs: tuple[Output, ...]
     handler: Callable[[Values], JsonDict] = field(compare=False)
+    headline: tuple[str, ...] = ()
+    rolled: tuple[str, ...] = ()
 
     def to_json(self) -> JsonDict:
         """Return the catalog entry of this calculator."""
@@ -139,6 +151,8 @@ class Calculator:
             "description": self.description,
             "inputs": [f.to_json() for f in self.inputs],
             "outputs": [o.to_json() for o in self.outputs],
+            "headline": list(self.headline),
+            "rolled": list(self.rolled),
         }
 
 
@@ -292,12 +306,33 @@ def _validate_choice(name: str, spec: Field, value: object) -> str:
     return value
 
 
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown_key(key: object) -> str:
+    """An unknown key as an error names it: shortened, lone surrogates replaced by U+FFFD."""
+    text = str(key) if len(str(key)) <= 40 else str(key)[:37] + "…"
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
 def _validate_text(name: str, spec: Field, value: object) -> str:
     if not isinstance(value, str):
         raise CalculatorInputError(name, "La valeur doit être un texte.")
     if spec.max_length is not None and len(value) > spec.max_length:
         raise LimitExceededError(
             name, f"Le texte ne doit pas dépasser {spec.max_length} caractères."
+        )
+    if not _is_utf8(value):
+        # A lone surrogate ("\ud800" in JSON) is no character: no UTF-8 answer could echo it.
+        raise CalculatorInputError(
+            name,
+            "Le texte contient un caractère invalide (une moitié de paire de substitution "
+            "UTF-16, sans l’autre).",
         )
     return value
 
@@ -358,8 +393,7 @@ def validate(specs: Sequence[Field], inputs: object, prefix: str = "") -> Values
     known = {spec.name for spec in specs}
     for key in inputs:
         if not isinstance(key, str) or key not in known:
-            shown = str(key) if len(str(key)) <= 40 else str(key)[:37] + "…"
-            raise CalculatorInputError(prefix + shown, "Champ inconnu.")
+            raise CalculatorInputError(prefix + _shown_key(key), "Champ inconnu.")
     values: dict[str, object] = {}
     for spec in specs:
         name = prefix + spec.name

@@ -315,6 +315,16 @@ CALCULATORS = (
     Calculator(
         id="sentient_sword",
         title="Créer une épée intelligente",
+        headline=("intelligence", "ego", "alignment_label"),
+        rolled=(
+            "intelligence",
+            "reading_text",
+            "communication",
+            "languages",
+            "alignment_label",
+            "powers",
+            "ego",
+        ),
         description=(
             "Tire l’Intelligence, la communication, les langues, l’alignement, les pouvoirs et "
             "l’Ego d’une épée."
@@ -343,6 +353,7 @@ CALCULATORS = (
     Calculator(
         id="sword_control",
         title="Test de contrôle d’une épée intelligente",
+        headline=("p_control",),
         description=(
             "Calcule la probabilité exacte que la Volonté de l’épée dépasse celle du porteur."
         ),
@@ -372,6 +383,7 @@ CALCULATORS = (
                 "choice",
                 required=False,
                 choices=_ALIGNMENT_CHOICES,
+                help="Facultatif : avec celui du porteur, il donne les dégâts au toucher.",
             ),
             Field(
                 "character_alignment",
@@ -379,6 +391,9 @@ CALCULATORS = (
                 "choice",
                 required=False,
                 choices=_ALIGNMENT_CHOICES,
+                help=(
+                    "Facultatif : non indiqués, la case ci-dessus dit si les alignements diffèrent."
+                ),
             ),
             Field("wielder_str", "FOR du porteur", "int", default=10, min=1, max=25),
             Field("wielder_wis", "SAG du porteur", "int", default=10, min=1, max=25),

@@ -6,6 +6,7 @@ priority (`ContentRenderer.passes`), takes that reading and hands on the page it
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -25,7 +26,7 @@ from generator.links import (
     unlink_absent_pages,
 )
 from generator.markdown_text import PageText, segment
-from generator.render import markdown_table, note_admonition, widget_form
+from generator.render import markdown_table, note_admonition, start_value, widget_form
 from generator.report import Kind, Problem
 
 __all__ = ["ContentRenderer", "PageJob", "Pass", "calculator_homes"]
@@ -75,6 +76,7 @@ class ContentRenderer:
     def __post_init__(self) -> None:
         self.catalog = {str(entry["id"]): entry for entry in self.package.catalog()}
         self._suggesting: tuple[TargetIndex, checks.Suggester, checks.Suggester] | None = None
+        self._defaults: dict[str, dict[str, object]] = {}  # calculator → default outputs
         # Highest first, and problems are listed in that order. The checks read the source as
         # written; references are found in the text the unlinking leaves (the words of a link
         # to an absent page may be one); dice buttons go into the linked text; directives
@@ -93,6 +95,30 @@ class ContentRenderer:
             spells = checks.Suggester(s.name for ss in index.spells.values() for s in ss)
             self._suggesting = (index, titles, spells)
         return self._suggesting[1], self._suggesting[2]
+
+    def _default_result(self, entry: dict[str, Any]) -> dict[str, object]:
+        """The outputs of a calculator for the inputs its form starts from, by the rules
+        package's own `run_json` (the browser's call), once per build; the draws of the dice
+        are made with a fixed seed, so the page is the same at every build (and the page
+        shows none)."""
+        calc_id = str(entry["id"])
+        if calc_id not in self._defaults:
+            inputs: dict[str, object] = {}
+            for spec in entry["inputs"]:
+                if spec["name"] == "seed":
+                    inputs["seed"] = 0
+                elif start_value(spec) is not None:
+                    inputs[spec["name"]] = start_value(spec)
+            answer = json.loads(self.package.run_json(calc_id, json.dumps(inputs)))
+            if not answer.get("ok"):
+                error = answer.get("error") or {}
+                raise DirectiveError(
+                    Kind.UNKNOWN_CALCULATOR,
+                    f"calculateur « {calc_id} » : ses valeurs par défaut ne donnent pas de "
+                    f"résultat ({error.get('message', 'erreur')})",
+                )
+            self._defaults[calc_id] = dict(answer["outputs"])
+        return self._defaults[calc_id]
 
     def render_directive(self, directive: Directive, placed: Sequence[str] = ()) -> str:
         """What one directive fence becomes; `placed` are the ids of the calculators that
@@ -114,7 +140,7 @@ class ContentRenderer:
                     f"calculateur inconnu « {directive.argument} » ; attendu l’un de : "
                     + ", ".join(sorted(self.catalog)),
                 )
-            form = widget_form(entry)
+            form = widget_form(entry, self._default_result(entry))
             rule_page = self.homes.get(directive.argument)
             if rule_page and rule_page != directive.file:
                 link = href(directive.file, rule_page, None)

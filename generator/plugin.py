@@ -43,7 +43,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
 
     def _settings(self, config: MkDocsConfig) -> Settings:
         options = self.config
-        config_file = Path(config.config_file_path)
+        config_file = Path(config.config_file_path).resolve()
         project = config_file.parent
         spells = None
         if options.spells is not None:
@@ -183,7 +183,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         `files` by one bundle (the entries' bundles in their order); its path."""
         if not sources:
             return None
-        project = Path(config.config_file_path).parent
+        project = Path(config.config_file_path).resolve().parent
         codes: list[str] = []
         inputs: list[str] = []
         for source in sources:

@@ -45,6 +45,16 @@ def test_catalog_ids() -> None:
     assert set(IDS) == CALCULATOR_IDS
 
 
+def test_an_optional_field_says_what_leaving_it_empty_means() -> None:
+    # No hidden value: a field the reader may leave empty says so, and what happens then.
+    for e in catalog():
+        specs = [*e["inputs"], *(s for f in e["inputs"] for s in f.get("fields", []))]
+        for spec in specs:
+            if spec["required"] or spec["name"] == "seed" or spec["type"] == "bool":
+                continue
+            assert str(spec.get("help", "")).startswith("Facultatif"), (e["id"], spec["name"])
+
+
 def test_catalog_is_json_and_fresh() -> None:
     data = catalog()
     assert json.loads(json.dumps(data)) == data
@@ -62,8 +72,9 @@ def check_input(spec: dict[str, object]) -> None:
         choices = spec["choices"]
         assert isinstance(choices, list) and choices
         assert all(set(c) == {"value", "label"} and c["label"] for c in choices)
-        if spec["default"] is not None:
-            assert spec["default"] in [c["value"] for c in choices]
+        for start in ("default", "initial"):
+            if spec.get(start) is not None:
+                assert spec[start] in [c["value"] for c in choices], (spec["name"], start)
     if spec["type"] == "list":
         fields = spec["fields"]
         assert isinstance(fields, list) and fields
@@ -82,7 +93,13 @@ def check_input(spec: dict[str, object]) -> None:
 def test_catalog_entry_shape(calc_id: str) -> None:
     e = entry(calc_id)
     # No page: a calculator's home is wherever the site's content places its block.
-    assert set(e) == {"id", "title", "description", "inputs", "outputs"}
+    assert set(e) == {"id", "title", "description", "inputs", "outputs", "headline", "rolled"}
+    names = [o["name"] for o in e["outputs"]]
+    # What a reader looks for first, kept in view while the form is edited.
+    assert e["headline"] and set(e["headline"]) <= set(names), e["headline"]
+    # The draws of the dice are outputs of calculators that roll.
+    assert set(e["rolled"]) <= set(names)
+    assert not e["rolled"] or any(spec["name"] == "seed" for spec in e["inputs"])
     assert isinstance(e["title"], str) and e["title"]
     assert isinstance(e["description"], str) and e["description"].endswith(".")
     inputs = e["inputs"]

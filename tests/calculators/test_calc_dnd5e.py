@@ -330,6 +330,33 @@ def test_grid_leftover() -> None:
     assert result["leftover_m"] == 1.0 and result["distance_m"] == 9.0
 
 
+@pytest.mark.parametrize(
+    ("speed", "squares", "leftover"),
+    [(4.5, 1, 1.5), (9, 3, 0.0), (10, 3, 1.0), (10.5, 3, 1.5), (1.5, 0, 1.5), (3, 1, 0.0)],
+)
+def test_grid_leftover_in_difficult_terrain(speed: float, squares: int, leftover: float) -> None:
+    # "Toute distance parcourue sur un Terrain difficile vous coûte le double" (document 000):
+    # a 1.5 m square costs 3 m of movement, and what cannot pay for one more is left over.
+    result = run("grid", {"speed_m": speed, "difficult_terrain": True})
+    assert result["squares"] == squares
+    assert result["distance_m"] == squares * 1.5
+    assert result["leftover_m"] == leftover
+    assert result["leftover_text"] == f"{leftover:g}".replace(".", ",") + " m"
+
+
+@settings(max_examples=200, deadline=None)
+@given(halves=st.integers(0, 600), difficult=st.booleans())
+def test_grid_movement_spent_plus_leftover_is_the_speed(halves: int, difficult: bool) -> None:
+    speed = halves / 2  # 0 to 300 m by half metres, exact as floats
+    result = run("grid", {"speed_m": speed, "difficult_terrain": difficult})
+    cost = Fraction(3) if difficult else Fraction(3, 2)  # metres of movement per square
+    squares = result["squares"]
+    assert isinstance(squares, int)
+    leftover = Fraction(str(result["leftover_m"]))
+    assert squares * cost + leftover == Fraction(str(speed))
+    assert 0 <= leftover < cost
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.5, "9", True, None, 301])
 def test_grid_errors(bad: object) -> None:
     inputs = {"speed_m": bad}

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import NOTES, CalculatorInputError, LimitExceededError, run
+from calculators import NOTES, CalculatorInputError, LimitExceededError, catalog, run
 from calculators.encumbrance import (
     LEVELS,
     Item,
@@ -171,6 +172,29 @@ def test_armor_alone_sets_the_load() -> None:
         ("heavy", "heavy"),
     ):
         assert run("encumbrance", {"items": [], "armor": armor})["load"] == load
+
+
+def test_a_call_that_names_no_armor_means_none() -> None:
+    # Absent is "no armour", as final_load's own default: nothing weighs but what is carried.
+    result = run("encumbrance", {"items": []})
+    assert result["load"] == "light"
+    assert result["armor_load"] == "light" and result["armor_load_label"] == "Légère"
+    assert run("encumbrance", {"items": []}) == run("encumbrance", {"items": [], "armor": "none"})
+    light = [item("dague", 2, 1)]
+    assert run("encumbrance", {"items": light, "armor": None})["load"] == "light"
+
+
+def test_the_form_starts_from_the_worked_example() -> None:
+    from generator.render import widget_form
+
+    entry = next(e for e in catalog() if e["id"] == "encumbrance")
+    armor = next(spec for spec in entry["inputs"] if spec["name"] == "armor")
+    # run() without the field: no armour; the form: the document's "armure d'écaille".
+    assert armor["default"] == "none" and armor["initial"] == "medium"
+    form = widget_form(entry)
+    select = form[form.index('<select id="calc-encumbrance-armor"') :]
+    select = select[: select.index("</select>")]
+    assert re.findall(r'<option value="(\w+)"[^>]* selected>', select) == ["medium"]
 
 
 def test_final_load_is_the_highest_not_a_sum() -> None:

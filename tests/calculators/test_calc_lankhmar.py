@@ -7,8 +7,10 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from calculators import NOTES, CalculatorInputError, LimitExceededError, run
+from calculators import NOTES, CalculatorInputError, LimitExceededError, catalog, run
 from calculators.lankhmar import (
     ALTERATIONS,
     HORROR_EFFECTS,
@@ -259,3 +261,77 @@ def test_madness_errors() -> None:
         with pytest.raises(CalculatorInputError) as info:
             run("madness", inputs)
         assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("situation", "current", "gained", "due", "p_exact"),
+    [
+        ("horrible", 9, 0, 0, "0/1"),  # 9 points, none gained: the threshold of 10 is not reached
+        ("horrible", 0, 15, 1, "1/1"),  # 15 points reach 10 once
+        ("horrible", 8, 2, 1, "1/1"),
+        ("insoutenable", 0, 3, 0, "0/1"),  # below 1d4+1's minimum, but the points are known
+        ("insoutenable", 9, 12, 2, "1/1"),
+    ],
+)
+def test_madness_with_given_points_is_certain(
+    situation: str, current: int, gained: int, due: int, p_exact: str
+) -> None:
+    # Once the points gained are known, a Folie roll is due or it is not: no more a chance.
+    result = run(
+        "madness",
+        {"situation": situation, "current_points": current, "wis": 10, "points_gained": gained},
+    )
+    assert result["madness_rolls_due"] == due
+    assert result["p_madness_roll_exact"] == p_exact
+    assert result["p_madness_roll"] == (1.0 if due else 0.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    situation=st.sampled_from(["horrible", "insoutenable"]),
+    current=st.integers(0, 100),
+    wis=st.integers(1, 25),
+    gained=st.one_of(st.none(), st.integers(0, 100)),
+    seed=st.integers(0, 2**32),
+)
+def test_madness_probability_agrees_with_the_rolls_due(
+    situation: str, current: int, wis: int, gained: int | None, seed: int
+) -> None:
+    inputs: dict[str, object] = {"situation": situation, "current_points": current, "wis": wis}
+    inputs.update({"seed": seed} if gained is None else {"points_gained": gained})
+    result = run("madness", inputs)
+    p = Fraction(str(result["p_madness_roll_exact"]))
+    due = result["madness_rolls_due"]
+    assert isinstance(due, int)
+    # A roll that was made (or given) is possible: a Folie roll due has a chance above 0,
+    # none due a chance below 1; given points leave no chance at all.
+    assert (p > 0) if due else (p < 1)
+    if gained is not None:
+        assert p == (1 if due else 0)
+
+
+def test_extra_points_belong_to_the_unbearable_situation_only(seed_lines: Lines) -> None:
+    # "1d3 points de folie si la situation était horrible et 1d4+1 points de folie ou plus si
+    # la situation était insoutenable": the "ou plus" is the unbearable case's alone.
+    text = " ".join(seed_lines("001"))
+    assert (
+        "1d3 points de folie si la situation était horrible et 1d4+1 points de folie ou plus "
+        "si la situation était insoutenable" in text
+    )
+    with pytest.raises(CalculatorInputError) as info:
+        run("madness", {"situation": "horrible", "extra_points": 2, "seed": 1})
+    assert info.value.field == "extra_points"
+    assert "insoutenable" in info.value.message
+    # No extra points in a horrible situation is the rule itself: 1d3.
+    assert 1 <= int(str(run("madness", {"situation": "horrible", "seed": 1})["gained"])) <= 3
+    result = run("madness", {"situation": "insoutenable", "extra_points": 2, "seed": 1})
+    assert 4 <= int(str(result["gained"])) <= 7
+    assert sorted(madness_points_law("insoutenable", 2)) == [4, 5, 6, 7]
+    with pytest.raises(ValueError):
+        madness_points_law("horrible", 2)
+    help_text = next(
+        spec["help"]
+        for spec in next(e for e in catalog() if e["id"] == "madness")["inputs"]
+        if spec["name"] == "extra_points"
+    )
+    assert "insoutenable" in str(help_text)

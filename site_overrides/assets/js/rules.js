@@ -383,6 +383,9 @@ function renderOutputs(form, outputs) {
   for (const output of form.querySelectorAll("output[name]")) {
     output.textContent = formatValue(output.getAttribute("name"), outputs);
   }
+  for (const value of form.querySelectorAll(".calculateur-resume__valeur[data-sortie] b")) {
+    value.textContent = formatValue(value.parentElement.dataset.sortie, outputs);
+  }
   for (const table of form.querySelectorAll("table[data-sortie]")) {
     const keys = [...table.querySelectorAll("th[data-cle]")].map((th) => th.dataset.cle);
     const records = outputs[table.dataset.sortie];
@@ -391,6 +394,67 @@ function renderOutputs(form, outputs) {
     );
     table.tBodies[0].replaceChildren(...rows);
   }
+}
+
+// Results of values that are no longer valid (a field emptied or refused) are taken away,
+// not left beside the message as if they still held.
+function clearOutputs(form) {
+  renderOutputs(form, {});
+  delete form.dataset.resultat;
+}
+
+// A required field left empty: its message, and no result computed from a hidden default.
+function missingFields(form) {
+  const missing = [...form.querySelectorAll('[aria-required="true"]')].filter(
+    (control) => control.value.trim() === "" && !control.closest("template"),
+  );
+  for (const control of missing) {
+    const slot = control.closest(".champ").querySelector(".erreur");
+    const label = control.closest(".champ").querySelector("label");
+    slot.textContent = `Indiquez une valeur${label ? ` : ${label.textContent}` : ""}.`;
+    control.setAttribute("aria-invalid", "true");
+  }
+  return missing;
+}
+
+// The headline results (the catalogue's `headline`) stay in view while the form is edited:
+// a line of them is kept at the bottom of the screen (CSS: sticky) from the first focus or
+// change of a field, for as long as the results themselves are out of view.
+const HEADLINE_SHOWN = new WeakMap(); // form → whether its headline results are on the screen
+let headlines = null;
+
+function watchHeadlines() {
+  if (headlines) headlines.disconnect(); // the previous page's forms (instant navigation)
+  if (!("IntersectionObserver" in window)) return;
+  headlines = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const form = entry.target.closest("form.calculateur");
+      const seen = HEADLINE_SHOWN.get(form) || new Set();
+      if (entry.isIntersecting) seen.add(entry.target);
+      else seen.delete(entry.target);
+      HEADLINE_SHOWN.set(form, seen);
+      showSummary(form);
+    }
+  });
+}
+
+function showSummary(form) {
+  const summary = form.querySelector(".calculateur-resume");
+  if (!summary) return;
+  const all = form.querySelectorAll(".sortie-principale").length;
+  const seen = (HEADLINE_SHOWN.get(form) || new Set()).size;
+  summary.hidden = !form.dataset.edite || seen >= all;
+}
+
+function followHeadlines(form) {
+  const mark = () => {
+    if (form.dataset.edite) return;
+    form.dataset.edite = "1";
+    showSummary(form);
+  };
+  form.addEventListener("focusin", mark);
+  form.addEventListener("input", mark);
+  if (headlines) for (const output of form.querySelectorAll(".sortie-principale")) headlines.observe(output);
 }
 
 // Each set-up form's first computation, asked for when the form comes near the screen.
@@ -408,7 +472,8 @@ function setupWidget(form) {
     } catch {
       defaults = [];
     }
-    for (const value of defaults) addRow(list, value);
+    // The build wrote the default rows: only a form without them gets them here.
+    if (!list.querySelector(".liste-lignes").children.length) for (const value of defaults) addRow(list, value);
     list.querySelector(".liste-ajouter").addEventListener("click", () => {
       addRow(list, null);
       schedule();
@@ -432,6 +497,12 @@ function setupWidget(form) {
     // navigation changes the address before it swaps the content.
     if (!form.isConnected || location.pathname !== home) return;
     const mine = ++generation;
+    clearErrors(form);
+    if (missingFields(form).length) {
+      clearOutputs(form);
+      state.textContent = "Une valeur est à corriger.";
+      return;
+    }
     const inputs = readForm(form);
     if (seed !== null) inputs.seed = seed;
     if (mirror) {
@@ -449,6 +520,7 @@ function setupWidget(form) {
     } catch (error) {
       if (mine !== generation) return;
       clearErrors(form);
+      clearOutputs(form);
       showError(form, error);
     }
   }
@@ -470,11 +542,22 @@ function setupWidget(form) {
       compute(false);
     });
   }
+  followHeadlines(form);
+  // A shared link asked for this calculator's result: at once, wherever it is on the page.
+  if (shared) {
+    compute(false);
+    return;
+  }
+  // The build wrote the result of the default values: Python is needed from the first
+  // change on, not before.
+  if (form.dataset.resultat === "defaut") {
+    state.textContent = "";
+    firstResult.set(form, () => {});
+    return;
+  }
   state.textContent = "Préparation du calculateur…";
   firstResult.set(form, () => compute(false));
-  // A shared link asked for this calculator's result: at once, wherever it is on the page.
-  if (shared) compute(false);
-  else whenNearTheScreen(form);
+  whenNearTheScreen(form);
 }
 
 // An observer that calls `action` once for each element it watches, when that element
@@ -581,8 +664,9 @@ function chartFor(button, outputs) {
     { class: "de-distribution", role: "dialog", "aria-label": `Distribution de ${button.dataset.de}` },
     el("p", { class: "de-resume" }, `${button.dataset.de} : moyenne ${formatNumber(outputs.mean)}, de ${outputs.min} à ${outputs.max}`),
   );
-  const entries = Object.entries(outputs.distribution || {}).map(([k, v]) => [Number(k), v]);
-  entries.sort((a, b) => a[0] - b[0]);
+  // Two arrays, totals in increasing order and their chances (calculators/dice.py).
+  const { totals = [], p = [] } = outputs.distribution || {};
+  const entries = totals.map((total, i) => [total, p[i]]);
   const highest = Math.max(...entries.map(([, v]) => v));
   if (entries.length <= 120) {
     const bars = el("div", { class: "de-barres" });
@@ -687,6 +771,7 @@ function setupPage() {
   closeChart();
   watchVisibility();
   watchApproach();
+  watchHeadlines();
   const forms = document.querySelectorAll("form.calculateur");
   const dice = document.querySelectorAll("button.de[data-de]");
   for (const form of forms) {

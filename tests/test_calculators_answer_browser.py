@@ -1,0 +1,189 @@
+"""A calculator at the table, in Chromium: its answer is in the page before Python, kept in
+view while its fields are edited, and never computed from a value the reader cannot see."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import calculators
+from generator.formatting import format_number, format_percent, format_value
+
+pytestmark = pytest.mark.browser
+
+READY = "() => window.rules?.status?.().state === 'ready'"
+CATALOG = {str(entry["id"]): entry for entry in calculators.catalog()}
+TEXTS = """(form) => Object.fromEntries([...form.querySelectorAll("dl output[name]")]
+    .map((o) => [o.getAttribute("name"), o.textContent]))"""
+WIDTH, HEIGHT = 360, 800
+
+
+def default_inputs(entry: dict[str, Any]) -> dict[str, Any]:
+    """The values a form starts from: the worked example's (`initial`), else the default."""
+    starts = {s["name"]: s.get("initial", s["default"]) for s in entry["inputs"]}
+    inputs = {name: value for name, value in starts.items() if value is not None}
+    return {**inputs, **({"seed": 0} if any(s["name"] == "seed" for s in entry["inputs"]) else {})}
+
+
+def expected_texts(calc_id: str) -> dict[str, str]:
+    """What the page shows for a calculator's default values: its outputs as the page
+    writes them, but for the draws of the dice, which wait for the reader to roll."""
+    entry = CATALOG[calc_id]
+    outputs = calculators.run(calc_id, default_inputs(entry))
+    rolled = set(entry["rolled"])
+    return {
+        str(o["name"]): "—" if o["name"] in rolled else format_value(o["name"], outputs)
+        for o in entry["outputs"]
+        if not o.get("columns")
+    }
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True
+    )
+    yield context
+    context.close()
+
+
+def test_every_form_reads_whole_without_javascript(browser: Any, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    forms = page.locator("form.calculateur")
+    assert forms.count() == len(CATALOG)
+    for form in forms.all():
+        calc_id = str(form.get_attribute("data-calculateur"))
+        assert form.get_attribute("data-resultat") == "defaut", calc_id
+        assert form.evaluate(TEXTS) == expected_texts(calc_id), calc_id
+        state = form.locator(".calculateur-etat").inner_text()
+        assert state.startswith("Résultat des valeurs ci-dessus"), calc_id
+    # A list's default rows are in the page, with their values.
+    items = CATALOG["encumbrance"]["inputs"][2]["default"]
+    rows = page.locator("form[data-calculateur='encumbrance'] .liste-lignes > .liste-ligne")
+    assert rows.count() == len(items)
+    assert rows.nth(0).locator("input[name='name']").input_value() == items[0]["name"]
+    # A table of results too.
+    detail = page.locator("form[data-calculateur='encumbrance'] table tbody tr")
+    assert detail.count() == len(calculators.run("encumbrance", {"items": items})["groups"])
+    context.close()
+
+
+def test_the_page_computes_what_the_build_wrote(browser: Any, site_url: str) -> None:
+    # The build writes the result with Python (generator/formatting.py), the page with its
+    # script (rules.js): the same values give the same text, calculator by calculator.
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    for form in page.locator("form.calculateur").all():
+        calc_id = str(form.get_attribute("data-calculateur"))
+        form.scroll_into_view_if_needed()
+        form.and_(page.locator("[data-pret]")).wait_for()
+        built = form.evaluate(TEXTS)
+        form.locator("[data-type]").first.dispatch_event("change")  # the same values again
+        form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
+        computed = form.evaluate(TEXTS)
+        rolled = set(CATALOG[calc_id]["rolled"])
+        kept = {name: text for name, text in computed.items() if name not in rolled}
+        assert kept == {name: text for name, text in built.items() if name not in rolled}
+    context.close()
+
+
+def test_numbers_are_written_alike_by_the_build_and_the_page(browser: Any, site_url: str) -> None:
+    draw = random.Random(20261201)
+    numbers = [0.0, -0.0, 0.5, 0.0005, 0.9995, 999.9995, 1e-7, 1e-6, 123456789.0, 1e21, 2.0]
+    numbers += [draw.uniform(-1e6, 1e6) for _ in range(300)]
+    numbers += [draw.random() for _ in range(300)]
+    numbers += [round(draw.uniform(0, 100), draw.randint(0, 6)) for _ in range(300)]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function("() => window.rules?.format?.number")
+    written = page.evaluate(
+        "(xs) => xs.map((x) => [rules.format.number(x), rules.format.percent(x)])", numbers
+    )
+    assert [[format_number(x), format_percent(x)] for x in numbers] == written
+    context.close()
+
+
+def test_an_emptied_required_field_gets_its_message_and_no_result(
+    phone: Any, site_url: str
+) -> None:
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    checked = 0
+    for form in page.locator("form.calculateur").all():
+        form.scroll_into_view_if_needed()
+        form.and_(page.locator("[data-pret]")).wait_for()
+        required = form.locator(
+            ".calculateur-champs [aria-required='true']:not(template [aria-required])"
+        )
+        for field in required.all()[:2]:
+            before = field.input_value()
+            field.fill("")
+            error = field.locator(
+                "xpath=ancestor::div[contains(@class,'champ')][1]//*[@class='erreur']"
+            )
+            error.filter(has_text="Indiquez une valeur").wait_for()
+            assert field.get_attribute("aria-invalid") == "true"
+            texts = form.evaluate(TEXTS)
+            assert set(texts.values()) == {"—"}, texts  # nothing left of the old values
+            field.fill(before)
+            form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
+            assert field.get_attribute("aria-invalid") is None
+            checked += 1
+    assert checked >= len(CATALOG) - 3  # every calculator but those without such a field
+
+
+def test_results_of_a_refused_value_are_taken_away(phone: Any, site_url: str) -> None:
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    dice = page.locator("form[data-calculateur='dice']")
+    expression = dice.locator("input[name='expression']")
+    expression.fill("8d6")
+    dice.locator("output[name='mean']").filter(has_text="28").wait_for(timeout=60000)
+    expression.fill("8d6x")
+    dice.locator("input[name='expression'][aria-invalid='true']").wait_for(timeout=60000)
+    assert "Nombre attendu" in dice.locator(".champ .erreur").first.inner_text()
+    assert set(dice.evaluate(TEXTS).values()) == {"—"}  # not the results of "8d6" beside it
+
+
+def test_the_headline_stays_in_view_while_a_field_is_edited(phone: Any, site_url: str) -> None:
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    for form in page.locator("form.calculateur").all():
+        calc_id = str(form.get_attribute("data-calculateur"))
+        form.scroll_into_view_if_needed()
+        form.and_(page.locator("[data-pret]")).wait_for()
+        # The form's first field, as a reader starts: the results are below.
+        field = form.locator(".calculateur-champs [data-type]").first
+        field.scroll_into_view_if_needed()
+        page.evaluate("(y) => scrollBy(0, y)", field.bounding_box()["y"] - 60)
+        field.focus()
+        field.dispatch_event("change")
+        form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
+        page.wait_for_timeout(100)
+        for name in CATALOG[calc_id]["headline"]:
+            shown = [
+                page.locator(selector).first
+                for selector in (
+                    f"#calc-{calc_id} .sortie-principale output[name='{name}']",
+                    f"#calc-{calc_id} .calculateur-resume [data-sortie='{name}'] b",
+                )
+            ]
+            boxes = [s.bounding_box() for s in shown if s.is_visible()]
+            assert any(b["y"] >= 0 and b["y"] + b["height"] <= HEIGHT for b in boxes if b), (
+                calc_id,
+                name,
+                boxes,
+            )
+            texts = {s.inner_text() for s in shown}
+            assert len(texts) == 1, (calc_id, name, texts)  # the summary says the same
