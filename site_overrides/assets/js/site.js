@@ -4,6 +4,7 @@
  * the order mkdocs.yml listed the scripts in when they were concatenated. */
 import "./rules.js";
 import "./calculator-links.js";
+import "./scroll-areas.js";
 import "./spells.js";
 import "./search.js";
 import "./offline.js";
