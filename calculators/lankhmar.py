@@ -393,7 +393,7 @@ CALCULATORS = (
         outputs=(
             Output("tier", "Palier de corruption"),
             Output("int_malus_text", "Malus au jet d’INT contre la corruption"),
-            Output("alterations", "Altérations subies"),
+            Output("alterations", "Altérations subies", sentence=True),
             Output("wis_lost", "SAG perdue"),
             Output("consumed", "Consumé par la magie"),
             Output("p_gain", "Probabilité de gagner un point de corruption"),
@@ -421,7 +421,7 @@ CALCULATORS = (
         ),
         outputs=(
             Output("result", "Résultat du d20"),
-            Output("text", "Altération"),
+            Output("text", "Altération", sentence=True),
         ),
         handler=_h_alteration,
     ),
@@ -516,9 +516,9 @@ CALCULATORS = (
         outputs=(
             Output("gained", "Points de folie gagnés"),
             Output("total", "Total de points de folie"),
-            Output("horror_text", "Effet de l’Horreur"),
+            Output("horror_text", "Effet de l’Horreur", sentence=True),
             Output("madness_rolls_due", "Jets sur la colonne Folie"),
-            Output("madness_text", "Effet de Folie"),
+            Output("madness_text", "Effet de Folie", sentence=True),
             Output("p_madness_roll", "Probabilité d’un jet de Folie"),
         ),
         handler=_h_madness,

@@ -53,6 +53,8 @@ class Field:
     read-only mappings instead of dicts) so that specs hold no mutable state.
     A field whose ``default`` is None is optional when ``required`` is False
     (it then validates to None) and mandatory otherwise.
+    An ``int`` field may name its values with ``choices`` (their values the numbers
+    written out, "0", "1"…): the form then offers the names, the value stays a number.
     ``initial``, when set, is what the generated form starts from instead of
     ``default`` (a worked example of the documents), while a call that leaves the
     field out still gets ``default``.
@@ -93,7 +95,7 @@ class Field:
             out["step"] = (
                 self.step if self.step is not None else (1 if self.type != "float" else None)
             )
-        if self.type == "choice":
+        if self.type == "choice" or self.choices:
             out["choices"] = [{"value": c.value, "label": c.label} for c in self.choices]
         if self.type == "list":
             out["fields"] = [f.to_json() for f in self.fields]
@@ -117,12 +119,16 @@ class Output:
     unit: str | None = None
     # For a list of records: (key, French column label) pairs shown as a table.
     columns: tuple[tuple[str, str], ...] = ()
+    # A sentence rather than a figure (an explanation): shown across the results' width.
+    sentence: bool = False
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this output."""
         described: JsonDict = {"name": self.name, "label": self.label, "unit": self.unit}
         if self.columns:
             described["columns"] = [{"name": k, "label": v} for k, v in self.columns]
+        if self.sentence:
+            described["sentence"] = True
         return described
 
 
@@ -278,6 +284,9 @@ def _validate_int(name: str, spec: Field, value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise CalculatorInputError(name, "La valeur doit être un nombre entier.")
     _check_range(name, spec, value)
+    if spec.choices and str(value) not in {c.value for c in spec.choices}:
+        named = ", ".join(f"{c.value} ({c.label})" for c in spec.choices)
+        raise CalculatorInputError(name, f"Valeur inconnue. Valeurs possibles : {named}.")
     return value
 
 

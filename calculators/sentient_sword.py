@@ -345,7 +345,7 @@ CALCULATORS = (
             Output("communication", "Communication"),
             Output("languages", "Langues"),
             Output("alignment_label", "Alignement"),
-            Output("powers", "Pouvoirs"),
+            Output("powers", "Pouvoirs", sentence=True),
             Output("ego", "Ego"),
         ),
         handler=_h_generate,

@@ -92,6 +92,14 @@ def _field(
             for c in spec.get("choices", [])
         )
         control = f"<select {common}>{options}</select>"
+    elif kind == "int" and spec.get("choices"):
+        # A number chosen by its name (an encumbrance level): the page reads the number.
+        options = "".join(
+            f'<option value="{_attr(c["value"])}"'
+            f"{' selected' if c['value'] == str(default) else ''}>{_attr(c['label'])}</option>"
+            for c in spec["choices"]
+        )
+        control = f"<select {common}>{options}</select>"
     elif kind in ("int", "float"):
         bounds = "".join(
             f' {key}="{_attr(spec[key])}"'
@@ -157,15 +165,20 @@ def _output(
     label = _attr(spec.get("label", spec["name"]))
     name = spec["name"]
     kind = "sortie sortie-principale" if main else "sortie"
+    if spec.get("sentence"):
+        kind += " sortie-phrase"
     if spec.get("columns"):
         keys = [str(c["name"]) for c in spec["columns"]]
-        headers = "".join(
-            f'<th scope="col" data-cle="{_attr(c["name"])}">{_attr(c["label"])}</th>'
-            for c in spec["columns"]
-        )
+        labels = {str(c["name"]): _attr(c["label"]) for c in spec["columns"]}
+        headers = "".join(f'<th scope="col" data-cle="{_attr(k)}">{labels[k]}</th>' for k in keys)
         records = result.get(name) if result is not None else None
+        # Each cell names its column (data-colonne): on a phone, a row is read as a card.
         body = "".join(
-            "<tr>" + "".join(f"<td>{_attr(format_value(k, r))}</td>" for k in keys) + "</tr>"
+            "<tr>"
+            + "".join(
+                f'<td data-colonne="{labels[k]}">{_attr(format_value(k, r))}</td>' for k in keys
+            )
+            + "</tr>"
             for r in (records if isinstance(records, list) else [])
             if isinstance(r, dict)
         )

@@ -112,7 +112,8 @@ def test_catalog_entry_shape(calc_id: str) -> None:
     outputs = e["outputs"]
     assert isinstance(outputs, list) and outputs
     for out in outputs:
-        assert set(out) - {"columns"} == {"name", "label", "unit"} and out["label"]
+        assert set(out) - {"columns", "sentence"} == {"name", "label", "unit"} and out["label"]
+        assert out.get("sentence", True) is True
         for column in out.get("columns", []):
             assert set(column) == {"name", "label"} and column["label"]
 

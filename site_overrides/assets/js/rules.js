@@ -387,10 +387,12 @@ function renderOutputs(form, outputs) {
     value.textContent = formatValue(value.parentElement.dataset.sortie, outputs);
   }
   for (const table of form.querySelectorAll("table[data-sortie]")) {
-    const keys = [...table.querySelectorAll("th[data-cle]")].map((th) => th.dataset.cle);
+    const columns = [...table.querySelectorAll("th[data-cle]")].map((th) => [th.dataset.cle, th.textContent]);
     const records = outputs[table.dataset.sortie];
+    // Each cell names its column (as generator/render.py writes them): on a phone, a row is
+    // read as a card.
     const rows = (Array.isArray(records) ? records : []).map((record) =>
-      el("tr", {}, ...keys.map((key) => el("td", {}, formatValue(key, record)))),
+      el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, formatValue(key, record)))),
     );
     table.tBodies[0].replaceChildren(...rows);
   }
@@ -419,23 +421,28 @@ function missingFields(form) {
 
 // The headline results (the catalogue's `headline`) stay in view while the form is edited:
 // a line of them is kept at the bottom of the screen (CSS: sticky) from the first focus or
-// change of a field, for as long as the results themselves are out of view.
+// change of a field, for as long as one of the results themselves is not whole on the screen.
 const HEADLINE_SHOWN = new WeakMap(); // form → whether its headline results are on the screen
 let headlines = null;
 
 function watchHeadlines() {
   if (headlines) headlines.disconnect(); // the previous page's forms (instant navigation)
   if (!("IntersectionObserver" in window)) return;
-  headlines = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const form = entry.target.closest("form.calculateur");
-      const seen = HEADLINE_SHOWN.get(form) || new Set();
-      if (entry.isIntersecting) seen.add(entry.target);
-      else seen.delete(entry.target);
-      HEADLINE_SHOWN.set(form, seen);
-      showSummary(form);
-    }
-  });
+  // A result counts as on the screen when it is whole there: half a line cut by the bottom
+  // of the screen is not read.
+  headlines = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const form = entry.target.closest("form.calculateur");
+        const seen = HEADLINE_SHOWN.get(form) || new Set();
+        if (entry.isIntersecting && entry.intersectionRatio > 0.99) seen.add(entry.target);
+        else seen.delete(entry.target);
+        HEADLINE_SHOWN.set(form, seen);
+        showSummary(form);
+      }
+    },
+    { threshold: [0, 1] },
+  );
 }
 
 function showSummary(form) {
