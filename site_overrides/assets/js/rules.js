@@ -519,22 +519,36 @@ function setupWidget(form) {
     if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
     try {
       const outputs = await run(id, inputs);
-      if (mine !== generation) return;
+      if (mine !== generation || pending) return; // values changed since: computed next
       clearErrors(form);
       renderOutputs(form, outputs);
       form.dataset.resultat = "1";
       state.textContent = "";
     } catch (error) {
-      if (mine !== generation) return;
+      if (mine !== generation || pending) return;
       clearErrors(form);
       clearOutputs(form);
       showError(form, error);
     }
   }
-  let timer = null;
+  // Each change is computed at once (a calculation takes a millisecond once Python is
+  // ready: the answer is painted in the frame after the keystroke). Changes made while a
+  // calculation runs (Python starting, a long law of dice) are computed once it is over,
+  // together: the worker never queues a calculation per keystroke.
+  let running = false;
+  let pending = false;
   function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(() => compute(true), 120);
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = true;
+    compute(true).finally(() => {
+      running = false;
+      if (!pending) return;
+      pending = false;
+      schedule();
+    });
   }
   form.addEventListener("input", schedule);
   form.addEventListener("change", schedule);
