@@ -22,6 +22,7 @@ __all__ = [
     "Values",
     "fmt_number",
     "frozen_record",
+    "is_utf8",
     "probability",
     "seed_field",
     "validate",
@@ -315,7 +316,9 @@ def _validate_choice(name: str, spec: Field, value: object) -> str:
     return value
 
 
-def _is_utf8(text: str) -> bool:
+def is_utf8(text: str) -> bool:
+    """Whether UTF-8 can carry `text`: a lone surrogate ("\\ud800" in JSON) is a Python
+    character that no UTF-8 can."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -336,7 +339,7 @@ def _validate_text(name: str, spec: Field, value: object) -> str:
         raise LimitExceededError(
             name, f"Le texte ne doit pas dépasser {spec.max_length} caractères."
         )
-    if not _is_utf8(value):
+    if not is_utf8(value):
         # A lone surrogate ("\ud800" in JSON) is no character: no UTF-8 answer could echo it.
         raise CalculatorInputError(
             name,

@@ -41,6 +41,16 @@ def expected_texts(calc_id: str) -> dict[str, str]:
     }
 
 
+def forms_of_tools_page(page: Any, site_url: str) -> Iterator[tuple[str, Any]]:
+    """Each calculator of the tools page, Python ready, brought into view and set up."""
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    for form in page.locator("form.calculateur").all():
+        form.scroll_into_view_if_needed()
+        form.and_(page.locator("[data-pret]")).wait_for()
+        yield str(form.get_attribute("data-calculateur")), form
+
+
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(
@@ -78,12 +88,7 @@ def test_the_page_computes_what_the_build_wrote(browser: Any, site_url: str) -> 
     # script (rules.js): the same values give the same text, calculator by calculator.
     context = browser.new_context()
     page = context.new_page()
-    page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
-    for form in page.locator("form.calculateur").all():
-        calc_id = str(form.get_attribute("data-calculateur"))
-        form.scroll_into_view_if_needed()
-        form.and_(page.locator("[data-pret]")).wait_for()
+    for calc_id, form in forms_of_tools_page(page, site_url):
         built = form.evaluate(TEXTS)
         form.locator("[data-type]").first.dispatch_event("change")  # the same values again
         form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
@@ -157,12 +162,7 @@ def test_results_of_a_refused_value_are_taken_away(phone: Any, site_url: str) ->
 
 def test_the_headline_stays_in_view_while_a_field_is_edited(phone: Any, site_url: str) -> None:
     page = phone.new_page()
-    page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
-    for form in page.locator("form.calculateur").all():
-        calc_id = str(form.get_attribute("data-calculateur"))
-        form.scroll_into_view_if_needed()
-        form.and_(page.locator("[data-pret]")).wait_for()
+    for calc_id, form in forms_of_tools_page(page, site_url):
         # The form's first field, as a reader starts: the results are below.
         field = form.locator(".calculateur-champs [data-type]").first
         field.scroll_into_view_if_needed()
