@@ -12,6 +12,7 @@ from typing import Final, Literal
 from .errors import CalculatorInputError
 from .schema import (
     Calculator,
+    Chart,
     Choice,
     Field,
     JsonDict,
@@ -266,6 +267,17 @@ def _h_corruption(v: Values) -> JsonDict:
     out.update(
         probability("p_gain", corruption_check_failure(intelligence, spell_level, state.tier))
     )
+    # For the chart: the d20 of the INT check, a point gained from `gain_from` on (21: never).
+    target = out["check_target"]
+    if isinstance(target, int):
+        out["check_roll"] = {
+            "totals": list(range(1, _D20 + 1)),
+            "p": [float(Fraction(1, _D20))] * _D20,
+        }
+        out["gain_from"] = min(_D20 + 1, max(1, target + 1))
+    else:
+        out["check_roll"] = None
+        out["gain_from"] = None
     return out
 
 
@@ -397,6 +409,16 @@ CALCULATORS = (
             Output("wis_lost", "SAG perdue"),
             Output("consumed", "Consumé par la magie"),
             Output("p_gain", "Probabilité de gagner un point de corruption"),
+            Output(
+                "check_roll",
+                "Jet d’INT contre la corruption",
+                chart=Chart(
+                    "Résultat du d20",
+                    threshold="gain_from",
+                    chance="p_gain",
+                    chance_text="de gagner un point de corruption",
+                ),
+            ),
         ),
         handler=_h_corruption,
     ),

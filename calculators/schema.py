@@ -14,6 +14,7 @@ from .errors import CalculatorInputError, LimitExceededError
 __all__ = [
     "SEED_MAX",
     "Calculator",
+    "Chart",
     "Choice",
     "Field",
     "InputType",
@@ -112,6 +113,33 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """How an output that is a law of chances is drawn: a bar chart (generator/charts.py and
+    its twin site_overrides/assets/js/charts.js).
+
+    The output's value is either ``{"totals": [int…], "p": [float…]}``, totals in increasing
+    order, the bars from ``threshold`` on highlighted (``threshold`` names the output holding
+    the least highlighted total; None or a null value: none), or ``{"labels": [str…],
+    "p": [float…], "highlight": [bool…]}``, one bar per outcome. ``chance`` names the
+    probability output (``p_…``) written on the chart, followed by ``chance_text``."""
+
+    x_label: str
+    y_label: str = "Chance"
+    threshold: str | None = None
+    chance: str | None = None
+    chance_text: str = ""
+
+    def to_json(self) -> JsonDict:
+        return {
+            "x_label": self.x_label,
+            "y_label": self.y_label,
+            "threshold": self.threshold,
+            "chance": self.chance,
+            "chance_text": self.chance_text,
+        }
+
+
+@dataclass(frozen=True)
 class Output:
     """One main output, displayed by the browser with its French label."""
 
@@ -122,6 +150,8 @@ class Output:
     columns: tuple[tuple[str, str], ...] = ()
     # A sentence rather than a figure (an explanation): shown across the results' width.
     sentence: bool = False
+    # For a law of chances: drawn as a bar chart, with a table of every value.
+    chart: Chart | None = None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this output."""
@@ -130,6 +160,8 @@ class Output:
             described["columns"] = [{"name": k, "label": v} for k, v in self.columns]
         if self.sentence:
             described["sentence"] = True
+        if self.chart is not None:
+            described["chart"] = self.chart.to_json()
         return described
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from generator.charts import chart_html
 from generator.formatting import format_value
 
 __all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
@@ -167,6 +168,17 @@ def _output(
     kind = "sortie sortie-principale" if main else "sortie"
     if spec.get("sentence"):
         kind += " sortie-phrase"
+    chart = spec.get("chart")
+    if chart:
+        # A law of chances: its bar chart and table (generator/charts.py; the page's script
+        # draws the next ones from the catalogue's description kept here).
+        drawn = chart_html(chart, result.get(name), result) if result is not None else ""
+        described = _attr(json.dumps(chart, ensure_ascii=False, separators=(",", ":")))
+        return (
+            f'<div class="{kind} sortie-graphique"><dt>{label}</dt><dd>'
+            f'<div class="graphique-place" data-graphique="{_attr(name)}" '
+            f'data-spec="{described}">{drawn}</div></dd></div>'
+        )
     if spec.get("columns"):
         keys = [str(c["name"]) for c in spec["columns"]]
         labels = {str(c["name"]): _attr(c["label"]) for c in spec["columns"]}
