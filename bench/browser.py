@@ -4,6 +4,7 @@ calculation round trip, search. Bytes are counted by `bench.server` (what was se
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import shutil
 import tempfile
@@ -28,12 +29,16 @@ __all__ = [
     "CHROMIUM_ARGS",
     "Browser",
     "Chrome",
+    "Edit",
+    "FirstEdit",
     "PythonStart",
     "SearchRun",
     "Weight",
     "chromium",
     "chromium_path",
+    "first_edit",
     "first_install_weight",
+    "measure_edit",
     "page_weight",
     "python_start",
     "search_material",
@@ -262,6 +267,105 @@ def python_start(
             ours()
             plain()
         pair_time = time.monotonic() - started
+    return result
+
+
+# A reader's first edit -------------------------------------------------------------------
+
+# Types `expression` into a calculator's field as a reader does (the value, then an `input`
+# event) and times it until its headline output reads `expected`, painted: the frame after
+# the change has been drawn (a task queued from requestAnimationFrame runs after the paint).
+EDIT_JS = """async ({ edit: { form, field, value, output, expected }, timeout }) => {
+  const root = document.querySelector(`form.calculateur[data-calculateur="${form}"]`);
+  const input = root && root.querySelector(`[name="${field}"]`);
+  const shown = root && root.querySelector(`output[name="${output}"]`);
+  if (!input || !shown) return { error: `formulaire ${form} sans ${field} ou ${output}` };
+  const painted = () =>
+    new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return await new Promise((resolve) => {
+    let started = 0;
+    const done = async () => {
+      if (shown.textContent !== expected) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      await painted();
+      resolve({ ms: performance.now() - started });
+    };
+    const observer = new MutationObserver(done);
+    observer.observe(shown, { childList: true, characterData: true, subtree: true });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      resolve({ error: `toujours « ${shown.textContent} » au lieu de « ${expected} »` });
+    }, timeout);
+    started = performance.now();
+    input.value = value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}"""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit of a calculator's field and what its headline output then reads."""
+
+    form: str
+    field: str
+    value: str
+    output: str
+    expected: str
+
+
+@dataclass
+class FirstEdit:
+    page: str
+    cold: list[float] = field(default_factory=list)  # ms, input event → headline painted
+    warm: list[float] = field(default_factory=list)
+    service_worker: list[float] = field(default_factory=list)
+    ready: list[float] = field(default_factory=list)  # the same, Python ready
+
+
+def measure_edit(page: Page, edit: Edit, timeout_ms: int = NAV_TIMEOUT_MS) -> float:
+    """One edit in `page`, timed (ms) from its input event to its headline painted."""
+    answer = page.evaluate(EDIT_JS, {"edit": dataclasses.asdict(edit), "timeout": timeout_ms})
+    if "error" in answer:
+        raise BenchError(f"{edit.form} : {answer['error']}")
+    return float(answer["ms"])
+
+
+def first_edit(
+    chrome: Chrome,
+    server: CountingServer,
+    page_path: str,
+    edits: list[Edit],
+    *,
+    profiles: int = 1,
+) -> FirstEdit:
+    """What a reader feels: the page loaded, the first edit of a field, until its headline
+    result is painted. Cold (fresh profile, service worker blocked), warm (the same profile,
+    the page loaded again: HTTP cache on disk) and from the service worker (a profile whose
+    first visit installed the site for offline use, the page loaded again); then, Python
+    ready, each following edit. `edits` must each change the headline: the first three are
+    the first edits, the others the edits with Python ready."""
+    result = FirstEdit(page_path)
+    url = server.url + page_path
+    first, following = edits[:3], edits[3:]
+    for _ in range(profiles):
+        with chrome.profile() as context:
+            page = context.new_page()
+            page.goto(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
+            result.cold.append(measure_edit(page, first[0]))
+            page.reload(wait_until="load", timeout=NAV_TIMEOUT_MS)
+            result.warm.append(measure_edit(page, first[1]))
+            result.ready += [measure_edit(page, edit) for edit in following]
+        with chrome.profile(service_workers="allow") as context:
+            page = context.new_page()
+            page.goto(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null", timeout=NAV_TIMEOUT_MS
+            )
+            server.wait_quiet(2.0, 120.0)  # the offline download is over
+            page.reload(wait_until="load", timeout=NAV_TIMEOUT_MS)
+            result.service_worker.append(measure_edit(page, first[2]))
     return result
 
 

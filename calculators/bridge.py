@@ -7,6 +7,7 @@ import re
 
 from .catalog import run
 from .errors import CalculatorError, CalculatorInputError
+from .schema import is_utf8
 
 __all__ = ["MAX_DEPTH", "MAX_REQUEST_CHARS", "run_json"]
 
@@ -49,15 +50,6 @@ def _too_deep(text: str) -> bool:
     return False
 
 
-def _is_utf8(text: str) -> bool:
-    # A lone surrogate ("\ud800" in JSON) is a Python character that no UTF-8 can carry.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def run_json(name: str, inputs_json: str) -> str:
     """`run(name, inputs)` for the browser: every failure becomes a French message.
 
@@ -90,7 +82,7 @@ def run_json(name: str, inputs_json: str) -> str:
         answer = _error("calculator", None, getattr(error, "message", str(error)))
     except Exception:  # the reader must get a message, never a traceback
         return _error("internal", None, "Erreur interne du calculateur ; signalez-la au MJ.")
-    if not _is_utf8(answer):
+    if not is_utf8(answer):
         # Something sent was echoed back (a name, a field, a character of an expression).
         return _error("input", None, _INVALID_CHARACTER)
     return answer

@@ -12,7 +12,17 @@ from operator import add, sub
 from typing import Literal
 
 from .errors import CalculatorInputError, LimitExceededError
-from .schema import Calculator, Field, JsonDict, Output, Values, fmt_number, probability, seed_field
+from .schema import (
+    Calculator,
+    Chart,
+    Field,
+    JsonDict,
+    Output,
+    Values,
+    fmt_number,
+    probability,
+    seed_field,
+)
 
 __all__ = [
     "CALCULATORS",
@@ -709,6 +719,16 @@ CALCULATORS = (
             Output("p_at_least", "Chance d’atteindre le seuil"),
             Output("roll_text", "Jet"),
             Output("roll_total", "Résultat du jet"),
+            Output(
+                "distribution",
+                "Chances de chaque total",
+                chart=Chart(
+                    "Total",
+                    threshold="target",
+                    chance="p_at_least",
+                    chance_text="d’obtenir au moins {threshold}",
+                ),
+            ),
         ),
         handler=_handle,
     ),

@@ -10,12 +10,23 @@ from fractions import Fraction
 from typing import Literal
 
 from .errors import CalculatorInputError
-from .schema import Calculator, Choice, Field, JsonDict, Output, Values, fmt_number, probability
+from .schema import (
+    Calculator,
+    Chart,
+    Choice,
+    Field,
+    JsonDict,
+    Output,
+    Values,
+    fmt_number,
+    probability,
+)
 
 __all__ = [
     "AMOUNT_MAX",
     "CALCULATORS",
     "CHALLENGE_RATINGS",
+    "DEATH_SAVE_OUTCOMES",
     "HP_MAX",
     "SQUARE_SIZE_M",
     "D20Odds",
@@ -330,6 +341,10 @@ def _death_saves(successes: int, failures: int, memo: dict[tuple[int, int], _Odd
     return memo[key]
 
 
+# The outcomes as the chart of death_saves names them, in the order of its bars.
+DEATH_SAVE_OUTCOMES = ("Stabilisé", "Reprend 1 PV", "Mort")
+
+
 def death_save_odds(successes: int = 0, failures: int = 0) -> DeathSaveOdds:
     """Chances of ending Stabilised (3 successes), dead (3 failures) or back at 1 HP (a 20)."""
     stable, dead, regain, expected = _death_saves(successes, failures, {})
@@ -466,6 +481,12 @@ def _h_death_saves(v: Values) -> JsonDict:
     out.update(probability("p_dead", odds.p_dead))
     out.update(probability("p_regain_hp", odds.p_regain_hp))
     out.update(probability("p_survive", odds.p_stable + odds.p_regain_hp))
+    # The law of the three outcomes, for the chart: surviving ones first.
+    out["outcomes"] = {
+        "labels": list(DEATH_SAVE_OUTCOMES),
+        "p": [float(odds.p_stable), float(odds.p_regain_hp), float(odds.p_dead)],
+        "highlight": [True, True, False],
+    }
     e = odds.expected_rolls
     out["expected_rolls"] = float(e)
     out["expected_rolls_exact"] = f"{e.numerator}/{e.denominator}"
@@ -688,6 +709,11 @@ CALCULATORS = (
             Output("p_regain_hp", f"{_P} de récupérer 1 point de vie (20 naturel)"),
             Output("p_dead", f"{_P} de mourir"),
             Output("expected_rolls", "Nombre moyen de jets restants"),
+            Output(
+                "outcomes",
+                "Chances de chaque issue",
+                chart=Chart("Issue des jets", chance="p_survive", chance_text="de survivre"),
+            ),
         ),
         handler=_h_death_saves,
     ),

@@ -7,8 +7,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal
 
-from .dnd5e import ability_modifier
-from .schema import Calculator, Choice, Field, JsonDict, Output, Values, frozen_record
+from .dnd5e import ability_modifier, signed
+from .schema import (
+    Calculator,
+    Choice,
+    Field,
+    JsonDict,
+    Output,
+    Values,
+    fmt_number,
+    frozen_record,
+)
 
 __all__ = [
     "ARMOR_LOADS",
@@ -26,6 +35,7 @@ __all__ = [
     "Level",
     "Limits",
     "Load",
+    "adjustment_text",
     "effective_level",
     "final_load",
     "group_items",
@@ -154,12 +164,34 @@ class Group:
     units: int
     limits: Limits
     load: Load
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # the names of its lines, each once
+    count: int  # objects (for coins, pieces: `units` counts them by the hundred)
+
+    def names_text(self) -> str:
+        """The objects by their names, and the shared limit they are counted under."""
+        names = ", ".join(self.names)
+        return names if self.category == "item" else f"{names} ({self.label.lower()})"
+
+    def quantity_text(self) -> str:
+        """The quantity in the unit the limits count: coins by the hundred."""
+        if self.category != "coins":
+            return fmt_number(self.units)
+        hundreds = "unité" if self.units == 1 else "unités"
+        return f"{fmt_number(self.count)} pièces : {fmt_number(self.units)} {hundreds} de 100"
 
 
 def strength_adjustment(modifier: int) -> int:
     """Strength modifier ÷ 4 rounded down (floor, so −1 gives −1 and +7 gives +1)."""
     return modifier // 4
+
+
+def adjustment_text(modifier: int) -> str:
+    """The adjustment of the limits in words, and where it comes from."""
+    adjustment = strength_adjustment(modifier)
+    added = "aucun" if adjustment == 0 else f"{signed(adjustment)} à chaque limite"
+    return (
+        f"{added} (modificateur de Force {signed(modifier)}, divisé par 4, arrondi à l’inférieur)"
+    )
 
 
 def limits(level: int, strength_modifier: int) -> Limits:
@@ -203,23 +235,39 @@ def _units(category: Category, qty: int) -> int:
     return -(-qty // COINS_PER_UNIT) if category == "coins" else qty
 
 
+def _same_object(name: str) -> str:
+    """What two lines must share to be the same object: the name, whatever its case and
+    spacing ("Torche" and "torche ")."""
+    return " ".join(name.split()).casefold()
+
+
+def _names(members: Sequence[Item]) -> tuple[str, ...]:
+    """Each object of the lines once, as its first line writes it."""
+    first: dict[str, str] = {}
+    for member in members:
+        first.setdefault(_same_object(member.name), " ".join(member.name.split()))
+    return tuple(first.values())
+
+
 def group_items(items: Sequence[Item], strength_modifier: int) -> list[Group]:
     """Count items under their limits.
 
-    Ordinary items have a limit per inventory line. Weapons and armour share
-    one limit per category, coins of every metal one limit, ammunition
-    containers one limit; items of another size category only share a limit
-    with those of the same resulting level.
+    Ordinary items have a limit per object: lines of the same object (the same name) add
+    up under one limit, two lines of 8 torches are 16 torches. Weapons and armour share
+    one limit per category, coins of every metal one limit, ammunition containers one
+    limit; items of another size category only share a limit with those of the same
+    resulting level.
     """
     # Lines are grouped under a key, kept in order of first appearance.
-    keyed: dict[tuple[Category, int, int], list[Item]] = {}
-    for index, item in enumerate(items):
+    keyed: dict[tuple[Category, int, str], list[Item]] = {}
+    for item in items:
         level = effective_level(item)
-        line = index if item.category == "item" else -1
-        keyed.setdefault((item.category, level, line), []).append(item)
+        same = _same_object(item.name) if item.category == "item" else ""
+        keyed.setdefault((item.category, level, same), []).append(item)
     groups: list[Group] = []
     for (category, level, _), members in keyed.items():
-        units = _units(category, sum(m.qty for m in members))
+        count = sum(m.qty for m in members)
+        units = _units(category, count)
         lim = limits(level, strength_modifier)
         label = (
             members[0].name if category == "item" else CATEGORIES[category].group_label or category
@@ -232,7 +280,8 @@ def group_items(items: Sequence[Item], strength_modifier: int) -> list[Group]:
                 units,
                 lim,
                 load_for(units, lim),
-                tuple(m.name for m in members),
+                _names(members),
+                count,
             )
         )
     return groups
@@ -274,6 +323,7 @@ def _handle(v: Values) -> JsonDict:
         "load_label": LOADS[load],
         "strength_modifier": modifier,
         "adjustment": strength_adjustment(modifier),
+        "adjustment_text": adjustment_text(modifier),
         "armor_load": ARMOR_LOADS[armor],
         "armor_load_label": LOADS[ARMOR_LOADS[armor]],
         "groups": [
@@ -288,6 +338,9 @@ def _handle(v: Values) -> JsonDict:
                 "load": g.load,
                 "load_label": LOADS[g.load],
                 "items": list(g.names),
+                "names_text": g.names_text(),
+                "count": g.count,
+                "quantity_text": g.quantity_text(),
             }
             for g in groups
         ],
@@ -302,15 +355,15 @@ _ITEM_FIELDS = (
     Field("name", "Objet", "text", default="objet", max_length=80),
     Field(
         "level",
-        "Niveau d’encombrement",
+        "Encombrement",
         "int",
         default=2,
         min=0,
-        max=7,
+        max=IMPOSSIBLE_LEVEL,
+        choices=tuple(Choice(str(level.number), level.name) for level in LEVELS),
         help=(
-            "0 insignifiant, 1 négligeable, 2 léger, 3 moyen, 4 important, 5 lourd, "
-            "6 très lourd, 7 impossible. Ignoré pour les armes, armures, pièces et "
-            "munitions, dont le niveau est fixé par la catégorie."
+            "Ignoré pour les armes, armures, pièces et munitions, dont l’encombrement est "
+            "fixé par la catégorie."
         ),
     ),
     Field(
@@ -397,15 +450,15 @@ CALCULATORS = (
         ),
         outputs=(
             Output("load_label", "Charge finale"),
-            Output("adjustment", "Ajustement des limites"),
+            Output("adjustment_text", "Ajustement des limites par la Force", sentence=True),
             Output("armor_load_label", "Charge due à l’armure"),
             Output(
                 "groups",
                 "Détail par limite",
                 columns=(
-                    ("label", "Objets"),
+                    ("names_text", "Objets"),
                     ("level_name", "Encombrement"),
-                    ("units", "Quantité"),
+                    ("quantity_text", "Quantité"),
                     ("limits_text", "Limites"),
                     ("load_label", "Charge"),
                 ),

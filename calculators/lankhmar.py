@@ -12,6 +12,7 @@ from typing import Final, Literal
 from .errors import CalculatorInputError
 from .schema import (
     Calculator,
+    Chart,
     Choice,
     Field,
     JsonDict,
@@ -266,6 +267,17 @@ def _h_corruption(v: Values) -> JsonDict:
     out.update(
         probability("p_gain", corruption_check_failure(intelligence, spell_level, state.tier))
     )
+    # For the chart: the d20 of the INT check, a point gained from `gain_from` on (21: never).
+    target = out["check_target"]
+    if isinstance(target, int):
+        out["check_roll"] = {
+            "totals": list(range(1, _D20 + 1)),
+            "p": [float(Fraction(1, _D20))] * _D20,
+        }
+        out["gain_from"] = min(_D20 + 1, max(1, target + 1))
+    else:
+        out["check_roll"] = None
+        out["gain_from"] = None
     return out
 
 
@@ -393,10 +405,20 @@ CALCULATORS = (
         outputs=(
             Output("tier", "Palier de corruption"),
             Output("int_malus_text", "Malus au jet d’INT contre la corruption"),
-            Output("alterations", "Altérations subies"),
+            Output("alterations", "Altérations subies", sentence=True),
             Output("wis_lost", "SAG perdue"),
             Output("consumed", "Consumé par la magie"),
             Output("p_gain", "Probabilité de gagner un point de corruption"),
+            Output(
+                "check_roll",
+                "Jet d’INT contre la corruption",
+                chart=Chart(
+                    "Résultat du d20",
+                    threshold="gain_from",
+                    chance="p_gain",
+                    chance_text="de gagner un point de corruption",
+                ),
+            ),
         ),
         handler=_h_corruption,
     ),
@@ -421,7 +443,7 @@ CALCULATORS = (
         ),
         outputs=(
             Output("result", "Résultat du d20"),
-            Output("text", "Altération"),
+            Output("text", "Altération", sentence=True),
         ),
         handler=_h_alteration,
     ),
@@ -516,9 +538,9 @@ CALCULATORS = (
         outputs=(
             Output("gained", "Points de folie gagnés"),
             Output("total", "Total de points de folie"),
-            Output("horror_text", "Effet de l’Horreur"),
+            Output("horror_text", "Effet de l’Horreur", sentence=True),
             Output("madness_rolls_due", "Jets sur la colonne Folie"),
-            Output("madness_text", "Effet de Folie"),
+            Output("madness_text", "Effet de Folie", sentence=True),
             Output("p_madness_roll", "Probabilité d’un jet de Folie"),
         ),
         handler=_h_madness,

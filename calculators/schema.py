@@ -14,6 +14,7 @@ from .errors import CalculatorInputError, LimitExceededError
 __all__ = [
     "SEED_MAX",
     "Calculator",
+    "Chart",
     "Choice",
     "Field",
     "InputType",
@@ -22,6 +23,7 @@ __all__ = [
     "Values",
     "fmt_number",
     "frozen_record",
+    "is_utf8",
     "probability",
     "seed_field",
     "validate",
@@ -53,6 +55,8 @@ class Field:
     read-only mappings instead of dicts) so that specs hold no mutable state.
     A field whose ``default`` is None is optional when ``required`` is False
     (it then validates to None) and mandatory otherwise.
+    An ``int`` field may name its values with ``choices`` (their values the numbers
+    written out, "0", "1"…): the form then offers the names, the value stays a number.
     ``initial``, when set, is what the generated form starts from instead of
     ``default`` (a worked example of the documents), while a call that leaves the
     field out still gets ``default``.
@@ -93,7 +97,7 @@ class Field:
             out["step"] = (
                 self.step if self.step is not None else (1 if self.type != "float" else None)
             )
-        if self.type == "choice":
+        if self.type == "choice" or self.choices:
             out["choices"] = [{"value": c.value, "label": c.label} for c in self.choices]
         if self.type == "list":
             out["fields"] = [f.to_json() for f in self.fields]
@@ -109,6 +113,33 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Chart:
+    """How an output that is a law of chances is drawn: a bar chart (generator/charts.py and
+    its twin site_overrides/assets/js/charts.js).
+
+    The output's value is either ``{"totals": [int…], "p": [float…]}``, totals in increasing
+    order, the bars from ``threshold`` on highlighted (``threshold`` names the output holding
+    the least highlighted total; None or a null value: none), or ``{"labels": [str…],
+    "p": [float…], "highlight": [bool…]}``, one bar per outcome. ``chance`` names the
+    probability output (``p_…``) written on the chart, followed by ``chance_text``."""
+
+    x_label: str
+    y_label: str = "Chance"
+    threshold: str | None = None
+    chance: str | None = None
+    chance_text: str = ""
+
+    def to_json(self) -> JsonDict:
+        return {
+            "x_label": self.x_label,
+            "y_label": self.y_label,
+            "threshold": self.threshold,
+            "chance": self.chance,
+            "chance_text": self.chance_text,
+        }
+
+
+@dataclass(frozen=True)
 class Output:
     """One main output, displayed by the browser with its French label."""
 
@@ -117,12 +148,20 @@ class Output:
     unit: str | None = None
     # For a list of records: (key, French column label) pairs shown as a table.
     columns: tuple[tuple[str, str], ...] = ()
+    # A sentence rather than a figure (an explanation): shown across the results' width.
+    sentence: bool = False
+    # For a law of chances: drawn as a bar chart, with a table of every value.
+    chart: Chart | None = None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this output."""
         described: JsonDict = {"name": self.name, "label": self.label, "unit": self.unit}
         if self.columns:
             described["columns"] = [{"name": k, "label": v} for k, v in self.columns]
+        if self.sentence:
+            described["sentence"] = True
+        if self.chart is not None:
+            described["chart"] = self.chart.to_json()
         return described
 
 
@@ -278,6 +317,9 @@ def _validate_int(name: str, spec: Field, value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise CalculatorInputError(name, "La valeur doit être un nombre entier.")
     _check_range(name, spec, value)
+    if spec.choices and str(value) not in {c.value for c in spec.choices}:
+        named = ", ".join(f"{c.value} ({c.label})" for c in spec.choices)
+        raise CalculatorInputError(name, f"Valeur inconnue. Valeurs possibles : {named}.")
     return value
 
 
@@ -306,7 +348,9 @@ def _validate_choice(name: str, spec: Field, value: object) -> str:
     return value
 
 
-def _is_utf8(text: str) -> bool:
+def is_utf8(text: str) -> bool:
+    """Whether UTF-8 can carry `text`: a lone surrogate ("\\ud800" in JSON) is a Python
+    character that no UTF-8 can."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -327,7 +371,7 @@ def _validate_text(name: str, spec: Field, value: object) -> str:
         raise LimitExceededError(
             name, f"Le texte ne doit pas dépasser {spec.max_length} caractères."
         )
-    if not _is_utf8(value):
+    if not is_utf8(value):
         # A lone surrogate ("\ud800" in JSON) is no character: no UTF-8 answer could echo it.
         raise CalculatorInputError(
             name,

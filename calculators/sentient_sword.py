@@ -10,7 +10,17 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final, Literal
 
-from .schema import Calculator, Choice, Field, JsonDict, Output, Values, probability, seed_field
+from .schema import (
+    Calculator,
+    Chart,
+    Choice,
+    Field,
+    JsonDict,
+    Output,
+    Values,
+    probability,
+    seed_field,
+)
 
 __all__ = [
     "ALIGNMENTS",
@@ -35,6 +45,7 @@ __all__ = [
     "touch_damage",
     "wielder_will",
     "will_distribution",
+    "will_gap",
 ]
 
 Alignment = Literal["lawful", "neutral", "chaotic"]
@@ -218,6 +229,15 @@ def wielder_will(strength: int, wisdom: int, wounded: Wounded) -> dict[int, Frac
     return will_distribution(strength + wisdom, count, 4, -1)
 
 
+def will_gap(sword: dict[int, Fraction], wielder: dict[int, Fraction]) -> dict[int, Fraction]:
+    """Law of the sword's Willpower minus the wielder's: the sword takes control from 1 on."""
+    gap: dict[int, Fraction] = {}
+    for s, ps in sword.items():
+        for w, pw in wielder.items():
+            gap[s - w] = gap.get(s - w, Fraction(0)) + ps * pw
+    return dict(sorted(gap.items()))
+
+
 def control_probability(sword: dict[int, Fraction], wielder: dict[int, Fraction]) -> Fraction:
     """Chance that the sword's Willpower is strictly higher (then it takes control)."""
     return sum(
@@ -296,8 +316,12 @@ def _h_control(v: Values) -> JsonDict:
         v.get_int("wielder_str"), v.get_int("wielder_wis"), _wounded(v.get_str("wounded"))
     )
     out: JsonDict = probability("p_control", control_probability(sword, wielder))
+    gap = will_gap(sword, wielder)
     out.update(
         {
+            # For the chart: the law of the gap, and the least gap at which the sword wins.
+            "will_gap": {"totals": list(gap), "p": [float(p) for p in gap.values()]},
+            "control_gap": 1,
             "alignments_differ": differ,
             "sword_will_min": min(sword),
             "sword_will_max": max(sword),
@@ -345,7 +369,7 @@ CALCULATORS = (
             Output("communication", "Communication"),
             Output("languages", "Langues"),
             Output("alignment_label", "Alignement"),
-            Output("powers", "Pouvoirs"),
+            Output("powers", "Pouvoirs", sentence=True),
             Output("ego", "Ego"),
         ),
         handler=_h_generate,
@@ -412,6 +436,16 @@ CALCULATORS = (
         outputs=(
             Output("p_control", "Probabilité que l’épée prenne le contrôle"),
             Output("touch_damage", "Dégâts par round au toucher"),
+            Output(
+                "will_gap",
+                "Chances de chaque écart de Volonté",
+                chart=Chart(
+                    "Volonté de l’épée − Volonté du porteur",
+                    threshold="control_gap",
+                    chance="p_control",
+                    chance_text="que l’épée prenne le contrôle",
+                ),
+            ),
         ),
         handler=_h_control,
     ),

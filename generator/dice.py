@@ -21,7 +21,7 @@ def _button(match: re.Match[str]) -> str:
     expression = html.escape(text.replace("−", "-").replace(" ", ""), quote=True)
     return (
         f'<button type="button" class="de" data-de="{expression}" '
-        f'title="Lancer {expression} — appui long : distribution">{html.escape(text)}</button>'
+        f'title="Lancer {expression}">{html.escape(text)}</button>'
     )
 
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from generator.charts import chart_html
 from generator.formatting import format_value
 
 __all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
@@ -92,6 +93,14 @@ def _field(
             for c in spec.get("choices", [])
         )
         control = f"<select {common}>{options}</select>"
+    elif kind == "int" and spec.get("choices"):
+        # A number chosen by its name (an encumbrance level): the page reads the number.
+        options = "".join(
+            f'<option value="{_attr(c["value"])}"'
+            f"{' selected' if c['value'] == str(default) else ''}>{_attr(c['label'])}</option>"
+            for c in spec["choices"]
+        )
+        control = f"<select {common}>{options}</select>"
     elif kind in ("int", "float"):
         bounds = "".join(
             f' {key}="{_attr(spec[key])}"'
@@ -157,15 +166,31 @@ def _output(
     label = _attr(spec.get("label", spec["name"]))
     name = spec["name"]
     kind = "sortie sortie-principale" if main else "sortie"
+    if spec.get("sentence"):
+        kind += " sortie-phrase"
+    chart = spec.get("chart")
+    if chart:
+        # A law of chances: its bar chart and table (generator/charts.py; the page's script
+        # draws the next ones from the catalogue's description kept here).
+        drawn = chart_html(chart, result.get(name), result) if result is not None else ""
+        described = _attr(json.dumps(chart, ensure_ascii=False, separators=(",", ":")))
+        return (
+            f'<div class="{kind} sortie-graphique"><dt>{label}</dt><dd>'
+            f'<div class="graphique-place" data-graphique="{_attr(name)}" '
+            f'data-spec="{described}">{drawn}</div></dd></div>'
+        )
     if spec.get("columns"):
         keys = [str(c["name"]) for c in spec["columns"]]
-        headers = "".join(
-            f'<th scope="col" data-cle="{_attr(c["name"])}">{_attr(c["label"])}</th>'
-            for c in spec["columns"]
-        )
+        labels = {str(c["name"]): _attr(c["label"]) for c in spec["columns"]}
+        headers = "".join(f'<th scope="col" data-cle="{_attr(k)}">{labels[k]}</th>' for k in keys)
         records = result.get(name) if result is not None else None
+        # Each cell names its column (data-colonne): on a phone, a row is read as a card.
         body = "".join(
-            "<tr>" + "".join(f"<td>{_attr(format_value(k, r))}</td>" for k in keys) + "</tr>"
+            "<tr>"
+            + "".join(
+                f'<td data-colonne="{labels[k]}">{_attr(format_value(k, r))}</td>' for k in keys
+            )
+            + "</tr>"
             for r in (records if isinstance(records, list) else [])
             if isinstance(r, dict)
         )

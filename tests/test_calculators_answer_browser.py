@@ -37,8 +37,18 @@ def expected_texts(calc_id: str) -> dict[str, str]:
     return {
         str(o["name"]): "—" if o["name"] in rolled else format_value(o["name"], outputs)
         for o in entry["outputs"]
-        if not o.get("columns")
+        if not o.get("columns") and not o.get("chart")  # a table, a chart: no one value
     }
+
+
+def forms_of_tools_page(page: Any, site_url: str) -> Iterator[tuple[str, Any]]:
+    """Each calculator of the tools page, Python ready, brought into view and set up."""
+    page.goto(site_url + "outils/")
+    page.wait_for_function(READY, timeout=60000)
+    for form in page.locator("form.calculateur").all():
+        form.scroll_into_view_if_needed()
+        form.and_(page.locator("[data-pret]")).wait_for()
+        yield str(form.get_attribute("data-calculateur")), form
 
 
 @pytest.fixture
@@ -78,12 +88,7 @@ def test_the_page_computes_what_the_build_wrote(browser: Any, site_url: str) -> 
     # script (rules.js): the same values give the same text, calculator by calculator.
     context = browser.new_context()
     page = context.new_page()
-    page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
-    for form in page.locator("form.calculateur").all():
-        calc_id = str(form.get_attribute("data-calculateur"))
-        form.scroll_into_view_if_needed()
-        form.and_(page.locator("[data-pret]")).wait_for()
+    for calc_id, form in forms_of_tools_page(page, site_url):
         built = form.evaluate(TEXTS)
         form.locator("[data-type]").first.dispatch_event("change")  # the same values again
         form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
@@ -157,12 +162,7 @@ def test_results_of_a_refused_value_are_taken_away(phone: Any, site_url: str) ->
 
 def test_the_headline_stays_in_view_while_a_field_is_edited(phone: Any, site_url: str) -> None:
     page = phone.new_page()
-    page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
-    for form in page.locator("form.calculateur").all():
-        calc_id = str(form.get_attribute("data-calculateur"))
-        form.scroll_into_view_if_needed()
-        form.and_(page.locator("[data-pret]")).wait_for()
+    for calc_id, form in forms_of_tools_page(page, site_url):
         # The form's first field, as a reader starts: the results are below.
         field = form.locator(".calculateur-champs [data-type]").first
         field.scroll_into_view_if_needed()
@@ -187,3 +187,45 @@ def test_the_headline_stays_in_view_while_a_field_is_edited(phone: Any, site_url
             )
             texts = {s.inner_text() for s in shown}
             assert len(texts) == 1, (calc_id, name, texts)  # the summary says the same
+
+
+def test_encumbrance_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None:
+    page = phone.new_page()
+    page.goto(site_url + "maison/poids-transportable/")
+    page.wait_for_function(READY, timeout=60000)
+    form = page.locator("form[data-calculateur='encumbrance']")
+    form.scroll_into_view_if_needed()
+    form.and_(page.locator("[data-pret]")).wait_for()
+    # The level is chosen by its name; the rules receive its number.
+    level = form.locator(".liste-ligne select[name='level']").first
+    names = level.evaluate("(select) => [...select.options].map((o) => o.text)")
+    assert names[:3] == ["Insignifiant", "Négligeable", "Léger"]
+    level.select_option(label="Lourd")
+    form.locator(".liste-ajouter").click()
+    row = form.locator(".liste-ligne").last
+    row.locator("input[name='name']").fill("po")
+    row.locator("select[name='category']").select_option("coins")
+    row.locator("input[name='qty']").fill("150")
+    table = form.locator("table[data-sortie='groups']")
+    table.filter(has_text="150 pièces").wait_for(timeout=60000)
+    items = [dict(r) for r in CATALOG["encumbrance"]["inputs"][2]["default"]]
+    items[0]["level"] = 5  # ignored: a dagger's level is its category's
+    items.append({"name": "po", "level": 2, "qty": 150, "category": "coins", "size_steps": 0})
+    expected = calculators.run("encumbrance", {"strength": 18, "items": items, "armor": "medium"})
+    groups = expected["groups"]
+    assert isinstance(groups, list)
+    rows = table.locator("tbody tr").all()
+    assert [r.locator("td").first.inner_text() for r in rows] == [g["names_text"] for g in groups]
+    assert "dague (armes légères)" in table.inner_text()  # names, not only categories
+    assert "150 pièces : 2 unités de 100" in table.inner_text()
+    # At 360 px every cell, the load above all, is on the screen: nothing to scroll sideways.
+    table.scroll_into_view_if_needed()
+    for cell in table.locator("td").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (
+            cell.inner_text(),
+            box,
+        )
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    adjustment = form.locator("output[name='adjustment_text']").inner_text()
+    assert adjustment == expected["adjustment_text"] and "Force +4" in adjustment

@@ -247,21 +247,21 @@ def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: st
     page.goto(site_url + "epees/epees-intelligentes/")
     button = page.locator("button.de[data-de='1d6+6']").first
     button.click()
-    result = page.locator("button.de[data-de='1d6+6'] + output.de-resultat").first
+    result = page.locator("button.de[data-de='1d6+6'] ~ output.de-resultat").first
     result.filter(has_text="→").wait_for(timeout=60000)
     rolled = int(result.inner_text().split("→")[1])
     assert 7 <= rolled <= 12
-    button.focus()
-    page.keyboard.press("ArrowDown")
-    chart = page.locator(".de-distribution")
-    chart.wait_for()
+    # A long press (a right click) on the expression opens its chart too
+    # (tests/test_charts_browser.py tests its « Chances » button).
+    button.click(button="right")
+    chart = page.locator(".de-pop")
+    chart.locator(".graphique-svg").wait_for()
     assert "moyenne 9,5" in chart.inner_text() and "de 7 à 12" in chart.inner_text()
-    assert chart.locator(".de-barres span").count() == 6
     # Drawn from the two arrays of the distribution: totals and their chances.
-    titles = [bar.get_attribute("title") for bar in chart.locator(".de-barres span").all()]
+    titles = [bar.text_content() for bar in chart.locator("rect.barre title").all()]
     assert titles == [f"{total} : 16,7\u00a0%" for total in range(7, 13)]
     page.keyboard.press("Escape")
-    assert chart.count() == 0
+    page.wait_for_function("() => !document.querySelector('.de-pop').matches(':popover-open')")
     context.close()
 
 

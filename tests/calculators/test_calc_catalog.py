@@ -112,7 +112,9 @@ def test_catalog_entry_shape(calc_id: str) -> None:
     outputs = e["outputs"]
     assert isinstance(outputs, list) and outputs
     for out in outputs:
-        assert set(out) - {"columns"} == {"name", "label", "unit"} and out["label"]
+        assert set(out) - {"columns", "sentence", "chart"} == {"name", "label", "unit"}
+        assert out["label"]
+        assert out.get("sentence", True) is True
         for column in out.get("columns", []):
             assert set(column) == {"name", "label"} and column["label"]
 
@@ -127,6 +129,40 @@ def test_table_outputs_name_keys_that_the_records_have(calc_id: str) -> None:
         assert isinstance(records, list) and records
         for record in records:
             assert {c["name"] for c in out["columns"]} <= set(record)
+
+
+# The laws of chances the site draws as bar charts (generator/charts.py).
+CHARTS = {
+    "dice": "distribution",
+    "death_saves": "outcomes",
+    "sword_control": "will_gap",
+    "corruption": "check_roll",
+}
+
+
+@pytest.mark.parametrize("calc_id", IDS)
+def test_chart_outputs_describe_their_axes_and_chance(calc_id: str) -> None:
+    charts = {o["name"]: o["chart"] for o in entry(calc_id)["outputs"] if "chart" in o}  # type: ignore[attr-defined]
+    assert list(charts) == ([CHARTS[calc_id]] if calc_id in CHARTS else [])
+    result = run(calc_id, {})
+    for name, chart in charts.items():
+        assert set(chart) == {"x_label", "y_label", "threshold", "chance", "chance_text"}
+        assert chart["x_label"] and chart["y_label"] == "Chance"
+        # What it names is in the answer: the chance (a probability), the threshold.
+        assert chart["chance"] is None or (
+            chart["chance"].startswith("p_") and chart["chance"] in result
+        )
+        assert chart["threshold"] is None or chart["threshold"] in result
+        value = result[name]
+        if value is None:
+            continue
+        assert isinstance(value, dict)
+        assert set(value) in ({"totals", "p"}, {"labels", "p", "highlight"})
+        keys = value.get("totals", value.get("labels"))
+        assert isinstance(keys, list) and len(keys) == len(value["p"])
+        assert abs(sum(value["p"]) - 1) < 1e-9
+        if "totals" in value:
+            assert value["totals"] == sorted(set(value["totals"]))
 
 
 @pytest.mark.parametrize("calc_id", IDS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -367,3 +368,45 @@ def test_grid_errors(bad: object) -> None:
     with pytest.raises(CalculatorInputError) as info:
         run("grid", inputs)
     assert info.value.field == "speed_m"
+
+
+# --- Loi des issues des jets contre la mort (graphique) -------------------------------
+
+
+def _death_saves_by_enumeration(successes: int, failures: int) -> dict[str, Fraction]:
+    """Every sequence of five d20 faces, by class (1; 2–9; 10–19; 20: 1, 8, 10 and 1 faces in
+    20), played out until its outcome: five rolls always settle it, and the faces after the
+    outcome sum to 1. No recursion shared with the rules code."""
+    faces = ((1, "nat1"), (8, "fail"), (10, "success"), (1, "nat20"))
+    law = {"Stabilisé": Fraction(0), "Reprend 1 PV": Fraction(0), "Mort": Fraction(0)}
+    for sequence in itertools.product(faces, repeat=5):
+        s, f, end = successes, failures, None
+        for _, face in sequence:
+            if face == "nat20":
+                end = "Reprend 1 PV"
+            elif face == "success":
+                s += 1
+            else:
+                f += 2 if face == "nat1" else 1
+            end = end or ("Stabilisé" if s >= 3 else "Mort" if f >= 3 else None)
+            if end:
+                break
+        assert end is not None
+        weight = Fraction(1)
+        for ways, _ in sequence:
+            weight *= Fraction(ways, 20)
+        law[end] += weight
+    return law
+
+
+@pytest.mark.parametrize(("successes", "failures"), [(s, f) for s in range(3) for f in range(3)])
+def test_death_saves_chart_is_the_law_of_the_three_outcomes(successes: int, failures: int) -> None:
+    result = run("death_saves", {"successes": successes, "failures": failures})
+    chart = result["outcomes"]
+    assert isinstance(chart, dict)
+    assert chart["labels"] == ["Stabilisé", "Reprend 1 PV", "Mort"]
+    assert chart["highlight"] == [True, True, False]  # the outcomes one survives
+    law = _death_saves_by_enumeration(successes, failures)
+    assert sum(law.values()) == 1
+    assert chart["p"] == [float(law[k]) for k in chart["labels"]]
+    assert result["p_survive"] == float(law["Stabilisé"] + law["Reprend 1 PV"])

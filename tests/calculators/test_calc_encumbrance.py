@@ -245,3 +245,64 @@ def test_too_many_items_is_a_limit() -> None:
     with pytest.raises(LimitExceededError) as info:
         run("encumbrance", {"items": [item("x", 0, 1)] * 101})
     assert info.value.field == "items"
+
+
+def test_lines_of_the_same_object_count_under_one_limit() -> None:
+    # Two lines of 8 torches are 16 torches: over the medium limit of 12 (Force 10), heavy.
+    items = [item("torche", 2, 8), item("Torche ", 2, 8), item("corde", 2, 8)]
+    result = run("encumbrance", {"strength": 10, "items": items, "armor": "none"})
+    groups = result["groups"]
+    assert isinstance(groups, list)
+    assert [(g["names_text"], g["units"], g["load"]) for g in groups] == [
+        ("torche", 16, "heavy"),
+        ("corde", 8, "light"),
+    ]
+    assert result["load"] == "heavy"
+
+
+def test_detail_keeps_the_names_and_counts_coins_as_coins() -> None:
+    items = [
+        item("dague", 2, 2, category="light_weapon"),
+        item("épée courte", 2, 1, category="light_weapon"),
+        item("po", 0, 150, category="coins"),
+        item("pa", 0, 50, category="coins"),
+    ]
+    result = run("encumbrance", {"strength": 10, "items": items, "armor": "none"})
+    groups = result["groups"]
+    assert isinstance(groups, list)
+    shown = {g["names_text"]: g["quantity_text"] for g in groups}
+    assert shown == {
+        "dague, épée courte (armes légères)": "3",
+        "po, pa (pièces)": "200 pièces : 2 unités de 100",
+    }
+    one = run("encumbrance", {"strength": 10, "items": [item("po", 0, 40, category="coins")]})
+    assert isinstance(one["groups"], list)
+    assert one["groups"][0]["quantity_text"] == "40 pièces : 1 unité de 100"
+
+
+@pytest.mark.parametrize(
+    ("strength", "text"),
+    [
+        (18, "+1 à chaque limite (modificateur de Force +4, divisé par 4, arrondi à l’inférieur)"),
+        (14, "aucun (modificateur de Force +2, divisé par 4, arrondi à l’inférieur)"),
+        (
+            8,
+            "\u22121 à chaque limite (modificateur de Force \u22121, divisé par 4, "
+            "arrondi à l’inférieur)",
+        ),
+    ],
+)
+def test_adjustment_is_explained_in_words(strength: int, text: str) -> None:
+    assert run("encumbrance", {"strength": strength, "items": []})["adjustment_text"] == text
+
+
+def test_level_is_chosen_by_its_name_and_stays_a_number() -> None:
+    (entry,) = [c for c in catalog() if c["id"] == "encumbrance"]
+    items = next(spec for spec in entry["inputs"] if spec["name"] == "items")
+    level = next(spec for spec in items["fields"] if spec["name"] == "level")
+    assert level["type"] == "int"
+    assert [c["label"] for c in level["choices"]] == [lv.name for lv in LEVELS]
+    assert [c["value"] for c in level["choices"]] == [str(lv.number) for lv in LEVELS]
+    with pytest.raises(CalculatorInputError) as info:
+        run("encumbrance", {"strength": 10, "items": [item("x", 8, 1)]})
+    assert info.value.field == "items[0].level"

@@ -335,3 +335,29 @@ def test_extra_points_belong_to_the_unbearable_situation_only(seed_lines: Lines)
         if spec["name"] == "extra_points"
     )
     assert "insoutenable" in str(help_text)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "gain_from"),
+    [
+        ({}, 12),  # INT 13, level 2, tier 0: d20 ≤ 11 succeeds
+        ({"intelligence": 25, "spell_level": 2}, 21),  # never fails
+        ({"intelligence": 3, "spell_level": 9, "points": 40}, 1),  # always fails
+        ({"intelligence": 16, "spell_level": 3, "points": 25}, 13),  # tier 2: −1
+    ],
+)
+def test_corruption_chart_is_the_d20_of_the_int_check(
+    inputs: dict[str, object], gain_from: int
+) -> None:
+    result = run("corruption", inputs)
+    assert result["check_roll"] == {"totals": list(range(1, 21)), "p": [0.05] * 20}
+    assert result["gain_from"] == gain_from
+    # The faces that give a point, counted one by one, are the chance the page shows.
+    failing = [face for face in range(1, 21) if face > result["check_target"]]
+    assert Fraction(result["p_gain_exact"]) == Fraction(len(failing), 20)
+    assert failing == list(range(gain_from, 21))
+
+
+def test_corruption_draws_no_chart_without_a_check() -> None:
+    result = run("corruption", {"spell_level": 1})
+    assert result["check_roll"] is None and result["gain_from"] is None

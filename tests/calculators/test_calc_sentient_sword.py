@@ -203,3 +203,54 @@ def test_sword_errors() -> None:
         with pytest.raises(CalculatorInputError) as info:
             run(name, inputs)
         assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {},
+        {"alignments_differ": True, "wounded": "below_half", "wielder_str": 12, "wielder_wis": 9},
+        {
+            "sword_int": 12,
+            "ego": 12,
+            "extraordinary_powers": 1,
+            "alignments_differ": True,
+            "wielder_str": 16,
+            "wielder_wis": 9,
+            "wounded": "wounded",
+        },
+    ],
+)
+def test_sword_control_chart_is_the_law_of_the_willpower_gap(inputs: dict[str, object]) -> None:
+    """Every face of every die, counted: the gap sword − wielder and its chance."""
+    result = run("sword_control", inputs)
+    merged = {
+        "sword_int": 10,
+        "ego": 6,
+        "extraordinary_powers": 0,
+        "alignments_differ": False,
+        "wielder_str": 10,
+        "wielder_wis": 10,
+        "wounded": "healthy",
+        **inputs,
+    }
+    sword_dice = [range(1, 11)] if merged["alignments_differ"] else []
+    wielder_dice = [range(1, 5)] * {"healthy": 0, "wounded": 1, "below_half": 2}[
+        str(merged["wounded"])
+    ]
+    counts: dict[int, int] = {}
+    faces = list(itertools.product(*sword_dice, *wielder_dice))
+    for roll in faces:
+        sword = int(str(merged["sword_int"])) + int(str(merged["ego"]))
+        sword += int(str(merged["extraordinary_powers"])) + sum(roll[: len(sword_dice)])
+        wielder = int(str(merged["wielder_str"])) + int(str(merged["wielder_wis"]))
+        wielder -= sum(roll[len(sword_dice) :])
+        counts[sword - wielder] = counts.get(sword - wielder, 0) + 1
+    chart = result["will_gap"]
+    assert chart == {
+        "totals": sorted(counts),
+        "p": [float(Fraction(counts[g], len(faces))) for g in sorted(counts)],
+    }
+    assert result["control_gap"] == 1
+    won = sum(n for g, n in counts.items() if g >= 1)
+    assert Fraction(result["p_control_exact"]) == Fraction(won, len(faces))

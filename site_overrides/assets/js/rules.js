@@ -1,6 +1,7 @@
 /* Rules runtime of the page: window.rules.run() through a Pyodide module worker, the
  * calculator widgets generated at build time, and the inline dice buttons.
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
+import { barsIcon, drawChart } from "./charts.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
 
 const STATE = {
@@ -241,6 +242,39 @@ function formatValue(name, outputs) {
   return String(value);
 }
 
+/* ---------------------------------------------------------------- charts */
+
+// The chart of the dice calculator's `distribution` (calculators/dice.py, its catalogue
+// entry; tests/test_charts_browser.py checks that they agree), for the inline dice buttons.
+const DICE_CHART = {
+  x_label: "Total",
+  y_label: "Chance",
+  threshold: "target",
+  chance: "p_at_least",
+  chance_text: "d’obtenir au moins {threshold}",
+};
+
+function readSpec(place) {
+  try {
+    return JSON.parse(place.dataset.spec || "{}");
+  } catch {
+    return {};
+  }
+}
+
+// Draws a chart (charts.js) in `place`, keeping its table open if the reader opened it.
+function drawInto(place, spec, value, outputs) {
+  const open = Boolean(place.querySelector("details[open]"));
+  const chart = drawChart(spec, value, outputs, rules.format);
+  if (chart && open) chart.querySelector("details").open = true;
+  place.replaceChildren(...(chart ? [chart] : []));
+}
+
+rules.charts = {
+  draw: (spec, value, outputs) => drawChart(spec, value, outputs, rules.format),
+  dice: DICE_CHART,
+};
+
 /* ---------------------------------------------------------------- widgets */
 
 function readControl(control) {
@@ -386,11 +420,16 @@ function renderOutputs(form, outputs) {
   for (const value of form.querySelectorAll(".calculateur-resume__valeur[data-sortie] b")) {
     value.textContent = formatValue(value.parentElement.dataset.sortie, outputs);
   }
+  for (const place of form.querySelectorAll(".graphique-place[data-graphique]")) {
+    drawInto(place, readSpec(place), outputs[place.dataset.graphique], outputs);
+  }
   for (const table of form.querySelectorAll("table[data-sortie]")) {
-    const keys = [...table.querySelectorAll("th[data-cle]")].map((th) => th.dataset.cle);
+    const columns = [...table.querySelectorAll("th[data-cle]")].map((th) => [th.dataset.cle, th.textContent]);
     const records = outputs[table.dataset.sortie];
+    // Each cell names its column (as generator/render.py writes them): on a phone, a row is
+    // read as a card.
     const rows = (Array.isArray(records) ? records : []).map((record) =>
-      el("tr", {}, ...keys.map((key) => el("td", {}, formatValue(key, record)))),
+      el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, formatValue(key, record)))),
     );
     table.tBodies[0].replaceChildren(...rows);
   }
@@ -419,23 +458,28 @@ function missingFields(form) {
 
 // The headline results (the catalogue's `headline`) stay in view while the form is edited:
 // a line of them is kept at the bottom of the screen (CSS: sticky) from the first focus or
-// change of a field, for as long as the results themselves are out of view.
+// change of a field, for as long as one of the results themselves is not whole on the screen.
 const HEADLINE_SHOWN = new WeakMap(); // form → whether its headline results are on the screen
 let headlines = null;
 
 function watchHeadlines() {
   if (headlines) headlines.disconnect(); // the previous page's forms (instant navigation)
   if (!("IntersectionObserver" in window)) return;
-  headlines = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const form = entry.target.closest("form.calculateur");
-      const seen = HEADLINE_SHOWN.get(form) || new Set();
-      if (entry.isIntersecting) seen.add(entry.target);
-      else seen.delete(entry.target);
-      HEADLINE_SHOWN.set(form, seen);
-      showSummary(form);
-    }
-  });
+  // A result counts as on the screen when it is whole there: half a line cut by the bottom
+  // of the screen is not read.
+  headlines = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const form = entry.target.closest("form.calculateur");
+        const seen = HEADLINE_SHOWN.get(form) || new Set();
+        if (entry.isIntersecting && entry.intersectionRatio > 0.99) seen.add(entry.target);
+        else seen.delete(entry.target);
+        HEADLINE_SHOWN.set(form, seen);
+        showSummary(form);
+      }
+    },
+    { threshold: [0, 1] },
+  );
 }
 
 function showSummary(form) {
@@ -512,22 +556,36 @@ function setupWidget(form) {
     if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
     try {
       const outputs = await run(id, inputs);
-      if (mine !== generation) return;
+      if (mine !== generation || pending) return; // values changed since: computed next
       clearErrors(form);
       renderOutputs(form, outputs);
       form.dataset.resultat = "1";
       state.textContent = "";
     } catch (error) {
-      if (mine !== generation) return;
+      if (mine !== generation || pending) return;
       clearErrors(form);
       clearOutputs(form);
       showError(form, error);
     }
   }
-  let timer = null;
+  // Each change is computed at once (a calculation takes a millisecond once Python is
+  // ready: the answer is painted in the frame after the keystroke). Changes made while a
+  // calculation runs (Python starting, a long law of dice) are computed once it is over,
+  // together: the worker never queues a calculation per keystroke.
+  let running = false;
+  let pending = false;
   function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(() => compute(true), 120);
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = true;
+    compute(true).finally(() => {
+      running = false;
+      if (!pending) return;
+      pending = false;
+      schedule();
+    });
   }
   form.addEventListener("input", schedule);
   form.addEventListener("change", schedule);
@@ -650,48 +708,147 @@ function whenNearTheScreen(form) {
 
 /* ---------------------------------------------------------------- dice buttons */
 
-let openChart = null;
+// A tap (click, Enter, Space) on a dice expression of the text rolls it, as at the table: the
+// result follows it. The small button after it, « Chances », opens its chart beside the text
+// (a popover: over the page, not inserted in the sentence), where a threshold can be given;
+// a tap outside, Escape or « Fermer » closes it. A long press (a right click) on the dice
+// opens it too. One popover per page, moved to the button that opened it.
+const POPOVERS = "popover" in HTMLElement.prototype;
+let dicePopover = null;
 
-function closeChart() {
-  if (openChart) openChart.remove();
-  openChart = null;
-}
-
-function chartFor(button, outputs) {
-  closeChart();
+function popoverFor(trigger) {
+  if (dicePopover && dicePopover.box.isConnected) return dicePopover;
+  const heading = el("p", { class: "de-pop-titre", id: "de-pop-titre" });
+  const target = el("input", {
+    type: "number",
+    inputmode: "numeric",
+    step: "1",
+    id: "de-pop-seuil",
+    "aria-describedby": "de-pop-titre",
+  });
+  const chart = el("div", { class: "graphique-place", "aria-live": "polite" });
+  const close = el("button", { type: "button", class: "md-button de-fermer" }, "Fermer");
   const box = el(
     "div",
-    { class: "de-distribution", role: "dialog", "aria-label": `Distribution de ${button.dataset.de}` },
-    el("p", { class: "de-resume" }, `${button.dataset.de} : moyenne ${formatNumber(outputs.mean)}, de ${outputs.min} à ${outputs.max}`),
+    { class: "de-pop", role: "dialog", "aria-labelledby": "de-pop-titre", tabindex: "-1", popover: POPOVERS ? "auto" : null, hidden: !POPOVERS },
+    heading,
+    el("p", { class: "de-pop-seuil" }, el("label", { for: "de-pop-seuil" }, "Au moins "), target),
+    chart,
+    close,
   );
-  // Two arrays, totals in increasing order and their chances (calculators/dice.py).
-  const { totals = [], p = [] } = outputs.distribution || {};
-  const entries = totals.map((total, i) => [total, p[i]]);
-  const highest = Math.max(...entries.map(([, v]) => v));
-  if (entries.length <= 120) {
-    const bars = el("div", { class: "de-barres" });
-    for (const [total, chance] of entries) {
-      const bar = el("span", { title: `${total} : ${formatPercent(chance)}` });
-      bar.style.height = `${Math.max(2, (chance / highest) * 100)}%`;
-      bars.append(bar);
-    }
-    box.append(bars);
+  (trigger.closest(".md-typeset") || document.body).append(box);
+  dicePopover = { box, heading, target, chart, owner: null, generation: 0, timer: null };
+  const state = dicePopover;
+  close.addEventListener("click", () => hideDicePopover());
+  target.addEventListener("input", () => {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => fillDicePopover(state), 120);
+  });
+  box.addEventListener("beforetoggle", (event) => {
+    if (event.newState === "closed") closedDicePopover(state);
+  });
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !POPOVERS) hideDicePopover();
+  });
+  return state;
+}
+
+function isOpen(state) {
+  return POPOVERS ? state.box.matches(":popover-open") : !state.box.hidden;
+}
+
+function closedDicePopover(state) {
+  const owner = state.owner;
+  if (owner) owner.setAttribute("aria-expanded", "false");
+  // Focus left in the popover as it closes (Escape, « Fermer ») goes back to its button; a
+  // tap elsewhere keeps it where it went.
+  if (owner && state.box.contains(document.activeElement)) owner.focus({ preventScroll: true });
+  state.owner = null;
+}
+
+function hideDicePopover() {
+  const state = dicePopover;
+  if (!state || !isOpen(state)) return;
+  if (POPOVERS) state.box.hidePopover();
+  else {
+    state.box.hidden = true;
+    closedDicePopover(state);
   }
-  const close = el("button", { type: "button", class: "md-button de-fermer" }, "Fermer");
-  close.addEventListener("click", closeChart);
-  box.append(close);
-  button.after(box);
-  openChart = box;
-  close.focus();
+}
+
+// Beside its button: under it if there is room on the screen, else above; always within it.
+function placeDicePopover(state) {
+  if (!state.owner || !isOpen(state)) return;
+  const anchor = state.owner.getBoundingClientRect();
+  const box = state.box;
+  const width = box.offsetWidth;
+  const height = box.offsetHeight;
+  const margin = 8;
+  const left = Math.max(margin, Math.min(anchor.left, innerWidth - width - margin));
+  let top = anchor.bottom + 6;
+  if (top + height > innerHeight - margin && anchor.top - 6 - height >= margin) top = anchor.top - 6 - height;
+  // Room neither under nor above it: as near as the screen allows, over the text.
+  top = Math.max(margin, Math.min(top, innerHeight - margin - height));
+  box.style.left = `${Math.round(left)}px`;
+  box.style.top = `${Math.round(top)}px`;
+}
+
+async function fillDicePopover(state) {
+  const owner = state.owner;
+  if (!owner) return;
+  const mine = ++state.generation;
+  const expression = owner.dataset.de;
+  const raw = state.target.value.trim();
+  const inputs = { expression };
+  if (/^-?\d+$/.test(raw)) inputs.target = Number(raw);
+  if (STATE.status.state !== "ready" && !state.chart.firstChild) state.heading.textContent = `${expression} : préparation du calcul…`;
+  try {
+    const outputs = await run("dice", inputs);
+    if (mine !== state.generation || state.owner !== owner) return;
+    state.heading.textContent = `Chances de ${expression} : moyenne ${formatNumber(outputs.mean)}, de ${formatNumber(outputs.min)} à ${formatNumber(outputs.max)}`;
+    drawInto(state.chart, DICE_CHART, outputs.distribution, outputs);
+  } catch (error) {
+    if (mine !== state.generation) return;
+    state.heading.textContent = `${expression} : ${error.message}`;
+    state.chart.replaceChildren();
+  }
+  placeDicePopover(state);
+}
+
+function showDicePopover(trigger) {
+  const state = popoverFor(trigger);
+  if (isOpen(state) && state.owner === trigger) {
+    hideDicePopover();
+    return;
+  }
+  if (isOpen(state)) hideDicePopover();
+  state.owner = trigger;
+  state.target.value = "";
+  state.chart.replaceChildren();
+  state.heading.textContent = `Chances de ${trigger.dataset.de}`;
+  trigger.setAttribute("aria-expanded", "true");
+  if (POPOVERS) state.box.showPopover();
+  else state.box.hidden = false;
+  placeDicePopover(state);
+  state.box.focus({ preventScroll: true });
+  fillDicePopover(state);
 }
 
 function setupDice(button) {
   if (button.dataset.pret) return;
   button.dataset.pret = "1";
+  const chances = el("button", {
+    type: "button",
+    class: "de-chances",
+    "data-de": button.dataset.de,
+    "aria-label": `Chances de ${button.dataset.de}`,
+    title: `Chances de ${button.dataset.de}`,
+    "aria-haspopup": "dialog",
+    "aria-expanded": "false",
+  });
+  chances.append(barsIcon());
   const result = el("output", { class: "de-resultat", "aria-live": "polite" });
-  button.after(result);
-  let pressTimer = null;
-  let longPress = false;
+  button.after(chances, result);
   async function roll() {
     result.textContent = "…";
     try {
@@ -705,38 +862,32 @@ function setupDice(button) {
       result.textContent = ` ${error.message}`;
     }
   }
-  async function distribution() {
-    try {
-      chartFor(button, await run("dice", { expression: button.dataset.de }));
-    } catch (error) {
-      result.textContent = ` ${error.message}`;
-    }
-  }
-  button.addEventListener("pointerdown", () => {
-    longPress = false;
-    pressTimer = setTimeout(() => {
-      longPress = true;
-      distribution();
-    }, 500);
+  button.addEventListener("click", roll);
+  // A tap on « Chances » while its chart is open closes it: the tap outside the popover
+  // has closed it already (light dismiss, on the way down), it must not open it again.
+  let wasOpen = false;
+  chances.addEventListener("pointerdown", () => {
+    wasOpen = Boolean(dicePopover && isOpen(dicePopover) && dicePopover.owner === chances);
   });
-  for (const type of ["pointerup", "pointerleave", "pointercancel"]) {
-    button.addEventListener(type, () => clearTimeout(pressTimer));
-  }
-  button.addEventListener("click", () => {
-    if (!longPress) roll();
-    longPress = false;
+  chances.addEventListener("click", () => {
+    if (wasOpen && !(dicePopover && isOpen(dicePopover))) {
+      wasOpen = false;
+      return;
+    }
+    wasOpen = false;
+    showDicePopover(chances);
   });
   button.addEventListener("contextmenu", (event) => {
     event.preventDefault();
-    distribution();
-  });
-  button.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowDown" || (event.key === "Enter" && event.shiftKey)) {
-      event.preventDefault();
-      distribution();
-    }
+    showDicePopover(chances);
   });
 }
+
+function placeOpenPopover() {
+  if (dicePopover) placeDicePopover(dicePopover);
+}
+window.addEventListener("scroll", placeOpenPopover, { passive: true });
+window.addEventListener("resize", placeOpenPopover, { passive: true });
 
 // Every folded form unfolded at once, the page kept where it is: for paper, which has no
 // scrolling, and for the find in page of a browser that cannot search a folded form (one
@@ -756,7 +907,6 @@ function openAllInPlace() {
 const FINDS_FOLDED = "onbeforematch" in document.documentElement;
 
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape") closeChart();
   const find =
     event.key === "F3" ||
     ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f");
@@ -768,7 +918,7 @@ window.addEventListener("hashchange", unfoldTarget);
 /* ---------------------------------------------------------------- page set-up */
 
 function setupPage() {
-  closeChart();
+  hideDicePopover();
   watchVisibility();
   watchApproach();
   watchHeadlines();

@@ -1,0 +1,127 @@
+"""The bar charts of the laws of chances, as the build writes them (generator/charts.py):
+their bars are the exact law the calculator gives, put in ranges when there are many
+totals, the threshold's bars highlighted, with a table of every value."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import calculators
+from calculators.dice import distribution, parse
+from generator.charts import MAX_BARS, chart_html
+from generator.render import widget_form
+
+CATALOG = {str(e["id"]): e for e in calculators.catalog()}
+RECT = re.compile(r"<rect ([^>]*)>")
+ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
+
+
+def chart_of(calc_id: str, inputs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    entry = CATALOG[calc_id]
+    output = next(o for o in entry["outputs"] if "chart" in o)
+    outputs = calculators.run(calc_id, inputs)
+    return chart_html(output["chart"], outputs[output["name"]], outputs), outputs
+
+
+def bars(markup: str) -> list[dict[str, str]]:
+    return [dict(ATTRIBUTE.findall(attributes)) for attributes in RECT.findall(markup)]
+
+
+def table_rows(markup: str) -> list[str]:
+    return re.findall(r'<tr(?: class="graphique-seuil")?><th scope="row">([^<]*)</th>', markup)
+
+
+def exact_law(expression: str) -> dict[int, Fraction]:
+    law = distribution(parse(expression))
+    return {total: Fraction(ways, law.total_ways) for total, ways in law.ways}
+
+
+def test_each_total_is_a_bar_of_its_exact_chance() -> None:
+    markup, _ = chart_of("dice", {"expression": "8d6", "target": 30})
+    law = exact_law("8d6")
+    drawn = bars(markup)
+    assert [int(b["data-de"]) for b in drawn] == sorted(law)
+    assert [float(b["data-p"]) for b in drawn] == [float(law[t]) for t in sorted(law)]
+    # Heights in proportion to the chances (to the hundredth the drawing is rounded to).
+    tallest = max(drawn, key=lambda b: float(b["data-p"]))
+    ratio = float(tallest["height"]) / float(tallest["data-p"])
+    for bar in drawn:
+        assert abs(float(bar["height"]) - float(bar["data-p"]) * ratio) <= 0.01
+    highlighted = [int(b["data-de"]) for b in drawn if "barre-seuil" in b["class"]]
+    assert highlighted == list(range(30, 49))
+    assert "38\u00a0% d’obtenir au moins 30" in markup
+    assert table_rows(markup) == [str(t) for t in sorted(law)]
+
+
+def test_many_totals_are_put_in_round_ranges_starting_at_the_threshold() -> None:
+    markup, outputs = chart_of("dice", {"expression": "100d20", "target": 1100})
+    law = exact_law("100d20")
+    drawn = bars(markup)
+    assert len(drawn) <= MAX_BARS
+    widths = {int(b["data-a"]) - int(b["data-de"]) + 1 for b in drawn}
+    assert len(widths) == 1 and widths.pop() in (5, 10, 20, 25, 50)
+    # A range starts at the threshold: its bars are highlighted, those before are not.
+    assert any(int(b["data-de"]) == 1100 for b in drawn)
+    for bar in drawn:
+        low, high = int(bar["data-de"]), int(bar["data-a"])
+        inside = [t for t in sorted(law) if low <= t <= high]
+        assert float(bar["data-p"]) == pytest.approx(float(sum(law[t] for t in inside)), abs=1e-15)
+        assert ("barre-seuil" in bar["class"]) == (low >= 1100)
+    # The tails left out hold almost nothing, and the note says which totals they are.
+    shown = sum(float(b["data-p"]) for b in drawn)
+    assert 0.999 <= shown <= 1 + 1e-9
+    assert "Hors du graphique : de 100 à" in markup
+    # The table lists every total, the chart or not.
+    assert len(table_rows(markup)) == len(law) == 1901
+    assert outputs["p_at_least"] == float(sum(p for t, p in law.items() if t >= 1100))
+
+
+def test_axis_ticks_are_at_round_values() -> None:
+    for expression in ("8d6", "100d20", "3d6x10", "1d100-50"):
+        markup, _ = chart_of("dice", {"expression": expression})
+        axis = re.search(r'<g class="graphique-axe">(.*?)</g>', markup)
+        assert axis is not None
+        labels = [
+            int(t.replace("\u202f", ""))
+            for t in re.findall(r">(-?[\d\u202f]+)</text>", axis.group(1))
+        ]
+        assert 2 <= len(labels) <= 8, (expression, labels)
+        step = labels[1] - labels[0]
+        assert all(b - a == step for a, b in itertools.pairwise(labels))
+        assert any(step % r == 0 for r in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500))
+        assert all(v % step == 0 for v in labels) or step == 1, (expression, labels)
+
+
+def test_outcomes_are_bars_with_their_labels() -> None:
+    markup, outputs = chart_of("death_saves", {"successes": 1, "failures": 2})
+    law = outputs["outcomes"]
+    drawn = bars(markup)
+    assert [float(b["data-p"]) for b in drawn] == law["p"]
+    assert ["barre-seuil" in b["class"] for b in drawn] == law["highlight"]
+    assert table_rows(markup) == law["labels"]
+    assert "de survivre" in markup
+    assert 'role="img" aria-label="Graphique en barres : Stabilisé' in markup
+
+
+def test_the_build_writes_the_defaults_chart_in_the_form() -> None:
+    for calc_id in ("dice", "death_saves", "sword_control", "corruption"):
+        entry = CATALOG[calc_id]
+        inputs = {"seed": 0} if any(i["name"] == "seed" for i in entry["inputs"]) else {}
+        outputs = calculators.run(calc_id, inputs)
+        form = widget_form(entry, outputs)
+        name = next(o["name"] for o in entry["outputs"] if "chart" in o)
+        value = outputs[name]
+        drawn = bars(form)
+        keys = value.get("totals") or value.get("labels")
+        assert len(drawn) == len(keys) and [float(b["data-p"]) for b in drawn] == value["p"]
+        assert f'data-graphique="{name}"' in form and "<details" in form
+
+
+def test_no_value_no_chart() -> None:
+    markup, _ = chart_of("corruption", {"spell_level": 1})
+    assert markup == ""
