@@ -42,19 +42,11 @@ def check(state: dict[str, Any]) -> None:
         assert state["sides"] == "" and state["mask"] == "none", state
 
 
-@pytest.mark.parametrize(
-    ("path", "name"),
-    [
-        ("lankhmar/epees-et-pmt/", "Tableau défilant : Paliers de corruption (calculés)"),
-        ("outils/", "Tableau défilant : Détail par limite"),
-    ],
-)
-def test_a_table_cut_by_a_phone_says_so_and_takes_the_keyboard(
-    browser: Any, site_url: str, path: str, name: str
-) -> None:
+def test_a_table_cut_by_a_phone_says_so_and_takes_the_keyboard(browser: Any, site_url: str) -> None:
+    name = "Tableau défilant : Paliers de corruption (calculés)"
     context = browser.new_context(viewport={"width": 360, "height": 800})
     page = context.new_page()
-    page.goto(site_url + path)
+    page.goto(site_url + "lankhmar/epees-et-pmt/")
     page.wait_for_load_state("load")
     found = states(page)
     assert any(s["cut"] for s in found), found  # the page holds a table wider than a phone
@@ -84,4 +76,28 @@ def test_on_a_desktop_the_tables_fit_and_stay_as_they_were(browser: Any, site_ur
     assert found and not any(s["cut"] for s in found)
     for state in found:
         check(state)
+    context.close()
+
+
+def test_a_result_table_that_grows_past_the_screen_becomes_a_region(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    page.wait_for_load_state("load")
+    found = states(page)
+    for state in found:
+        check(state)
+    area = page.locator("#calc-encumbrance .sortie-table > dd").first.element_handle()
+    label = area.evaluate("(dd) => dd.previousElementSibling.textContent.trim()")
+    # Refilled with wider rows (longer names, more columns), its table outgrows the screen.
+    area.evaluate("(dd) => { dd.querySelector('table').style.minWidth = '40rem'; }")
+    page.wait_for_function("(dd) => dd.getAttribute('tabindex') === '0'", arg=area)
+    assert area.get_attribute("aria-label") == f"Tableau défilant : {label}"
+    assert area.get_attribute("role") == "region"
+    assert area.get_attribute("data-defile") == "fin"
+    area.evaluate("(dd) => { dd.querySelector('table').style.minWidth = ''; }")
+    page.wait_for_function("(dd) => !dd.hasAttribute('tabindex')", arg=area)
+    assert area.get_attribute("role") is None and area.get_attribute("data-defile") is None
     context.close()
