@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from bench.builds import Budget
@@ -56,7 +56,6 @@ class Chrome:
     browser with a real profile on disk (an incognito context keeps its HTTP cache in memory
     and does not store files as large as pyodide.asm.wasm: a warm start needs a profile)."""
 
-    playwright: Playwright
     browser: Browser
     executable: str
     scratch: Path
@@ -67,7 +66,7 @@ class Chrome:
     ) -> Iterator[BrowserContext]:
         """A fresh profile (empty cache) that lives as long as the `with` block."""
         folder = Path(tempfile.mkdtemp(prefix="profil-", dir=self.scratch))
-        context = self.playwright.chromium.launch_persistent_context(
+        context = self.browser.browser_type.launch_persistent_context(
             str(folder),
             executable_path=self.executable,
             args=CHROMIUM_ARGS,
@@ -88,7 +87,7 @@ def chromium(scratch: Path) -> Iterator[Chrome]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            yield Chrome(playwright, browser, executable, scratch)
+            yield Chrome(browser, executable, scratch)
         finally:
             browser.close()
 
