@@ -113,7 +113,7 @@ class ContentRenderer:
             if not answer.get("ok"):
                 error = answer.get("error") or {}
                 raise DirectiveError(
-                    Kind.UNKNOWN_CALCULATOR,
+                    Kind.CALCULATOR_WITHOUT_RESULT,
                     f"calculateur « {calc_id} » : ses valeurs par défaut ne donnent pas de "
                     f"résultat ({error.get('message', 'erreur')})",
                 )

@@ -40,6 +40,7 @@ class Kind(StrEnum):
     UNRESOLVED_MENTION = "mention-introuvable"
     # Directives
     UNKNOWN_CALCULATOR = "calculateur-inconnu"
+    CALCULATOR_WITHOUT_RESULT = "calculateur-sans-resultat"  # its starting values fail
     EMPTY_CALCULATOR_LIST = "liste-calculateurs-vide"
     UNKNOWN_TABLE = "table-inconnu"
     UNKNOWN_NOTE = "note-inconnu"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import types
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,26 @@ def test_a_pass_registered_between_two_reads_what_the_first_left() -> None:
     out, _ = render(renderer, f"Lancez 1d6.\n\n{SHOWN}\n")
     assert 'data-de="1d6"' in seen[0] and SHOWN in seen[0]  # after the dice, before directives
     assert SHOWN not in out
+
+
+def test_a_calculator_whose_starting_values_fail_is_reported_at_its_block() -> None:
+    # A rules package whose calculator refuses its own defaults: the build says which
+    # calculator and why, at the block's line, under its own kind (not "unknown").
+    package = types.ModuleType("regles_cassees")
+    entry = {
+        "id": "broken",
+        "title": "Cassé",
+        "description": "",
+        "inputs": [{"name": "n", "type": "int", "default": 0, "label": "N"}],
+        "outputs": [{"name": "x", "label": "X"}],
+    }
+    answer = {"ok": False, "error": {"message": "N doit être positif."}}
+    package.catalog = lambda: [entry]  # type: ignore[attr-defined]
+    package.run_json = lambda calc, text: json.dumps(answer)  # type: ignore[attr-defined]
+    renderer = ContentRenderer(package)
+    _, problems = renderer.render(
+        "Texte\n\n```calculateur broken\n```\n", "p.md", TargetIndex(), site=SiteMap()
+    )
+    assert [(p.kind, p.line) for p in problems] == [(Kind.CALCULATOR_WITHOUT_RESULT, 3)]
+    assert "N doit être positif." in problems[0].message
+    assert "« broken »" in problems[0].message
