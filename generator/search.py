@@ -134,9 +134,14 @@ def area_of(systems: Systems, page: str) -> Area | None:
 EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", f"{FALLBACK_PAGE}index.html")
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code
-# that is not text, and the `¶` permalinks.
+# that is not text, the `¶` permalinks, and the "Voir la règle" link set before a calculator
+# placed away from its rule (a link's label, the same before every such calculator: a tools
+# section read "Voir la règle. Voir la règle." and nothing else).
 SKIPPED_TAGS = frozenset({"form", "script", "style", "template", "select", "noscript", "svg"})
-SKIPPED_CLASSES = frozenset({"headerlink"})
+SKIPPED_CLASSES = frozenset({"headerlink", "calculateur-regle"})
+# Read inside a skipped widget: what a calculator's form says it is, its title and its
+# description (generator/render.py), so that a section of calculators is found by what they do.
+KEPT_IN_SKIPPED_CLASSES = frozenset({"calculateur-titre", "calculateur-description"})
 # The spell index is a table of every spell name: indexed, it would compete with the spells.
 SKIPPED_IDS = frozenset({"table-sorts"})
 # Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
@@ -220,6 +225,7 @@ class _ArticleReader(HTMLParser):
         self.sections: list[_Section] = []
         self._depth = 0  # open elements inside the article; 0 = outside
         self._skip_depth = 0  # depth at which a skipped element opened; 0 = not skipping
+        self._kept_depth = 0  # depth of an element read inside a skipped one; 0 = none
         self._heading: _Section | None = None
         self._heading_tag = ""
 
@@ -237,6 +243,9 @@ class _ArticleReader(HTMLParser):
             return
         self._depth += 1
         if self._skip_depth:
+            if not self._kept_depth and classes & KEPT_IN_SKIPPED_CLASSES:
+                self._kept_depth = self._depth
+                self._emit("<p>")
             return
         if (
             tag in SKIPPED_TAGS
@@ -271,6 +280,9 @@ class _ArticleReader(HTMLParser):
         if self._depth == 0 or tag in VOID_TAGS:
             return
         if self._skip_depth:
+            if self._depth == self._kept_depth:
+                self._kept_depth = 0
+                self._emit("</p> ")
             if self._depth == self._skip_depth:
                 self._skip_depth = 0
             self._depth -= 1
@@ -285,7 +297,7 @@ class _ArticleReader(HTMLParser):
             self._emit(f"</{tag}>{BLOCK_ENDS.get(tag, '')}")
 
     def handle_data(self, data: str) -> None:
-        if self._depth == 0 or self._skip_depth:
+        if self._depth == 0 or (self._skip_depth and not self._kept_depth):
             return
         if self._heading is not None:
             self._heading.title_parts.append(data)

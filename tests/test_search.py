@@ -244,6 +244,36 @@ def test_a_page_becomes_one_record_per_heading_with_an_anchor() -> None:
     assert ordre.filters == {"type": ["Règles"], "systeme": ["D&D 5e"]}
 
 
+def test_a_section_of_calculators_reads_what_they_do_not_their_rule_links() -> None:
+    # A tools section: each calculator placed away from its rule has a "Voir la règle" link
+    # before its form. The links' label, once per calculator, was all its text.
+    page = """<article class="md-content__inner"><h1 id="outils">Outils</h1>
+    <h2 id="jeu">Jeu</h2>
+    <p class="calculateur-regle"><a href="../jeu/">Voir la règle</a></p>
+    <form class="calculateur"><p class="calculateur-titre">Bonus de maîtrise</p>
+    <p class="calculateur-description">Donne le bonus selon le niveau.</p>
+    <label>Niveau</label><select><option>Choix</option></select></form>
+    <p class="calculateur-regle"><a href="../jeu/">Voir la règle</a></p>
+    <form class="calculateur"><p class="calculateur-titre">Dés</p>
+    <p class="calculateur-description">Lance des dés.</p><label>Expression</label></form>
+    <p>Fin.</p></article>"""
+    _, section = search.page_records("outils/index.html", page, None)
+    assert "Voir la règle" not in section.body
+    assert "<p>Bonus de maîtrise</p> <p>Donne le bonus selon le niveau.</p>" in section.body
+    assert "<p>Dés</p> <p>Lance des dés.</p>" in section.body
+    assert "Niveau" not in section.body.replace("niveau.", "") and "Choix" not in section.body
+    assert "Expression" not in section.body and "<p>Fin.</p>" in section.body
+
+
+def test_no_record_repeats_a_sentence(fragments: dict[str, dict[str, Any]]) -> None:
+    # What the result list shows is a record's text: a sentence said twice in a row in it
+    # ("Voir la règle. Voir la règle.") is a widget's label, not the section's text.
+    twice = re.compile(r"(\b[^.!?]{6,}[.!?]) \1")
+    found = {url: twice.search(f["content"]) for url, f in fragments.items()}
+    repeated = {url: m.group(0) for url, m in found.items() if m}
+    assert repeated == {}
+
+
 def test_a_college_page_gives_spells_with_their_college() -> None:
     page = """<article class="md-content__inner">
     <h1 id="acoustique">Acoustique</h1><p>Des sons.</p>
