@@ -12,15 +12,17 @@ import posixpath
 from typing import Any
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import Config, ValidationError
+from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from generator.slugs import slugify
 
 __all__ = [
     "OptionalSpells",
     "ReglesConfig",
+    "SearchConfig",
     "SiteFolders",
     "SpellsConfig",
+    "Synonyms",
     "SystemFolders",
     "docs_folder",
 ]
@@ -109,6 +111,59 @@ class OptionalSpells(c.SubConfig[SpellsConfig]):
         return None if value is None else super().run_validation(value)
 
 
+class Synonyms(BaseConfigOption[dict[str, list[str]]]):
+    """`search: synonyms:` — the game's words a reader types for others: an abbreviation
+    (`CA`) and what it stands for (`classe d'armure`, or a list of such). Each entry works
+    both ways in the search box (site_overrides/assets/js/search.js): the abbreviation is also
+    searched as what it stands for, ahead of itself, and what it stands for, typed in full,
+    also as the abbreviation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default: dict[str, list[str]] = {}
+
+    def run_validation(self, value: object) -> dict[str, list[str]]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « abréviation: ce qu’elle veut dire » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        words: dict[str, list[str]] = {}
+        seen: dict[str, str] = {}
+        for key, meant in value.items():
+            short = key.strip() if isinstance(key, str) else ""
+            if not slugify(short):
+                raise ValidationError(
+                    f"synonyme « {key} » : une abréviation ou un mot est attendu (une lettre "
+                    "ou un chiffre au moins)"
+                )
+            items = meant if isinstance(meant, list) else [meant]
+            longs = [item.strip() for item in items if isinstance(item, str)]
+            if len(longs) != len(items) or not longs or not all(slugify(w) for w in longs):
+                raise ValidationError(
+                    f"synonyme « {short} » : un texte (ou une liste de textes) qui dit ce "
+                    f"qu’il veut dire est attendu ; reçu : {meant!r}"
+                )
+            folded = slugify(short)
+            if folded in seen:
+                raise ValidationError(
+                    f"synonyme « {short} » déclaré deux fois (aussi « {seen[folded]} »)"
+                )
+            if folded in (slugify(w) for w in longs):
+                raise ValidationError(f"synonyme « {short} » : il se donne lui-même pour sens")
+            seen[folded] = short
+            words[short] = longs
+        return words
+
+
+class SearchConfig(Config):  # type: ignore[no-untyped-call]
+    """`search:` — what the search box knows of the game's words."""
+
+    synonyms = Synonyms()
+
+
 class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     enabled = c.Type(bool, default=True)
 
@@ -117,6 +172,7 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     site_folders = SiteFolders()
     spells = OptionalSpells()
     calculators = c.Dir(exists=False, default="calculators")  # the rules package's folder
+    search = c.SubConfig(SearchConfig)
 
     # Settings for the calculators in the browser
     pyodide_dir = c.Dir(exists=False, default="node_modules/pyodide")

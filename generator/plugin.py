@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import json
 import os
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -275,6 +278,10 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             return env
         env.bytecode_cache = TemplateCache(Path(self.config.cache_dir) / "gabarits")
         env.globals["regles_nav_items"] = NavItems()  # partials/nav.html, per build
+        # partials/search.html: the game's words for the search box, in the page itself
+        # (no request of their own, offline as the page is), escaped for an attribute.
+        words = json.dumps(self.config.search.synonyms, ensure_ascii=False, sort_keys=True)
+        env.globals["regles_search_words"] = Markup(html.escape(words, quote=True))
         try:
             self._build().write_report(Path(config.site_dir))
         except BuildError as error:

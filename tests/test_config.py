@@ -48,6 +48,19 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
         "Sorts",
     )
     assert spells.index_title == "Tous les sorts"
+    assert plugin.config.search.synonyms == {}
+
+
+def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> None:
+    options = {
+        "search": {"synonyms": {" CA ": "classe d’armure", "PV": ["points de vie", " pts de vie"]}}
+    }
+    plugin, errors, _ = load(options, tmp_path)
+    assert errors == []
+    assert plugin.config.search.synonyms == {
+        "CA": ["classe d’armure"],
+        "PV": ["points de vie", "pts de vie"],
+    }
 
 
 @pytest.mark.parametrize(
@@ -73,6 +86,12 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
             },
             "le dossier des sorts « sorts » est aussi déclaré sous « systems »",
         ),
+        ({"search": {"synonyms": ["CA"]}}, "un dictionnaire « abréviation: ce qu’elle veut"),
+        ({"search": {"synonyms": {"CA": ""}}}, "synonyme « CA » : un texte"),
+        ({"search": {"synonyms": {"CA": [1]}}}, "synonyme « CA » : un texte"),
+        ({"search": {"synonyms": {"?": "x"}}}, "synonyme « ? » : une abréviation"),
+        ({"search": {"synonyms": {"CA": "x", "ca": "y"}}}, "synonyme « ca » déclaré deux fois"),
+        ({"search": {"synonyms": {"CA": "ca"}}}, "synonyme « CA » : il se donne lui-même"),
     ],
 )
 def test_a_mistake_in_the_settings_names_its_option(

@@ -15,6 +15,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.conftest import serve
+from tests.test_search import TEST_SITE_OPTIONS
 
 pytestmark = pytest.mark.browser
 
@@ -228,6 +229,75 @@ def test_a_filter_narrows_the_results(tab: Tab) -> None:
 
     by_api = page.evaluate("() => window.rules.search('sort', { filters: { type: 'Règles' } })")
     assert by_api and all("/sorts/" not in r["url"] for r in by_api)
+
+
+def test_the_filters_say_what_they_filter(tab: Tab) -> None:
+    page = tab.open("licences/")
+    type_query(page, "sort")
+    page.wait_for_selector("[data-recherche-liste] li")
+    labels = page.eval_on_selector_all(
+        "[data-recherche-filtre]",
+        """els => els.map(s => [s.dataset.rechercheFiltre,
+            s.closest('label').querySelector('.regles-recherche__cache').textContent,
+            s.options[0].textContent])""",
+    )
+    assert labels == [
+        ["systeme", "Système de jeu", "Tous les systèmes"],
+        ["type", "Règles, sorts ou pages du site", "Règles, sorts, site"],
+        ["college", "Collège de sorts", "Tous les collèges"],
+    ]
+    types = page.eval_on_selector_all(
+        '[data-recherche-filtre="type"] option', "els => els.map(o => [o.value, o.textContent])"
+    )
+    assert any(v == "Site" and t.startswith("Pages du site") for v, t in types), types
+
+
+# The game's words -----------------------------------------------------------------------------
+
+
+def first_urls(page: Any, root: str, query: str, count: int = 3) -> list[str]:
+    (outcome,) = run_queries(page, [query])
+    return [relative(r["url"], root) for r in outcome["results"][:count]]
+
+
+def test_the_configured_synonyms_come_with_the_page(tab: Tab) -> None:
+    page = tab.open("jeu/")
+    words = page.evaluate(
+        "() => JSON.parse(document.querySelector('[data-recherche]').dataset.rechercheSynonymes)"
+    )
+    declared = TEST_SITE_OPTIONS["search"]["synonyms"]
+    assert words == {k: v if isinstance(v, list) else [v] for k, v in declared.items()}
+
+
+def test_an_abbreviation_finds_what_it_stands_for_first(tab: Tab) -> None:
+    page = tab.open("licences/")
+    # "CA": Pagefind alone reads the beginning of "Cat. de taille", "Cadre de jeu"…
+    assert first_urls(page, tab.root, "CA")[0] == "jeu/tests-d20/#classe-d-armure"
+    assert first_urls(page, tab.root, "ca")[0] == "jeu/tests-d20/#classe-d-armure"
+    assert first_urls(page, tab.root, "PV")[0] == "jeu/degats-et-soins/#points-de-vie"
+    # Both ways: the text says "MJ", never "maître du jeu" (whose first letters are those of
+    # "Maîtrise"): spelt out, the query finds the section named with the abbreviation.
+    assert (
+        first_urls(page, tab.root, "maître du jeu")[0] == "maison/poids-transportable/#pour-le-mj"
+    )
+    assert first_urls(page, tab.root, "MJ")[0] == "maison/poids-transportable/#pour-le-mj"
+    # An abbreviation among other words is spelt out where it stands.
+    assert first_urls(page, tab.root, "la CA")[0] == "jeu/tests-d20/#classe-d-armure"
+
+
+def test_a_rule_comes_before_the_spells_when_the_query_names_it(tab: Tab) -> None:
+    page = tab.open("licences/")
+    # Two spells begin with "Résistance"; so does the rule "Résistances et Vulnérabilités".
+    urls = first_urls(page, tab.root, "résistance", 10)
+    spells = [i for i, u in enumerate(urls) if u.startswith("sorts/")]
+    rules = [i for i, u in enumerate(urls) if u.startswith("jeu/")]
+    assert spells and rules and max(rules[:2]) < min(spells), urls
+    assert urls[0] == "jeu/degats-et-soins/#resistances-et-vulnerabilites"
+    # A spell's own name still puts the spell first.
+    assert first_urls(page, tab.root, "résistance au froid")[0] == (
+        "sorts/elementaire-eau/#resistance-au-froid"
+    )
+    assert first_urls(page, tab.root, "blast sonore")[0] == "sorts/acoustique/#blast-sonore"
 
 
 def test_keys_open_and_close_the_box(tab: Tab) -> None:

@@ -7,10 +7,20 @@
  * pagefind/ like any other file). Pagefind then fetches only the index chunks and result
  * fragments a query needs.
  *
- * Ranking: Pagefind's (stemmed, diacritics folded, prefix matching, title boost), then among
- * the first RERANK results, a result whose title is the query (accents, case and plurals
- * aside) comes first, the main one first when several sections share that name (h2 before
- * h3), then the titles that begin with the query.
+ * The game's words: the configured synonyms (`search: synonyms:` of the regles plugin, in
+ * the box's data-recherche-synonymes) work both ways. A query that holds an abbreviation
+ * ("CA") is searched as what it stands for ("classe d'armure") first, then as typed; a
+ * query that spells out what an abbreviation stands for is also searched as the
+ * abbreviation, after. No request of their own: they come with the page.
+ *
+ * Ranking: Pagefind's (stemmed, diacritics folded, prefix matching, title boost) for each of
+ * those queries, plus the same first query among the rules alone (a rule's name can be a
+ * word that fifty spells carry: "à terre" is not in the first RERANK results of all). Of
+ * these first results, merged, a result whose title is the query (accents, case and
+ * plurals aside) comes first, the main one first when several sections share that name (h2
+ * before h3), then the titles that begin with the query. When the query names a rule (a
+ * rule's title is the query, begins with it, or is made of its words: "Repos" for "repos
+ * long"), rules come before spells of the same rank.
  *
  * Nothing read from the query, the URL or the index is ever parsed as HTML: results and
  * excerpts are built with text nodes and <mark> elements.
@@ -27,6 +37,9 @@ const TYPING_PAUSE_MS = 60;
 const FILTERS = ["systeme", "type", "college"];
 const DEPTH = "profondeur";
 const SPELLS_TYPE = "Sorts"; // the type filter of the spells' records
+const RULES_TYPE = "Règles"; // the type filter of the rules sections' records
+const RULES_RERANK = 10; // results of the rules-only search merged into the reranked ones
+const TYPE_LABELS = { Site: "Pages du site" }; // type filter values shown as the reader reads them
 const RANKING = { metaWeights: { title: 5, principal: 1, contexte: 1 } };
 
 const state = {
@@ -42,6 +55,69 @@ function fold(text) {
   return foldAccents(text || "")
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
+}
+
+/* The configured synonyms, folded: [[abbreviation, [what it stands for, as written]]]. Read
+ * from the box of the page (instant navigation brings each page's own). */
+const synonymsRead = { raw: null, pairs: [] };
+
+function synonyms() {
+  const box = document.querySelector("[data-recherche]");
+  const raw = (box && box.getAttribute("data-recherche-synonymes")) || "";
+  if (raw !== synonymsRead.raw) {
+    let pairs = [];
+    try {
+      pairs = Object.entries(JSON.parse(raw || "{}")).map(([short, longs]) => [
+        short,
+        [].concat(longs).map(String),
+      ]);
+    } catch {
+      pairs = []; // a malformed list: the query as typed, nothing more
+    }
+    synonymsRead.raw = raw;
+    synonymsRead.pairs = pairs.filter(([short, longs]) => fold(short) && longs.some(fold));
+  }
+  return synonymsRead.pairs;
+}
+
+/* `words` (folded, space-separated) with the words `from` replaced by `to`, or null when
+ * `words` does not hold `from` as whole words. */
+function replaced(words, from, to) {
+  const padded = ` ${words} `;
+  const folded = fold(from);
+  if (!folded || !padded.includes(` ${folded} `)) return null;
+  return padded.split(` ${folded} `).join(` ${to} `).trim();
+}
+
+/* The queries a query stands for: `forward` (its abbreviations spelt out, searched first),
+ * and `backward` (what it spells out as the abbreviation, searched after it); `spelt`, for
+ * each forward query, what it spells out, and `meant`, what the query itself spells out. */
+function variantsOf(text) {
+  const folded = fold(text);
+  const backward = [];
+  const meant = [];
+  let first = folded;
+  const firstSpelt = [];
+  const others = [];
+  for (const [short, longs] of synonyms()) {
+    const replacedFirst = replaced(first, short, longs[0]);
+    if (replacedFirst !== null) {
+      first = replacedFirst;
+      firstSpelt.push(longs[0]);
+      for (const long of longs.slice(1)) {
+        others.push({ query: replaced(folded, short, long), spelt: [long] });
+      }
+    }
+    for (const long of longs) {
+      const back = replaced(folded, long, short);
+      if (back !== null && !backward.includes(back)) {
+        backward.push(back);
+        meant.push(long);
+      }
+    }
+  }
+  const forward = first === folded ? [] : [{ query: first, spelt: firstSpelt }, ...others];
+  return { forward, backward, meant };
 }
 
 function loadPagefind() {
@@ -181,34 +257,94 @@ function tierOf(query, title) {
   return 0;
 }
 
+/* Whether a title is made of the query's words ("Repos" for "repos long"), a word of three
+ * letters at least among them. */
+function madeOfQueryWords(query, title) {
+  const asked = new Set(nameKey(fold(query)).split(" "));
+  const words = nameKey(fold(title)).split(" ").filter(Boolean);
+  return words.some((w) => w.length >= 3) && words.every((w) => asked.has(w));
+}
+
+/* The rank of a title for the queries: `exact` are those it may match in full only (an
+ * abbreviation that was spelt out: "Calme" does not begin "CA" for the reader), `full`
+ * those it may also begin with. */
+function bestTier(title, full, exact) {
+  let tier = 0;
+  for (const query of full) tier = Math.max(tier, tierOf(query, title));
+  for (const query of exact) if (tierOf(query, title) === 2) tier = 2;
+  return tier;
+}
+
 /* ---------------------------------------------------------------- search */
 
 async function rank(query, filters) {
   const pagefind = await loadPagefind();
   const text = String(query || "").trim();
   if (!text) return { entries: [], rest: [], total: 0, counts: {} };
-  const response = await pagefind.search(text, { filters: cleanFilters(filters) });
-  const results = (response && response.results) || [];
-  const head = results.slice(0, RERANK);
+  const chosen = cleanFilters(filters);
+  const { forward, backward, meant } = variantsOf(text);
+  const queries = [...forward.map((f) => f.query), text, ...backward];
+  const searches = queries.map((q) => pagefind.search(q, { filters: chosen }));
+  // The first query among the rules alone, unless the reader chose another type.
+  const rulesOnly = !chosen.type || chosen.type === RULES_TYPE;
+  if (rulesOnly) {
+    searches.push(pagefind.search(queries[0], { filters: { ...chosen, type: RULES_TYPE } }));
+  }
+  const responses = await Promise.all(searches);
+  const lists = responses.map((response) => (response && response.results) || []);
+  // Merged, each result once, in the order of the searches: the first RERANK of the first
+  // query, then the first ones of each other, then the rest.
+  const seen = new Set();
+  const head = [];
+  const rest = [];
+  const source = []; // for each of `head`, the search it came from first
+  lists.forEach((results, at) => {
+    const count = at === 0 ? RERANK : at === lists.length - 1 && rulesOnly ? RULES_RERANK : PAGE;
+    results.forEach((result, order) => {
+      if (seen.has(result.id)) return;
+      seen.add(result.id);
+      if (order < count) {
+        head.push(result);
+        source.push(at);
+      } else rest.push(result);
+    });
+  });
   const datas = await Promise.all(head.map((result) => result.data()));
+  // A result of what an abbreviation stands for that does not hold it in so many words
+  // ("maître du jeu" finds "Maîtrise" by its first letters) comes after the others.
+  const phrases = [...forward.map((f) => f.spelt), meant];
+  const holds = (data, phrase) =>
+    ` ${nameKey(fold(data.content))} `.includes(` ${nameKey(fold(phrase))} `);
+  const weak = datas.map((data, i) =>
+    (phrases[source[i]] || []).some((phrase) => !holds(data, phrase))
+  );
   const folded = fold(text);
-  const terms = folded.split(" ").filter(Boolean);
+  const terms = [...new Set(queries.flatMap((q) => fold(q).split(" ")))].filter(Boolean);
+  const spelt = forward.map((f) => fold(f.query));
+  const full = spelt.length ? spelt : [folded];
+  const exact = [...(spelt.length ? [folded] : []), ...backward.map(fold)];
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
-    return { entry, order, tier: tierOf(folded, entry.title) };
+    const spell = (data.filters && data.filters.type && data.filters.type[0]) === SPELLS_TYPE;
+    return { entry, order, spell, weak: weak[order], tier: bestTier(entry.title, full, exact) };
   });
+  const namesRule = ranked.some(
+    (r) => !r.spell && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
+  );
   ranked.sort(
     (a, b) =>
       b.tier - a.tier ||
+      a.weak - b.weak ||
+      (namesRule ? a.spell - b.spell : 0) ||
       (a.tier === 2 ? a.entry.depth - b.entry.depth : 0) ||
       a.order - b.order
   );
   return {
     entries: ranked.map((r) => r.entry),
-    rest: results.slice(RERANK),
+    rest,
     terms,
-    total: results.length,
-    counts: (response && response.filters) || {},
+    total: seen.size,
+    counts: (responses[0] && responses[0].filters) || {},
   };
 }
 
@@ -289,7 +425,8 @@ function fillFilterOptions(box, totals, counts) {
         select.append(option);
       }
       const count = counts && counts[key] ? counts[key][value] || 0 : null;
-      option.textContent = count === null ? value : `${value} (${count})`;
+      const label = (key === "type" && TYPE_LABELS[value]) || value;
+      option.textContent = count === null ? label : `${label} (${count})`;
       option.disabled = count === 0 && value !== current;
     }
   }
