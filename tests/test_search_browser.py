@@ -242,9 +242,9 @@ def test_the_filters_say_what_they_filter(tab: Tab) -> None:
             s.options[0].textContent])""",
     )
     assert labels == [
-        ["systeme", "Système de jeu", "Tous les systèmes"],
-        ["type", "Règles, sorts ou pages du site", "Règles, sorts, site"],
-        ["college", "Collège de sorts", "Tous les collèges"],
+        ["systeme", "Système de jeu", "Système"],
+        ["type", "Règles, sorts ou pages du site", "Règle/sort"],
+        ["college", "Collège de sorts", "Collège"],
     ]
     types = page.eval_on_selector_all(
         '[data-recherche-filtre="type"] option', "els => els.map(o => [o.value, o.textContent])"

@@ -72,4 +72,45 @@ QUERIES: list[tuple[str, str]] = [
     ("pentacle", "magie/protection-alarme/#pentacle"),
     # A college by its name.
     ("acoustique", "magie/acoustique/"),
+    # The glossary: a condition or term by its name, with or without accents.
+    ("a terre", "dnd5e/glossaire/#a-terre"),
+    ("à terre", "dnd5e/glossaire/#a-terre"),
+    ("agrippe", "dnd5e/glossaire/#agrippe"),
+    ("etourdi", "dnd5e/glossaire/#etourdi"),
+    ("paralysé", "dnd5e/glossaire/#paralyse"),
+    ("petrifie", "dnd5e/glossaire/#petrifie"),
+    ("empoisonne", "dnd5e/glossaire/#empoisonne"),
+    ("épuisement", "dnd5e/glossaire/#epuisement"),
+    ("concentration", "dnd5e/glossaire/#concentration"),
+    ("invisible", "dnd5e/glossaire/#invisible"),
+    ("repos long", "dnd5e/glossaire/#repos-long"),
+    ("repos court", "dnd5e/glossaire/#repos-court"),
+    ("vision dans le noir", "dnd5e/glossaire/#vision-dans-le-noir"),
+    ("influencer", "dnd5e/glossaire/#influencer"),
+    # Abbreviations (search: synonyms: in mkdocs.yml), and what they stand for.
+    ("CA", "dnd5e/tests-d20/#classe-d-armure"),
+    ("ca", "dnd5e/tests-d20/#classe-d-armure"),
+    ("PV", "dnd5e/degats-et-soins/#points-de-vie"),
+    ("DD", "dnd5e/tests-d20/#degre-de-difficulte"),
+    ("JS", "dnd5e/tests-d20/#jets-de-sauvegarde"),
+    ("MJ", "maison/poids-transportable/#pour-le-mj"),
+    ("maître du jeu", "maison/poids-transportable/#pour-le-mj"),
+    ("PNJ", "dnd5e/interactions-sociales/"),
+]
+
+# Queries whose expected result must be the first one, not only among the first three.
+FIRST: list[tuple[str, str]] = [
+    ("a terre", "dnd5e/glossaire/#a-terre"),
+    ("agrippe", "dnd5e/glossaire/#agrippe"),
+    ("etourdi", "dnd5e/glossaire/#etourdi"),
+    ("concentration", "dnd5e/glossaire/#concentration"),
+    ("invisible", "dnd5e/glossaire/#invisible"),
+    ("repos long", "dnd5e/glossaire/#repos-long"),
+    ("CA", "dnd5e/tests-d20/#classe-d-armure"),
+]
+
+# Queries whose first three results must not hold these (a spell ranked over the rule).
+NOT_IN_TOP_THREE: list[tuple[str, str]] = [
+    ("repos long", "magie/metamagie/#vol-de-pouvoir"),
+    ("CA", "dnd5e/combat/#cat-de-taille-de-la-creature"),
 ]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.content.search_queries import QUERIES
+from tests.content.search_queries import FIRST, NOT_IN_TOP_THREE, QUERIES
 from tests.test_search_browser import Tab, matches, relative, root, run_queries, tab
 
 __all__ = ["root", "tab"]  # fixtures, for this module's tests
@@ -39,6 +39,23 @@ def test_every_query_has_its_page_in_the_top_three(tab: Tab) -> None:
         if not any(matches(u, expected) for u in urls[:3]):
             failures.append(f"{query!r} → {expected} ; obtenu : {urls[:3]}")
         assert all(r["title"] for r in outcome["results"]), query
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.browser
+def test_rule_terms_come_first_and_spells_do_not_crowd_them_out(tab: Tab) -> None:
+    page = tab.open("licences/")
+    firsts = run_queries(page, [q for q, _ in FIRST])
+    crowded = run_queries(page, [q for q, _ in NOT_IN_TOP_THREE])
+    failures = []
+    for (query, expected), outcome in zip(FIRST, firsts, strict=True):
+        urls = [relative(r["url"], tab.root) for r in outcome["results"]]
+        if not urls or not matches(urls[0], expected):
+            failures.append(f"{query!r} : {expected} en premier ; obtenu : {urls[:3]}")
+    for (query, unwanted), outcome in zip(NOT_IN_TOP_THREE, crowded, strict=True):
+        urls = [relative(r["url"], tab.root) for r in outcome["results"]]
+        if any(matches(u, unwanted) for u in urls[:3]):
+            failures.append(f"{query!r} : {unwanted} parmi les trois premiers : {urls[:3]}")
     assert not failures, "\n".join(failures)
 
 
