@@ -6,7 +6,8 @@ objects into what they take; another engine would need only another such adapter
 1. `SiteBuild(settings)`: the spell export read (`spell_pages`), problems collected;
 2. `generated_pages`, `index_pages`: the pages the generator adds, and every page's titles,
    anchors and link targets, once all the owner's pages are read;
-3. `order_pages`: the pages in the reading order of the nav (calculators' home pages);
+3. `read_nav`, `order_pages`: the nav (the home page's quick links), and the pages in its
+   reading order (calculators' home pages);
 4. `render_markdown`, `page_html`: each page's Markdown, then its HTML (search index fed);
 5. `write_report`: the report written, the build stopped if it has errors;
 6. `page_document`: each page's whole document, as the theme's templates made it;
@@ -27,6 +28,7 @@ from generator.calculator_links import with_skip_link
 from generator.content import ContentRenderer, calculator_homes
 from generator.csp import add_policy
 from generator.fences import directive_arguments
+from generator.home_links import quick_links
 from generator.links import TargetIndex
 from generator.markdown_text import segment
 from generator.pyodide_assets import write_runtime
@@ -109,6 +111,7 @@ class SiteBuild:
     generated: set[str] = field(default_factory=set)  # the pages the generator wrote
     systems: Systems = field(init=False)
     placements: list[tuple[str, str]] = field(default_factory=list)  # (page, calculator)
+    page_titles: dict[str, str] = field(default_factory=dict)  # page → its `#` title
     indexer: IndexWorker | None = None
 
     def __post_init__(self) -> None:
@@ -184,10 +187,24 @@ class SiteBuild:
             for uri, page in owner
             for calculator in directive_arguments(page, "calculateur")
         ]
+        self.page_titles = {
+            uri: heading.text
+            for uri, page in read
+            for heading in page.headings[:1]
+            if heading.level == 1
+        }
         uris = [uri for uri, _ in pages]
         if nav is not None:
             self.report.extend(checks.check_nav(nav, uris, config_text, self.settings.config_name))
         self.report.extend(self.systems.check(uris))
+
+    def read_nav(self, nav: Sequence[object]) -> None:
+        """The site's nav as MkDocs made it (its `nav:`, or the folders' pages when there is
+        none), written as `nav:` is (`{title: page}`, `{section: [...]}`, a bare page for
+        one without a title): the links of the ```accueil block."""
+        spell_index = self.spells.settings.index_uri if self.spells is not None else None
+        self.renderer.quick_links = quick_links(nav, self.page_titles, spell_index)
+        self.renderer.spells = self.spells is not None
 
     def order_pages(self, order: Sequence[str]) -> None:
         """The pages in reading order (the nav's, then the others): each calculator's home

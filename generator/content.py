@@ -18,6 +18,7 @@ from generator import checks
 from generator.calculator_links import calculator_list
 from generator.dice import dice_buttons
 from generator.fences import Directive, DirectiveError, directive_arguments, expand_directives
+from generator.home_links import QuickLink, home_block
 from generator.links import (
     TargetIndex,
     check_link_syntax,
@@ -65,10 +66,14 @@ class ContentRenderer:
 
     `package` is the rules package (generator/rules_package.py: its `catalog()`, and its
     `tables` and `NOTES` if it has them); `homes` gives each calculator's home page
-    (`calculator_homes`): a block placed elsewhere links to it."""
+    (`calculator_homes`): a block placed elsewhere links to it; `quick_links` are the
+    ```accueil block's links (`home_links.quick_links`, from the nav), `spells` whether the
+    site has a spell database (the search field then says it finds spells)."""
 
     package: ModuleType = field(default_factory=lambda: importlib.import_module("calculators"))
     homes: dict[str, str] = field(default_factory=dict)
+    quick_links: list[QuickLink] = field(default_factory=list)
+    spells: bool = False
     catalog: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
     # Python-Markdown's registry of processors: by name, highest priority first.
     passes: Registry[Pass] = field(default_factory=Registry, init=False)
@@ -132,6 +137,15 @@ class ContentRenderer:
                     "blocs « ```calculateur identifiant » de sa page",
                 )
             return calculator_list(entries)
+        if directive.kind == "accueil":
+            block = home_block(self.quick_links, directive.file, spells=self.spells)
+            if not block:
+                raise DirectiveError(
+                    Kind.EMPTY_HOME_LINKS,
+                    "bloc « ```accueil » : la nav de mkdocs.yml ne nomme aucune autre page "
+                    "de ce site, il n’aurait aucun lien",
+                )
+            return block
         if directive.kind == "calculateur":
             entry = self.catalog.get(directive.argument)
             if entry is None:

@@ -1,5 +1,6 @@
 """Directive fences in the owner's pages: ```calculateur id```, ```table id```, ```note id```,
-and ```calculateurs``` (the list of the page's calculators, which takes no id).
+```calculateurs``` (the list of the page's calculators) and ```accueil``` (a search field and
+quick links made from the nav, generator/home_links.py), which take no id.
 
 `markdown_text.segment` finds them, once, among the page's fences: a directive-looking line
 inside another block (a ```` fence showing how to write one) is that block's text."""
@@ -20,8 +21,12 @@ __all__ = [
     "expand_directives",
 ]
 
-# The directives that take no identifier: what they show comes from the page itself.
-WITHOUT_ARGUMENT = frozenset({"calculateurs"})
+# The directives that take no identifier, and where what they show comes from.
+MADE_FROM = {
+    "calculateurs": "il liste les calculateurs de sa page",
+    "accueil": "ses liens viennent de la nav de mkdocs.yml",
+}
+WITHOUT_ARGUMENT = frozenset(MADE_FROM)
 
 
 @dataclass(frozen=True)
@@ -91,8 +96,8 @@ def expand_directives(
                 malformed(
                     file,
                     start,
-                    f"bloc « ```{kind} » : rien n’est attendu après « {kind} », il liste "
-                    f"les calculateurs de sa page (reçu : {argument!r})",
+                    f"bloc « ```{kind} » : rien n’est attendu après « {kind} », "
+                    f"{MADE_FROM[kind]} (reçu : {argument!r})",
                 )
             )
         elif kind not in WITHOUT_ARGUMENT and (not argument or " " in argument):

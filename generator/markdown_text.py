@@ -28,8 +28,9 @@ __all__ = [
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 # The site's own blocks, written as fences whose info string names them: ```calculateur id.
-# ```calculateurs (no id) lists the page's calculators.
-DIRECTIVES = ("calculateurs", "calculateur", "table", "note")
+# ```calculateurs (no id) lists the page's calculators; ```accueil (no id) is the home page's
+# search field and quick links.
+DIRECTIVES = ("calculateurs", "calculateur", "table", "note", "accueil")
 DIRECTIVE = re.compile(r"^```\s*(" + "|".join(DIRECTIVES) + r")\b[ \t]*(.*?)\s*$")
 # MkDocs' own pattern (mkdocs.utils.meta.YAML_RE): what it takes for a front matter.
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)

@@ -14,7 +14,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
-from mkdocs.structure.nav import Navigation
+from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 
 from generator.build import BuildError, Settings, SiteBuild, as_written
@@ -30,6 +30,21 @@ __all__ = ["ReglesPlugin"]
 
 # Material's own script, "assets/javascripts/bundle.<hash>.min.js", and its source map.
 THEME_BUNDLE_PREFIX = "assets/javascripts/bundle."
+
+
+def nav_as_written(items: list[Any]) -> list[object]:
+    """MkDocs' nav (sections, pages, links) as `nav:` is written in mkdocs.yml: `{title:
+    page}`, `{title: [...]}`, `{title: url}`, a page's path alone when it has no title yet."""
+    written: list[object] = []
+    for item in items:
+        if isinstance(item, Section):
+            written.append({item.title: nav_as_written(item.children)})
+        elif isinstance(item, Link):
+            written.append({item.title: item.url})
+        elif isinstance(item, Page):
+            uri = item.file.src_uri
+            written.append({item.title: uri} if item.title else uri)
+    return written
 
 
 class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
@@ -238,7 +253,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             order = [page.file.src_uri for page in nav.pages]
             in_nav = set(order)
             order += [f.src_uri for f in files.documentation_pages() if f.src_uri not in in_nav]
-            self._build().order_pages(order)
+            build = self._build()
+            build.read_nav(nav_as_written(nav.items))
+            build.order_pages(order)
         return nav
 
     # Pages ---------------------------------------------------------------------------

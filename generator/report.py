@@ -42,6 +42,7 @@ class Kind(StrEnum):
     UNKNOWN_CALCULATOR = "calculateur-inconnu"
     CALCULATOR_WITHOUT_RESULT = "calculateur-sans-resultat"  # its starting values fail
     EMPTY_CALCULATOR_LIST = "liste-calculateurs-vide"
+    EMPTY_HOME_LINKS = "accueil-sans-lien"
     UNKNOWN_TABLE = "table-inconnu"
     UNKNOWN_NOTE = "note-inconnu"
     # The site's configuration

@@ -1,6 +1,6 @@
-"""axe-core (pinned in package.json, read from node_modules: no third-party request) on a rule
-page, the tools page and spell pages of the test site, in both palettes, on a phone and on a
-desktop: no contrast failure, no scroll area the keyboard cannot reach."""
+"""axe-core (pinned in package.json, read from node_modules: no third-party request) on the
+home page, a rule page, the tools page and spell pages of the test site, in both palettes, on
+a phone and on a desktop: no contrast failure, no scroll area the keyboard cannot reach."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # of contents' nested lists share labels) and are not checked here.
 RULES = ("color-contrast", "scrollable-region-focusable")
 PAGES = (
+    "",  # the home page: its search field and quick links (```accueil)
     "lankhmar/epees-et-pmt/",  # rules: dice buttons, a table wider than a phone
     "outils/",  # every calculator: buttons, result tables
     "sorts/acoustique/",  # a school's spells

@@ -28,6 +28,7 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> str:
         ("autre.md:11", "jamais fermé"),
         ("liste.md:5", "sur une page sans calculateur"),
         ("liste.md:8", "rien n’est attendu après « calculateurs »"),
+        ("accueil.md:5", "rien n’est attendu après « accueil », ses liens viennent de la nav"),
     ],
 )
 def test_each_problem_is_named_with_file_and_line(output: str, place: str, words: str) -> None:
@@ -36,5 +37,5 @@ def test_each_problem_is_named_with_file_and_line(output: str, place: str, words
 
 
 def test_all_problems_are_reported_together(output: str) -> None:
-    assert "9 erreur(s) dans les sources" in output
+    assert "10 erreur(s) dans les sources" in output
     assert "Traceback" not in output

@@ -27,6 +27,12 @@
  *
  * window.rules.search(query, { filters }) → Promise of the ranked [{ title, url }] the box
  * shows (absolute URLs on this origin, with the anchor).
+ *
+ * A page may hold another door to the same box: the field of the ```accueil block
+ * (generator/home_links.py, [data-recherche-relais]). It has no results of its own: what the
+ * reader types in it, a tap or Enter, carries its text into the header's box, which opens
+ * (full screen on a phone) with the focus, and searches. Reaching it with Tab does not open
+ * the box; typing does. When the box closes, the field shows the query the box was left with.
  */
 import { el, foldAccents, onEachPage, rules, siteRoot } from "./page.js";
 
@@ -621,10 +627,39 @@ function onKeydown(event) {
   input.focus();
 }
 
+/* The ```accueil field: a door to the header's box, never a second search. */
+function setupRelay(form, box) {
+  if (form.dataset.rechercheLiee) return;
+  form.dataset.rechercheLiee = "1";
+  const field = form.querySelector("[data-recherche-relais-saisie]");
+  const open = searchOf.get(box);
+  if (!field || !open) return;
+  const handOver = () => open(field.value.slice(0, 200));
+  field.addEventListener("input", handOver);
+  field.addEventListener("click", handOver);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    handOver();
+  });
+  const input = box.querySelector("[data-recherche-saisie]");
+  const toggle = document.getElementById("__search");
+  if (toggle && input) {
+    const closed = () => {
+      if (!form.isConnected) {
+        toggle.removeEventListener("change", closed);
+      } else if (!toggle.checked) {
+        field.value = input.value;
+      }
+    };
+    toggle.addEventListener("change", closed);
+  }
+}
+
 function onPage() {
   const box = document.querySelector("[data-recherche]");
   if (!box) return;
   setupBox(box);
+  for (const form of document.querySelectorAll("[data-recherche-relais]")) setupRelay(form, box);
   // ?q=… opens the box with that query (as text: the input's value, never markup).
   const query = new URLSearchParams(location.search).get("q");
   if (query && location.href !== state.lastQueryParam) {

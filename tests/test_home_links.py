@@ -1,0 +1,129 @@
+"""The ```accueil block (generator/home_links.py): its links come from the nav, one per
+top-level entry, and the test site's home page shows every one of its nav's entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from bench.project import load_mkdocs_yaml, plugin_options
+from generator.content import ContentRenderer
+from generator.fences import Directive, DirectiveError
+from generator.home_links import LINKS_LABEL, QuickLink, home_block, quick_links
+from generator.links import TargetIndex
+from generator.report import Kind
+from generator.slugs import slugify
+from tests.conftest import TEST_SITE
+
+NAV: list[Any] = [
+    {"Accueil": "index.md"},
+    {"Premier jeu": ["a/index.md", "a/combat.md"]},
+    {"Deuxième jeu": [{"Sous-partie": ["b/sous/un.md"]}, "b/deux.md"]},
+    {"Vide": []},
+    {"Sorts": ["sorts/ecole.md", "sorts/index.md"]},
+    {"Ailleurs": "https://example.org/"},
+    "outils.md",
+    "sans-titre.md",
+    {"Installer": "installer.md"},
+]
+TITLES = {"outils.md": "Tous les outils", "a/index.md": "Le premier jeu"}
+
+
+def test_each_top_level_entry_becomes_one_link() -> None:
+    links = quick_links(NAV, TITLES, spell_index="sorts/index.md")
+    assert links == [
+        QuickLink("Accueil", "index.md", False),
+        QuickLink("Premier jeu", "a/index.md", True),  # a section: its name, its first page
+        QuickLink("Deuxième jeu", "b/sous/un.md", True),  # depth first
+        QuickLink("Sorts", "sorts/index.md", True),  # the spell index, wherever it stands
+        QuickLink("Tous les outils", "outils.md", False),  # no nav title: its own
+        QuickLink("sans-titre", "sans-titre.md", False),  # no title at all: its file
+        QuickLink("Installer", "installer.md", False),
+    ]
+
+
+def test_without_spells_a_section_leads_to_its_first_page() -> None:
+    links = quick_links(NAV, TITLES)
+    assert QuickLink("Sorts", "sorts/ecole.md", True) in links
+
+
+def test_the_block_leaves_out_its_own_page_and_links_from_where_it_stands() -> None:
+    links = quick_links(NAV, TITLES, spell_index="sorts/index.md")
+    block = home_block(links, "index.md", spells=True)
+    assert "(index.md)" not in block
+    assert "[Premier jeu](a/index.md)" in block
+    assert 'class="regles-accueil-liens__section" markdown="1">[Sorts](sorts/index.md)' in block
+    assert 'class="regles-accueil-liens__page" markdown="1">[Installer](installer.md)' in block
+    assert f'aria-label="{LINKS_LABEL}"' in block
+    assert "Rechercher une règle ou un sort" in block
+    nested = home_block(links, "a/combat.md", spells=False)
+    assert "[Accueil](../index.md)" in nested
+    assert "[Sorts](../sorts/index.md)" in nested
+    assert "Rechercher une règle<" in nested  # no spell database: no word of spells
+
+
+def test_brackets_in_a_title_stay_text() -> None:
+    block = home_block([QuickLink("Règles [bêta]", "a.md", False)], "index.md", spells=False)
+    assert r"[Règles \[bêta\]](a.md)" in block
+
+
+def test_a_block_with_nothing_to_link_fails_with_a_french_message() -> None:
+    renderer = ContentRenderer()
+    renderer.quick_links = [QuickLink("Accueil", "index.md", False)]
+    with pytest.raises(DirectiveError) as raised:
+        renderer.render_directive(Directive("accueil", "", "index.md", 3))
+    assert raised.value.kind == Kind.EMPTY_HOME_LINKS
+    assert "aucune autre page" in str(raised.value)
+
+
+def test_the_block_is_rendered_where_the_owner_puts_it() -> None:
+    renderer = ContentRenderer()
+    renderer.quick_links = quick_links(NAV, TITLES)
+    text, problems = renderer.render(
+        "# Accueil\n\nAvant.\n\n```accueil\n```\n\nAprès.\n", "index.md", TargetIndex()
+    )
+    assert problems == []
+    before, after = text.index("Avant."), text.index("Après.")
+    assert before < text.index('<form class="regles-accueil-recherche"') < after
+    assert before < text.index("[Premier jeu](a/index.md)") < after
+
+
+def expected_links(config: Path) -> list[tuple[str, str]]:
+    """(name, address from the home page) of every top-level nav entry of the test site but
+    the home page: a section's first page, the spell index for the spells' section."""
+    data = load_mkdocs_yaml(config)
+    spells = (plugin_options(data, "regles") or {})["spells"]
+    expected = []
+    for entry in data["nav"]:
+        ((name, value),) = entry.items()
+        if value == "index.md":
+            continue
+        if name == spells["section"]:
+            page = f"{spells['folder']}/{slugify(spells['index_title'])}/"
+        elif isinstance(value, list):
+            first = value[0]
+            page = first if isinstance(first, str) else next(iter(first.values()))
+            page = page.removesuffix("index.md").removesuffix(".md").rstrip("/") + "/"
+        else:
+            page = value.removesuffix(".md") + "/"
+        expected.append((name, page))
+    return expected
+
+
+def test_the_test_sites_home_links_every_entry_of_its_nav(site_dir: Path) -> None:
+    page = BeautifulSoup((site_dir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    nav = page.select_one(f'nav.regles-accueil-liens[aria-label="{LINKS_LABEL}"]')
+    assert nav is not None
+    shown = [(a.get_text(strip=True), a["href"]) for a in nav.select("li > a")]
+    expected = expected_links(TEST_SITE)
+    assert len(expected) >= 6  # sections, the spell index and the site's own pages
+    assert shown == expected
+    for _, address in shown:
+        assert (site_dir / address / "index.html").is_file(), address
+    field = page.select_one("form.regles-accueil-recherche input[type=search]")
+    assert field is not None
+    label = page.select_one(f'label[for="{field["id"]}"]')
+    assert label is not None and label.get_text(strip=True) == "Rechercher une règle ou un sort"
