@@ -27,6 +27,7 @@ LINK_CLASS = "lien-glossaire"
 _ELISION = re.compile(r"^(?:[ldLD][’'])")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)(?:\{[^}\n]*\})?")
 _TAG = re.compile(r"<[^>]+>")
+_CELL_END = re.compile(r"</t[dh]>")
 _LAST_LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]*)\)(?:\{[^}\n]*\})?$")
 _CLAUSE_END = re.compile(r"[.,;:!?»«()]")
 # What stands between a term and the reference to the glossary: "(cf. ", "voir ", "de ".
@@ -113,8 +114,10 @@ def glossary_records(sections: Iterable[tuple[str, str, str]]) -> list[dict[str,
     records: list[dict[str, object]] = []
     for url, term, body in sections:
         paragraphs = []
-        for block in re.split(r"</(?:p|li|dd|dt|tr|h\d|blockquote|div)>|<br>", body):
-            text = " ".join(html.unescape(_TAG.sub(" ", block)).split())
+        for block in re.split(r"</(?:p|li|dd|tr|h\d|blockquote|div)>|<br>", body):
+            # A table row reads as its cells, one after the other: « TP · Force × 3,75 kg ».
+            cells = _CELL_END.sub(" · ", block)
+            text = " ".join(html.unescape(_TAG.sub("", cells)).split()).strip(" ·")
             if text:
                 paragraphs.append(text)
         records.append(

@@ -16,7 +16,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator import links
-from generator.glossary import Glossary
+from generator.glossary import Glossary, glossary_records
 from generator.links import TargetIndex
 from generator.markdown_text import segment
 from generator.report import Kind
@@ -280,3 +280,27 @@ def test_glossary_data_holds_every_entry_as_plain_text(site_dir: Path) -> None:
         assert " ".join(record["paragraphs"]) == " ".join(definition.split())
         assert not any(re.search(r"<|&\w+;", p) for p in record["paragraphs"])
     assert "data/glossary.json" in (site_dir / "sw.js").read_text(encoding="utf-8")  # offline
+
+
+def test_a_definition_is_cut_into_paragraphs_of_plain_text() -> None:
+    body = (
+        "<p>Ramper (voir <a>Reptation</a>) &amp; se relever.</p> <ul><li>Un</li> <li>Deux</li> "
+        "</ul> <dl><dt>Durée</dt> : <dd>1 minute</dd> </dl> <p>&lt;b&gt;</p> "
+        "<table><tr><th>Taille</th> <th>Porter</th> </tr> <tr><td>TP</td> <td>3 kg</td> </tr> "
+    )
+    (record,) = glossary_records([("jeu/glossaire/#x", "X", body)])
+    assert record == {
+        "url": "jeu/glossaire/#x",
+        "term": "X",
+        "paragraphs": [
+            "Ramper (voir Reptation) & se relever.",
+            "Un",
+            "Deux",
+            "Durée : 1 minute",
+            "<b>",
+            "Taille · Porter",
+            "TP · 3 kg",
+        ],
+    }
+    long = glossary_records([("u", "T", "<p>" + "mot " * 300 + "</p>")])[0]["paragraphs"]
+    assert len(long) == 1 and long[0].endswith("mot…") and len(long[0]) <= 701
