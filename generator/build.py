@@ -28,6 +28,8 @@ from generator.calculator_links import with_skip_link
 from generator.content import ContentRenderer, calculator_homes
 from generator.csp import add_policy
 from generator.fences import directive_arguments
+from generator.glossary import DATA_FILE as GLOSSARY_DATA
+from generator.glossary import glossary_records
 from generator.home_links import quick_links
 from generator.links import TargetIndex
 from generator.markdown_text import segment
@@ -65,6 +67,8 @@ class Settings:
     systems: Mapping[str, str] = field(default_factory=dict)
     site_folders: Sequence[str] = ()  # folders of pages of the site, in no system
     spells: SpellSettings | None = None
+    glossaries: Mapping[str, str] = field(default_factory=dict)  # system folder → its page
+    old_paths: Mapping[str, str] = field(default_factory=dict)  # /old/site/path/ → a page
     calculators: Path = Path("calculators")  # the rules package's folder
     pyodide_dir: Path = Path("node_modules/pyodide")
     snapshot: bool = True
@@ -112,6 +116,7 @@ class SiteBuild:
     systems: Systems = field(init=False)
     placements: list[tuple[str, str]] = field(default_factory=list)  # (page, calculator)
     page_titles: dict[str, str] = field(default_factory=dict)  # page → its `#` title
+    glossary_entries: dict[str, list[dict[str, object]]] = field(default_factory=dict)
     indexer: IndexWorker | None = None
 
     def __post_init__(self) -> None:
@@ -180,7 +185,13 @@ class SiteBuild:
         read = [(uri, segment(text, front_matter=True)) for uri, text in pages]
         owner = [(uri, page) for uri, page in read if uri not in generated]
         spell_targets = self.spells.targets() if self.spells is not None else []
-        self.index = TargetIndex.build(owner, spell_targets)
+        self.index = TargetIndex.build(
+            owner,
+            spell_targets,
+            glossaries=self.settings.glossaries,
+            old_paths=self.settings.old_paths,
+            system_of=self.systems.folder_of,
+        )
         self.site = checks.SiteMap.build(read, files)
         self.placements = [
             (uri, calculator)
@@ -194,6 +205,7 @@ class SiteBuild:
             if heading.level == 1
         }
         uris = [uri for uri, _ in pages]
+        self.report.extend(self._check_configured_pages(uris))
         if nav is not None:
             self.report.extend(checks.check_nav(nav, uris, config_text, self.settings.config_name))
         self.report.extend(self.systems.check(uris))
@@ -205,6 +217,29 @@ class SiteBuild:
         spell_index = self.spells.settings.index_uri if self.spells is not None else None
         self.renderer.quick_links = quick_links(nav, self.page_titles, spell_index)
         self.renderer.spells = self.spells is not None
+
+    def _check_configured_pages(self, uris: Iterable[str]) -> list[Problem]:
+        """A glossary or a new home of an old address that names no page of the docs."""
+        known = set(uris)
+        named = [
+            (f"le glossaire du système « {folder} »", page)
+            for folder, page in self.settings.glossaries.items()
+        ] + [
+            (f"l’adresse « {old} » (old_paths)", page)
+            for old, page in self.settings.old_paths.items()
+        ]
+        return [
+            Problem(
+                self.settings.config_name,
+                None,
+                "error",
+                Kind.SETTING_PAGE_MISSING,
+                f"{what} nomme la page « {page} », qui n’est pas dans le contenu",
+                page,
+            )
+            for what, page in named
+            if page not in known
+        ]
 
     def order_pages(self, order: Sequence[str]) -> None:
         """The pages in reading order (the nav's, then the others): each calculator's home
@@ -238,6 +273,11 @@ class SiteBuild:
             except ValueError as error:
                 raise BuildError(str(error)) from error
         html = wrap_tables(html)  # Material's script would move them at load
+        if uri in self.index.glossary_pages:
+            records = search.page_records(destination, search.article(html, title), None)
+            self.glossary_entries[uri] = glossary_records(
+                (r.url, r.title, r.body) for r in records if r.level > 1
+            )
         if self.indexer is not None:
             area = search.area_of(self.systems, uri)
             self.indexer.add_page(destination, search.article(html, title), area)
@@ -310,6 +350,16 @@ class SiteBuild:
         data.parent.mkdir(parents=True, exist_ok=True)
         data.write_text(json.dumps(self.spells.records(), ensure_ascii=False), encoding="utf-8")
 
+    def write_glossary_data(self, site_dir: Path) -> None:
+        """`data/glossary.json`: every glossary entry's term and definition, for the
+        previews over the links to them; absent when the site has no glossary."""
+        if not self.settings.glossaries:
+            return
+        records = [r for page in sorted(self.glossary_entries) for r in self.glossary_entries[page]]
+        data = site_dir / GLOSSARY_DATA
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+
     def write_calculator_runtime(self, site_dir: Path) -> None:
         """The calculators' browser runtime: Pyodide, the packed package, the start snapshot."""
         settings = self.settings
@@ -362,6 +412,7 @@ class SiteBuild:
 # every file of the site, so every other step's files must be there.
 POST_BUILD: tuple[Callable[[SiteBuild, Path], None], ...] = (
     SiteBuild.write_spell_data,
+    SiteBuild.write_glossary_data,
     SiteBuild.write_calculator_runtime,
     SiteBuild.add_security_policy,
     SiteBuild.finish_search,

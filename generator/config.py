@@ -17,6 +17,8 @@ from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 from generator.slugs import slugify
 
 __all__ = [
+    "Glossaries",
+    "OldPaths",
     "OptionalSpells",
     "ReglesConfig",
     "SearchConfig",
@@ -76,6 +78,72 @@ class SiteFolders(c.ListOfItems[str]):
         if twice:
             raise ValidationError(f"le dossier « {twice[0]} » est déclaré deux fois")
         return folders
+
+
+def page_path(value: object) -> str:
+    """A page of the docs, as the pages' paths name it: `regles/glossaire.md`."""
+    page = value.strip().strip("/") if isinstance(value, str) else ""
+    if not page.endswith(".md"):
+        raise ValidationError(
+            f"une page du contenu est attendue, comme « regles/glossaire.md » ; reçu : {value!r}"
+        )
+    folder, _, name = page.rpartition("/")
+    if folder:
+        docs_folder(folder)
+    if not name[: -len(".md")]:
+        raise ValidationError(f"nom de page vide : {value!r}")
+    return page
+
+
+class Glossaries(c.DictOfItems[str]):
+    """`glossaries:` — a game system's glossary page (system folder → page): that system's
+    pages link the terms it defines, and the references to its title, to its entries."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default={})
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « dossier du système: page du glossaire » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        glossaries: dict[str, str] = {}
+        for folder, page in super().run_validation(value).items():
+            key = docs_folder(folder)
+            path = page_path(page)
+            if not path.startswith(key + "/"):
+                raise ValidationError(
+                    f"le glossaire du système « {key} » doit être une de ses pages "
+                    f"(« {key}/… .md ») ; reçu : {page!r}"
+                )
+            glossaries[key] = path
+        return glossaries
+
+
+class OldPaths(c.DictOfItems[str]):
+    """`old_paths:` — root-absolute addresses of the site the text was copied from, each
+    with the page of this site that holds what it pointed to (`/regles/glossaire/:
+    regles/glossaire.md`): such a link leads there (and is still reported)."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default={})
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « /ancienne/adresse/: page du contenu » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        paths: dict[str, str] = {}
+        for old, page in super().run_validation(value).items():
+            if not old.startswith("/") or any(c in old for c in "#? "):
+                raise ValidationError(
+                    "une adresse de l’ancien site commence par « / », sans « # », « ? » ni "
+                    f"espace, comme « /regles/glossaire/ » ; reçu : {old!r}"
+                )
+            paths[old.rstrip("/") + "/" if not old.endswith(".html") else old] = page_path(page)
+        return paths
 
 
 class SpellsConfig(Config):  # type: ignore[no-untyped-call]
@@ -171,6 +239,8 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     systems = SystemFolders()
     site_folders = SiteFolders()
     spells = OptionalSpells()
+    glossaries = Glossaries()
+    old_paths = OldPaths()
     calculators = c.Dir(exists=False, default="calculators")  # the rules package's folder
     search = c.SubConfig(SearchConfig)
 
@@ -185,7 +255,16 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
-        if failed or self.spells is None:
+        if failed:
+            return failed, warnings
+        undeclared = sorted(set(self.glossaries) - set(self.systems))
+        if undeclared:
+            message = (
+                f"le glossaire du dossier « {undeclared[0]} » : ce dossier n’est pas déclaré "
+                "sous « systems »"
+            )
+            failed.append(("glossaries", ValidationError(message)))
+        if self.spells is None:
             return failed, warnings
         # The spell pages' folder is theirs alone: a system's pages there would be read as
         # spell pages by the search, or the spells as a system's.

@@ -211,7 +211,7 @@ class ContentRenderer:
         return page, checks.check_source(page, job.file, job.site)
 
     def _absent_pages(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
-        return unlink_absent_pages(page, job.file)
+        return unlink_absent_pages(page, job.file, job.index)
 
     def _references(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
         page, found = link_references(page, job.file, job.index, college=job.college)

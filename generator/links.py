@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
-from generator.markdown_text import HEADING, PageText, sub_outside_protected
+from generator.glossary import LINK_CLASS, Entry, Glossary
+from generator.markdown_text import HEADING, PROTECTED, PageText, sub_outside_protected
 from generator.report import Kind, Problem
-from generator.slugs import fold
+from generator.slugs import fold, slugify
 
 __all__ = [
     "SpellTarget",
@@ -55,6 +57,7 @@ VOIR = re.compile(
     r"\b([Vv]oir)\s+([A-ZÀ-Ý][^\s,.;:()«»\[\]]*(?:\s+[^\s,.;:()«»\[\]]+)*?)"
     r"(?=\s+pour\b|\s*[,.;:)]|\s*$)"
 )
+CONDITION_SPAN = re.compile(r'(<span\s+id="etat-[\w-]+"\s*>)([^<]+)(</span>)')
 ITALIC = re.compile(r"(?<![\w*_\\])(?:_([^_\n]+?)_|\*([^*\n]+?)\*)(?![\w*_])")
 MAX_MENTION_WORDS = 6
 
@@ -85,15 +88,48 @@ class TargetIndex:
     conditions: dict[str, Target] = field(default_factory=dict)
     spells: dict[str, list[SpellTarget]] = field(default_factory=dict)
     page_order: dict[str, int] = field(default_factory=dict)
+    # Each system's glossary (by its folder), each glossary by its page, and the system of
+    # each page: a glossary's entries are found from its own system's pages only.
+    glossaries: dict[str, Glossary] = field(default_factory=dict)
+    glossary_pages: dict[str, Glossary] = field(default_factory=dict)
+    system_of: Callable[[str], str | None] = field(default=lambda page: None)
+    # Root-absolute addresses of the site the text was copied from → a page of this one,
+    # and every page's headings, for the anchor such an address names.
+    old_paths: dict[str, str] = field(default_factory=dict)
+    headings: dict[str, list[Target]] = field(default_factory=dict)
 
     @classmethod
     def build(
-        cls, pages: Iterable[tuple[str, PageText]], spells: Iterable[SpellTarget] = ()
+        cls,
+        pages: Iterable[tuple[str, PageText]],
+        spells: Iterable[SpellTarget] = (),
+        *,
+        glossaries: Mapping[str, str] | None = None,
+        old_paths: Mapping[str, str] | None = None,
+        system_of: Callable[[str], str | None] | None = None,
     ) -> TargetIndex:
-        index = cls()
+        """`glossaries` names each system's glossary page (folder → page); `system_of`
+        gives a page's system (by default, the deepest glossary folder holding it)."""
+        glossary_of = {page: folder for folder, page in (glossaries or {}).items()}
+        folders = sorted(glossaries or {}, key=len, reverse=True)
+
+        def deepest(page: str) -> str | None:
+            return next((f for f in folders if page.startswith(f + "/")), None)
+
+        index = cls(system_of=system_of or deepest, old_paths=dict(old_paths or {}))
         for order, (page, text) in enumerate(pages):
             index.page_order[page] = order
+            index.headings[page] = [
+                Target(page, None if h.level == 1 else h.anchor, h.text, h.level)
+                for h in text.headings
+            ]
+            if page in glossary_of:
+                glossary = Glossary.from_headings(glossary_of[page], page, text.headings)
+                index.glossaries[glossary.system] = glossary
+                index.glossary_pages[page] = glossary
             for heading in text.headings:
+                if page in glossary_of and heading.level > 1:
+                    continue  # an entry: found from its own system's pages only
                 anchor = None if heading.level == 1 else heading.anchor
                 target = Target(page, anchor, heading.text, heading.level)
                 index.sections.setdefault(fold(heading.text), []).append(target)
@@ -104,9 +140,19 @@ class TargetIndex:
             index.spells.setdefault(fold(spell.name), []).append(spell)
         return index
 
+    def glossary_for(self, page: str) -> Glossary | None:
+        """The glossary of the page's system, if it has one."""
+        system = self.system_of(page)
+        return self.glossaries.get(system) if system is not None else None
+
+    def _in_reach(self, target: Target, from_page: str) -> bool:
+        """A glossary is found from its own system's pages only."""
+        glossary = self.glossary_pages.get(target.page)
+        return glossary is None or glossary is self.glossary_for(from_page)
+
     def section(self, name: str, from_page: str) -> Target | None:
         """Best section for a name: page titles first, then the highest heading level."""
-        candidates = self.sections.get(fold(name))
+        candidates = [t for t in self.sections.get(fold(name), []) if self._in_reach(t, from_page)]
         if not candidates:
             return None
         return min(
@@ -121,7 +167,35 @@ class TargetIndex:
         if best is None:
             return []
         key = (best.level, best.page != from_page)
-        return [t for t in self.sections[fold(name)] if (t.level, t.page != from_page) == key]
+        return [
+            t
+            for t in self.sections[fold(name)]
+            if (t.level, t.page != from_page) == key and self._in_reach(t, from_page)
+        ]
+
+    def old_address(self, address: str, words: str) -> tuple[str, str | None, Entry | None] | None:
+        """Where an address of the site the text was copied from leads in this one: (page,
+        anchor, glossary entry or None), the anchor found by the fragment (as an anchor or
+        as a title), else by the link's words as a title; None for an unknown address."""
+        path, _, fragment = address.partition("#")
+        key = path if path.endswith(".html") else path.rstrip("/") + "/"
+        page = self.old_paths.get(key)
+        if page is None:
+            return None
+        fragment = unquote(fragment)
+        glossary = self.glossary_pages.get(page)
+        if glossary is not None:
+            entry = (glossary.entry_of_fragment(fragment) if fragment else None) or glossary.entry(
+                words
+            )
+            return page, entry.anchor if entry else None, entry
+        sections = [t for t in self.headings.get(page, []) if t.anchor]
+        for wanted in (fragment, slugify(fragment)):
+            found = next((t for t in sections if wanted and t.anchor == wanted), None)
+            if found:
+                return page, found.anchor, None
+        found = next((t for t in sections if fold(t.title) in (fold(fragment), fold(words))), None)
+        return page, found.anchor if found else None, None
 
     def spell(self, name: str, college: str | None) -> list[SpellTarget]:
         """Spells of that name: the one of the same college alone when there is one."""
@@ -174,9 +248,18 @@ def check_link_syntax(page: PageText, file: str) -> list[Problem]:
     return problems
 
 
-def unlink_absent_pages(page: PageText, file: str) -> tuple[PageText, list[Problem]]:
+def glossary_link(words: str, file: str, entry: Entry) -> str:
+    """A Markdown link to a glossary entry, with the class its preview opens over."""
+    return f"[{words}]({href(file, entry.page, entry.anchor)}){{ .{LINK_CLASS} }}"
+
+
+def unlink_absent_pages(
+    page: PageText, file: str, index: TargetIndex | None = None
+) -> tuple[PageText, list[Problem]]:
     """Root-absolute links point into the site the text was copied from, not into this one:
-    keep their words as plain text and report them."""
+    keep their words as plain text and report them, unless the site names the page of this
+    one that holds what the address pointed to (`index.old_paths`): then the link leads
+    there, and is reported all the same, for the owner to fix the source."""
     problems: list[Problem] = []
     lines = list(page.lines)
     for number, line in page.prose():
@@ -184,6 +267,24 @@ def unlink_absent_pages(page: PageText, file: str) -> tuple[PageText, list[Probl
             continue
 
         def unlink(match: re.Match[str], number: int = number) -> str:
+            found = index.old_address(match.group(2), match.group(1)) if index else None
+            if found is not None:
+                target, anchor, entry = found
+                place = f"{target}#{anchor}" if anchor else target
+                problems.append(
+                    Problem(
+                        file,
+                        number,
+                        "info",
+                        Kind.OLD_SITE_LINK,
+                        f"lien vers {match.group(2)} : adresse du site d’origine, menée à "
+                        f"{place} (à corriger dans la source)",
+                        match.group(1),
+                    )
+                )
+                if entry is not None:
+                    return glossary_link(match.group(1), file, entry)
+                return f"[{match.group(1)}]({href(file, target, anchor)})"
             problems.append(
                 Problem(
                     file,
@@ -201,6 +302,39 @@ def unlink_absent_pages(page: PageText, file: str) -> tuple[PageText, list[Probl
     return (page.with_lines(lines) if problems else page), problems
 
 
+def glossary_references(line: str, file: str, glossary: Glossary) -> str:
+    """A line of one of the glossary's system's pages, its references to the glossary's
+    title led to the entry of the term named just before (« l’action Se cacher (cf.
+    « Glossaire ») »), and the names of its list of conditions (`<span id="etat-…">`) to
+    their entries. A reference after no term is left to the guillemets' pass (the page)."""
+    if "etat-" in line:
+
+        def condition(match: re.Match[str]) -> str:
+            entry = glossary.entry(match.group(2))
+            if entry is None:
+                return match.group(0)
+            return match.group(1) + glossary_link(match.group(2), file, entry) + match.group(3)
+
+        line = CONDITION_SPAN.sub(condition, line)
+    if "«" not in line or not glossary.title:
+        return line
+    protected = [m.span() for m in PROTECTED.finditer(line)]
+    out: list[str] = []
+    last = 0
+    for match in GUILLEMETS.finditer(line):
+        start, end = match.span()
+        if fold(match.group(1)) != fold(glossary.title):
+            continue
+        if any(a < end and start < b for a, b in protected):
+            continue
+        entry = glossary.entry_before(line[:start])
+        if entry is None:
+            continue
+        out += [line[last:start], f"« {glossary_link(match.group(1), file, entry)} »"]
+        last = end
+    return "".join(out) + line[last:] if out else line
+
+
 def link_references(
     page: PageText, file: str, index: TargetIndex, college: str | None = None
 ) -> tuple[PageText, list[Problem]]:
@@ -209,6 +343,7 @@ def link_references(
     lines = list(page.lines)
     tables = index.table_titles()
     conditions = index.condition_names()
+    glossary = index.glossary_for(file)
 
     for number, line in page.prose():
         if HEADING.match(line) or not line.strip():
@@ -238,6 +373,9 @@ def link_references(
         def guillemets(match: re.Match[str]) -> str:
             name = match.group(1)
             target = index.section(name, file)
+            entry = glossary.entry(name) if glossary is not None and target is None else None
+            if entry is not None:
+                return f"« {glossary_link(name, file, entry)} »"
             if target is None:
                 before = match.string[max(0, match.start() - 30) : match.start()]
                 if TITLE_START.match(name) and REFERENCE_CUE.search(before):
@@ -258,6 +396,9 @@ def link_references(
             return f"{match.group(1)}[{match.group(2)}]({link})"
 
         def condition(match: re.Match[str]) -> str:
+            entry = glossary.entry(match.group(2)) if glossary is not None else None
+            if entry is not None:
+                return f"{match.group(1)}{glossary_link(match.group(2), file, entry)}"
             target = index.conditions[fold(match.group(2))]
             link = href(file, target.page, target.anchor)
             return f"{match.group(1)}[{match.group(2)}]({link})"
@@ -279,6 +420,9 @@ def link_references(
             name = match.group(1) or match.group(2)
             if len(name.split()) > MAX_MENTION_WORDS or any(c in name for c in ".:;!?"):
                 return match.group(0)  # emphasis in a sentence, not a mention
+            entry = glossary.entry(name) if glossary is not None else None
+            if entry is not None:
+                return glossary_link(f"_{name}_", file, entry)
             found = index.spell(name, college)
             if not found:
                 target = index.section(name, file)
@@ -299,6 +443,8 @@ def link_references(
 
         # Each pass only on lines holding the words its pattern cannot match without.
         new = line
+        if glossary is not None:
+            new = glossary_references(new, file, glossary)
         if "«" in new:
             new = sub_outside_protected(GUILLEMETS, guillemets, new)
         if tables is not None and "table" in new:

@@ -81,6 +81,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             systems=dict(options.systems),
             site_folders=tuple(options.site_folders),
             spells=spells,
+            glossaries=dict(options.glossaries),
+            old_paths=dict(options.old_paths),
             calculators=Path(options.calculators),
             pyodide_dir=Path(options.pyodide_dir),
             snapshot=options.snapshot,

@@ -34,6 +34,7 @@ class Kind(StrEnum):
     MISSING_ANCHOR = "ancre-introuvable"
     AMBIGUOUS_LINK = "lien-ambigu"
     ABSENT_PAGE = "page-absente"
+    OLD_SITE_LINK = "lien-ancien-site"  # an address of the copied-from site, led to its page
     UNRESOLVED_REFERENCE = "reference-introuvable"
     REFERENCE_TYPO = "reference-faute"
     AMBIGUOUS_REFERENCE = "renvoi-ambigu"
@@ -48,6 +49,7 @@ class Kind(StrEnum):
     # The site's configuration
     NAV_PAGE_MISSING = "nav-page-absente"
     PAGE_OUTSIDE_SYSTEMS = "page-hors-systeme"
+    SETTING_PAGE_MISSING = "reglage-page-absente"  # a glossary, a new home of an old address
     # The spell export
     EXPORT_UNREADABLE = "export-illisible"
     EXPORT_ENTRY = "export-sorts"

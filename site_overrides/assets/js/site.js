@@ -6,5 +6,6 @@ import "./rules.js";
 import "./calculator-links.js";
 import "./scroll-areas.js";
 import "./spells.js";
+import "./glossary.js";
 import "./search.js";
 import "./offline.js";

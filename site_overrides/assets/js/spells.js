@@ -6,12 +6,14 @@
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
  *   also asks for the descriptions (data/spells.json).
  * - On every page, a link to a spell (a.lien-sort, links of small.homonymes, names in the
- *   table) shows a preview of the spell on hover, on keyboard focus, or at the first tap.
+ *   table) shows a preview of the spell on hover, on keyboard focus, or at the first tap
+ *   (the bubble of preview.js).
  *
  * The texts come from the spell export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
 import { el, foldAccents, onEachPage, siteRoot } from "./page.js";
+import { addPreview, linkKey, openLink, preview } from "./preview.js";
 
 const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
 const MAX_LEVEL = ROMAN_NUMERALS.length;
@@ -102,235 +104,41 @@ const loadSpells = () => {
   return spellData;
 };
 
-/** A link's key in spells.json (« sorts/acoustique/#blast-sonore »), or null. */
-const linkKey = (link, base = siteRoot()) => {
-  let address;
-  try { address = new URL(link.getAttribute("href") || "", location.href); } catch { return null; }
-  if (address.origin !== base.origin || !address.hash || address.hash === "#") return null;
-  if (!address.pathname.startsWith(base.pathname)) return null;
-  let path = address.pathname.slice(base.pathname.length).replace(/(^|\/)index\.html$/, "$1");
-  let anchor = address.hash;
-  try { path = decodeURI(path); anchor = decodeURIComponent(anchor); } catch { /* as it is */ }
-  return path + anchor;
-};
-
 // ---------------------------------------------------------------------------------------
-// A spell's preview (hover, focus, tap)
+// A spell's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
 const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
 
-const preview = (() => {
-  let bubble = null;
-  let link = null; // the link whose bubble is shown (or being opened)
-  let tapOpened = null; // the link opened by a first tap: the second one follows it
-  let showTimer = 0;
-  let hideTimer = 0;
-  let token = 0;
-  let mouseX = null;
-  let mouseY = null;
-  let dismissed = null; // the link whose bubble Escape closed: not opened again at once
+const spellContent = (spell, href) => {
+  const min = Number(spell.level_min);
+  const max = Number(spell.level_max);
+  const title = el("p", { class: "sort-apercu__titre" },
+    el("strong", {}, String(spell.name ?? "")), " ",
+    el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
+      levels(min, max)));
+  const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.college ?? ""))];
+  const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
+  if (fields.length) {
+    const list = el("dl", { class: "sort-apercu__champs" });
+    for (const [key, value] of fields) list.append(el("dt", {}, key), el("dd", {}, String(value)));
+    nodes.push(list);
+  }
+  const text = excerpt(plainText(spell.description ?? ""));
+  if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
+  nodes.push(openLink(href, "Ouvrir la fiche du sort"));
+  return nodes;
+};
 
-  const create = () => {
-    if (bubble && bubble.isConnected) return bubble;
-    bubble = el("div", { id: "sort-apercu", class: "sort-apercu", role: "tooltip", hidden: true });
-    bubble.addEventListener("pointerenter", () => clearTimeout(hideTimer));
-    bubble.addEventListener("pointerleave", (e) => {
-      if (e.pointerType === "mouse") hideSoon();
-    });
-    document.body.append(bubble);
-    return bubble;
-  };
-
-  const content = (spell, href) => {
-    const min = Number(spell.level_min);
-    const max = Number(spell.level_max);
-    const title = el("p", { class: "sort-apercu__titre" },
-      el("strong", {}, String(spell.name ?? "")), " ",
-      el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
-        levels(min, max)));
-    const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.college ?? ""))];
-    const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
-    if (fields.length) {
-      const list = el("dl", { class: "sort-apercu__champs" });
-      for (const [key, value] of fields) list.append(el("dt", {}, key), el("dd", {}, String(value)));
-      nodes.push(list);
-    }
-    const text = excerpt(plainText(spell.description ?? ""));
-    if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
-    nodes.push(el("p", { class: "sort-apercu__actions" },
-      el("a", { class: "sort-apercu__ouvrir", href, tabindex: "-1" }, "Ouvrir la fiche du sort")));
-    return nodes;
-  };
-
-  const place = () => {
-    if (!bubble || !link || !link.isConnected) return;
-    const rects = Array.from(link.getClientRects());
-    let r = rects[0] || link.getBoundingClientRect();
-    if (mouseY !== null && rects.length > 1) {
-      r = rects.find((x) => mouseY >= x.top && mouseY <= x.bottom
-        && (mouseX === null || (mouseX >= x.left && mouseX <= x.right))) || r;
-    }
-    const margin = 8;
-    const viewWidth = document.documentElement.clientWidth;
-    const viewHeight = window.innerHeight;
-    bubble.style.left = "0px";
-    bubble.style.top = "0px";
-    const w = bubble.offsetWidth;
-    const h = bubble.offsetHeight;
-    let x = Math.min(Math.max(r.left, margin), Math.max(margin, viewWidth - w - margin));
-    let y = r.bottom + 6;
-    const above = r.top - 6 - h;
-    if (y + h > viewHeight - margin && above >= margin) y = above;
-    bubble.classList.toggle("sort-apercu--dessus", y === above);
-    x += window.scrollX;
-    y += window.scrollY;
-    bubble.style.left = `${Math.round(x)}px`;
-    bubble.style.top = `${Math.round(y)}px`;
-  };
-
-  const close = () => {
-    clearTimeout(showTimer);
-    clearTimeout(hideTimer);
-    token += 1;
-    if (link) {
-      if (link.getAttribute("aria-describedby") === "sort-apercu") link.removeAttribute("aria-describedby");
-      link.removeAttribute("data-apercu-ouvert");
-    }
-    link = null;
-    tapOpened = null;
-    if (bubble) { bubble.hidden = true; bubble.replaceChildren(); }
-  };
-
-  const show = (target, { tap = false } = {}) => {
-    clearTimeout(showTimer);
-    clearTimeout(hideTimer);
-    if (link === target && bubble && !bubble.hidden) { if (tap) tapOpened = target; return; }
-    const key = linkKey(target);
-    if (!key) return;
-    close();
-    link = target;
-    const mine = ++token;
-    const b = create();
-    const open = (nodes) => {
-      if (mine !== token || !target.isConnected) return;
-      b.replaceChildren(...nodes);
-      b.hidden = false;
-      if (!target.hasAttribute("aria-describedby")) target.setAttribute("aria-describedby", "sort-apercu");
-      target.setAttribute("data-apercu-ouvert", "");
-      if (tap) tapOpened = target;
-      place();
-    };
-    let ready = false;
-    // A « Chargement… » only if reading the data takes a while.
-    const waiting = setTimeout(() => {
-      if (!ready) open([el("p", { class: "sort-apercu__etat" }, "Chargement…")]);
-    }, 150);
-    loadSpells().then(
-      (byUrl) => {
-        ready = true;
-        clearTimeout(waiting);
-        const spell = byUrl.get(key);
-        if (!spell) { if (mine === token) close(); return; }
-        open(content(spell, target.getAttribute("href")));
-      },
-      () => {
-        ready = true;
-        clearTimeout(waiting);
-        open([el("p", { class: "sort-apercu__etat" }, "Aperçu indisponible (données des sorts non chargées, hors connexion ?)."),
-          el("p", { class: "sort-apercu__actions" },
-            el("a", { class: "sort-apercu__ouvrir", href: target.getAttribute("href"), tabindex: "-1" }, "Ouvrir la fiche du sort"))]);
-      },
-    );
-  };
-
-  const hideSoon = () => {
-    clearTimeout(showTimer);
-    clearTimeout(hideTimer);
-    hideTimer = setTimeout(close, 250);
-  };
-
-  const trigger = (target) => (target instanceof Element ? target.closest(TRIGGERS) : null);
-  let lastTouch = 0;
-  let lastPointer = "mouse";
-
-  // Delegated listeners, set once for the whole life of the tab.
-  document.addEventListener("pointerdown", (e) => {
-    lastPointer = e.pointerType || "mouse";
-    lastTouch = Date.now();
-    if (bubble && !bubble.hidden && !bubble.contains(e.target) && trigger(e.target) !== link) close();
-  }, true);
-
-  document.addEventListener("pointerover", (e) => {
-    if (e.pointerType !== "mouse") return;
-    const target = trigger(e.target);
-    if (!target) return;
-    mouseX = e.clientX;
-    mouseY = e.clientY;
-    if (dismissed === target) return;
-    if (target === link) { clearTimeout(hideTimer); return; }
-    loadSpells().catch(() => {}); // read ahead during the delay
-    clearTimeout(showTimer);
-    showTimer = setTimeout(() => show(target), 200);
-  });
-
-  document.addEventListener("pointerout", (e) => {
-    if (e.pointerType !== "mouse") return;
-    const target = trigger(e.target);
-    if (!target || (e.relatedTarget instanceof Node && target.contains(e.relatedTarget))) return;
-    if (dismissed === target) dismissed = null;
-    if (target === link) hideSoon();
-    else clearTimeout(showTimer);
-  });
-
-  document.addEventListener("focusin", (e) => {
-    const target = trigger(e.target);
-    if (!target) return;
-    if (Date.now() - lastTouch < 600) return; // focus given by a click or a tap
-    dismissed = null;
-    mouseY = null;
-    mouseX = null;
-    show(target);
-  });
-
-  document.addEventListener("focusout", (e) => {
-    const target = trigger(e.target);
-    if (!target || target !== link) return;
-    if (e.relatedTarget instanceof Node && bubble && bubble.contains(e.relatedTarget)) return;
-    if (dismissed === target) dismissed = null;
-    if (Date.now() - lastTouch < 600 && lastPointer !== "mouse") return;
-    hideSoon();
-  });
-
-  document.addEventListener("keydown", (e) => {
-    if (e.key !== "Escape" || !bubble || bubble.hidden) return;
-    dismissed = link;
-    close();
-  });
-
-  // On touch: the first tap shows the preview, the second follows the link. Capture phase on
-  // document: Material's instant navigation (on body) does not see the first one.
-  document.addEventListener("click", (e) => {
-    // « Ouvrir »: the link goes its way, the bubble closes afterwards (same page included).
-    if (bubble && e.target instanceof Node && bubble.contains(e.target)) {
-      setTimeout(close, 0);
-      return;
-    }
-    const target = trigger(e.target);
-    if (!target || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const tap = lastPointer !== "mouse" && Date.now() - lastTouch < 1500;
-    if (!tap) { close(); return; }
-    if (tapOpened === target && bubble && !bubble.hidden) { close(); return; } // second tap
-    if (!linkKey(target)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    show(target, { tap: true });
-  }, true);
-
-  window.addEventListener("resize", () => { if (bubble && !bubble.hidden) place(); });
-
-  return { close };
-})();
+addPreview({
+  triggers: TRIGGERS,
+  load: loadSpells,
+  content: spellContent,
+  unavailable: (href) => [
+    el("p", { class: "sort-apercu__etat" }, "Aperçu indisponible (données des sorts non chargées, hors connexion ?)."),
+    openLink(href, "Ouvrir la fiche du sort"),
+  ],
+});
 
 // ---------------------------------------------------------------------------------------
 // « Tous les sorts »: filters, count, sorting, state in the address
