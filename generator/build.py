@@ -177,7 +177,7 @@ class SiteBuild:
         read = [(uri, segment(text, front_matter=True)) for uri, text in pages]
         owner = [(uri, page) for uri, page in read if uri not in generated]
         spell_targets = self.spells.targets() if self.spells is not None else []
-        self.index = TargetIndex.build(owner, spell_targets)
+        self.index = TargetIndex.build(owner, spell_targets, self.systems.scope_of)
         self.site = checks.SiteMap.build(read, files)
         self.placements = [
             (uri, calculator)

@@ -134,9 +134,10 @@ def area_of(systems: Systems, page: str) -> Area | None:
 EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", f"{FALLBACK_PAGE}index.html")
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code
-# that is not text, and the `¶` permalinks.
+# that is not text, the `¶` permalinks,
 SKIPPED_TAGS = frozenset({"form", "script", "style", "template", "select", "noscript", "svg"})
-SKIPPED_CLASSES = frozenset({"headerlink"})
+# and the marks of a chapter absent from the site, with their note (generator/links.py).
+SKIPPED_CLASSES = frozenset({"headerlink", "renvoi-absent", "renvoi-absent-note"})
 # The spell index is a table of every spell name: indexed, it would compete with the spells.
 SKIPPED_IDS = frozenset({"table-sorts"})
 # Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
