@@ -190,7 +190,7 @@ class SiteBuild:
             spell_targets,
             glossaries=self.settings.glossaries,
             old_paths=self.settings.old_paths,
-            system_of=self.systems.folder_of,
+            scope_of=self.systems.scope_of,
         )
         self.site = checks.SiteMap.build(read, files)
         self.placements = [
@@ -294,8 +294,11 @@ class SiteBuild:
     # The report, once every page is converted ------------------------------------------
 
     def write_report(self, site_dir: Path) -> None:
-        """Write the report and log it; stop the build if it lists errors. The search
-        index is asked for first: Pagefind writes it while the templates are rendered."""
+        """Write the report and log it: the faults in full first (errors, warnings), then
+        the rest of the information, then the notes for the owner in a few lines (every
+        line in the JSON report, and at the debug level: `mkdocs build -v`); stop the build
+        if it lists errors. The search index is asked for first: Pagefind writes it while
+        the templates are rendered."""
         if self.indexer is not None:
             try:
                 self.indexer.start_writing(site_dir / search.INDEX_FOLDER)
@@ -305,18 +308,34 @@ class SiteBuild:
         path = self.settings.report_file
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.report.to_json(), encoding="utf-8")
-        info = self.report.format("info")
-        if info:
-            log.info("Rapport de construction :\n%s", info)
-        warnings = self.report.format("warning")
-        if warnings:
-            log.warning("Rapport de construction, avertissements :\n%s", warnings)
         errors = self.report.of("error")
         if errors:
             listing = "\n".join(f"  {p}" for p in errors)
+            log.error(
+                "%d erreur(s) dans les sources ; rapport complet : %s\n%s",
+                len(errors),
+                self._shown(path),
+                listing,
+            )
+        warnings = self.report.format("warning")
+        if warnings:
+            log.warning("Rapport de construction, avertissements :\n%s", warnings)
+        info = self.report.format("info")
+        if info:
+            log.info("Rapport de construction :\n%s", info)
+        summary = self.report.summary()
+        if summary:
+            log.info(
+                "Rapport de construction, notes (ni erreurs ni avertissements ; chaque "
+                "ligne dans %s, ou avec mkdocs build -v) :\n%s",
+                self._shown(path),
+                summary,
+            )
+            log.debug("Rapport de construction, notes :\n%s", self.report.format_notes())
+        if errors:
             raise BuildError(
-                f"{len(errors)} erreur(s) dans les sources ; rapport complet : "
-                f"{self._shown(path)}\n{listing}"
+                f"construction arrêtée : {len(errors)} erreur(s) dans les sources, "
+                f"listées plus haut ; rapport complet : {self._shown(path)}"
             )
 
     def _shown(self, path: Path) -> str:

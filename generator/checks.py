@@ -660,6 +660,12 @@ def shift_lines(problems: Iterable[Problem], offset: int) -> list[Problem]:
     ]
 
 
+def reference_typo(titles: Suggester, name: str) -> str | None:
+    """The section title an unresolved reference was probably meant to be (one slip away),
+    for a name long enough to tell."""
+    return titles.typo_of(name) if len(fold(name)) >= 4 else None
+
+
 def with_suggestions(
     problems: Iterable[Problem], titles: Suggester, spells: Suggester
 ) -> list[Problem]:
@@ -668,8 +674,8 @@ def with_suggestions(
     out: list[Problem] = []
     for p in problems:
         size = len(fold(p.subject or ""))
-        if p.kind == Kind.UNRESOLVED_REFERENCE and p.subject and size >= 4:
-            guess = titles.typo_of(p.subject)
+        if p.kind == Kind.UNRESOLVED_REFERENCE and p.subject:
+            guess = reference_typo(titles, p.subject)
             if guess is not None:
                 p = replace(
                     p,

@@ -214,8 +214,15 @@ class ContentRenderer:
         return unlink_absent_pages(page, job.file, job.index)
 
     def _references(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
-        page, found = link_references(page, job.file, job.index, college=job.college)
-        return page, checks.with_suggestions(found, *self._suggesters(job.index))
+        titles, spells = self._suggesters(job.index)
+        page, found = link_references(
+            page,
+            job.file,
+            job.index,
+            college=job.college,
+            typo=lambda name: checks.reference_typo(titles, name),
+        )
+        return page, checks.with_suggestions(found, titles, spells)
 
     def _dice(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
         return dice_buttons(page), []

@@ -3,6 +3,18 @@
 Everything here works on pages as `markdown_text.segment` reads them and on source paths
 (relative to the docs folder); links are written as relative `.md` links so that MkDocs
 itself validates them and their anchors.
+
+Each game system is read on its own (`TargetIndex.scope_of`: a system's folder, or the spell
+database's): a mention in one system's text resolves to that system's sections and spells,
+or to the site's own pages, never to another system's homonym (a 5e « boule de feu » is not
+the spell database's). Such a mention stays text and the report notes it. A page outside
+any system (home, tools) may link anywhere.
+
+A reference to a chapter the site does not hold (« Équipement », « voir Épées », a link to
+the site the text was copied from) keeps the owner's words and gets a mark, « absent du
+site », a button whose popover (one per page, `ABSENT_NOTE`) says why there is no link: it
+opens on a tap, a click or the keyboard, and screen readers read the reason as the mark's
+description. Neither the mark nor the note is indexed for search (`search.SKIPPED_CLASSES`).
 """
 
 from __future__ import annotations
@@ -19,6 +31,9 @@ from generator.report import Kind, Problem
 from generator.slugs import fold, slugify
 
 __all__ = [
+    "ABSENT_MARK",
+    "ABSENT_NOTE",
+    "ABSENT_NOTE_ID",
     "SpellTarget",
     "Target",
     "TargetIndex",
@@ -60,6 +75,55 @@ VOIR = re.compile(
 CONDITION_SPAN = re.compile(r'(<span\s+id="etat-[\w-]+"\s*>)([^<]+)(</span>)')
 ITALIC = re.compile(r"(?<![\w*_\\])(?:_([^_\n]+?)_|\*([^*\n]+?)\*)(?![\w*_])")
 MAX_MENTION_WORDS = 6
+NO_SECTION = "aucune section ni page de ce nom dans le site"
+NO_MENTION = "ni sort ni section de ce nom"
+
+# The mark after a reference to a chapter absent from the site, and its one note per page.
+ABSENT_NOTE_ID = "renvoi-absent-note"
+ABSENT_EXPLANATION = (
+    "Chapitre absent de ce site\u00a0: le document source y renvoie, mais il n’en fait pas partie."
+)
+ABSENT_MARK = (
+    f'<button type="button" class="renvoi-absent" popovertarget="{ABSENT_NOTE_ID}" '
+    f'aria-describedby="{ABSENT_NOTE_ID}">absent du site</button>'
+)
+ABSENT_NOTE = (
+    f'<span class="renvoi-absent-note" id="{ABSENT_NOTE_ID}" popover>'
+    f'<span class="renvoi-absent-texte">{ABSENT_EXPLANATION}</span> '
+    f'<button type="button" class="md-button renvoi-absent-fermer" '
+    f'popovertarget="{ABSENT_NOTE_ID}" popovertargetaction="hide">Fermer</button></span>'
+)
+
+
+def _no_scope(page: str) -> str | None:
+    return None
+
+
+class _AbsentMarks:
+    """The marks of one page: the first carries the page's one note (its popover), unless
+    the page has it already (an earlier pass marked it)."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.noted = any(f'id="{ABSENT_NOTE_ID}"' in line for line in lines)
+
+    def mark(self, text: str) -> str:
+        """The reference's words and their mark; the last word (with a closing « » ») and
+        the mark kept on one line: a button is a break opportunity on either side."""
+        head, tail = _last_words(text)
+        mark = ABSENT_MARK
+        if not self.noted:
+            self.noted = True
+            mark += ABSENT_NOTE
+        return f'{head}<span class="renvoi-absent-fin">{tail}{mark}</span>'
+
+
+def _last_words(text: str) -> tuple[str, str]:
+    """`text` cut before its last word, or before its last two when the last is « » »."""
+    words = text.rsplit(" ", 2 if text.endswith(" »") else 1)
+    if len(words) == 1:
+        return "", text
+    cut = len(text) - len(" ".join(words[1:]))
+    return text[:cut], text[cut:]
 
 
 @dataclass(frozen=True)
@@ -88,11 +152,13 @@ class TargetIndex:
     conditions: dict[str, Target] = field(default_factory=dict)
     spells: dict[str, list[SpellTarget]] = field(default_factory=dict)
     page_order: dict[str, int] = field(default_factory=dict)
-    # Each system's glossary (by its folder), each glossary by its page, and the system of
-    # each page: a glossary's entries are found from its own system's pages only.
+    # The system a page belongs to (its folder; the spells are a system of their own), None
+    # for a page of the site: a page of a system reaches its own system's targets and the
+    # site's pages only.
+    scope_of: Callable[[str], str | None] = _no_scope
+    # Each system's glossary (by its folder), each glossary by its page.
     glossaries: dict[str, Glossary] = field(default_factory=dict)
     glossary_pages: dict[str, Glossary] = field(default_factory=dict)
-    system_of: Callable[[str], str | None] = field(default=lambda page: None)
     # Root-absolute addresses of the site the text was copied from → a page of this one,
     # and every page's headings, for the anchor such an address names.
     old_paths: dict[str, str] = field(default_factory=dict)
@@ -106,9 +172,9 @@ class TargetIndex:
         *,
         glossaries: Mapping[str, str] | None = None,
         old_paths: Mapping[str, str] | None = None,
-        system_of: Callable[[str], str | None] | None = None,
+        scope_of: Callable[[str], str | None] | None = None,
     ) -> TargetIndex:
-        """`glossaries` names each system's glossary page (folder → page); `system_of`
+        """`glossaries` names each system's glossary page (folder → page); `scope_of`
         gives a page's system (by default, the deepest glossary folder holding it)."""
         glossary_of = {page: folder for folder, page in (glossaries or {}).items()}
         folders = sorted(glossaries or {}, key=len, reverse=True)
@@ -116,7 +182,7 @@ class TargetIndex:
         def deepest(page: str) -> str | None:
             return next((f for f in folders if page.startswith(f + "/")), None)
 
-        index = cls(system_of=system_of or deepest, old_paths=dict(old_paths or {}))
+        index = cls(scope_of=scope_of or deepest, old_paths=dict(old_paths or {}))
         for order, (page, text) in enumerate(pages):
             index.page_order[page] = order
             index.headings[page] = [
@@ -142,7 +208,7 @@ class TargetIndex:
 
     def glossary_for(self, page: str) -> Glossary | None:
         """The glossary of the page's system, if it has one."""
-        system = self.system_of(page)
+        system = self.scope_of(page)
         return self.glossaries.get(system) if system is not None else None
 
     def _in_reach(self, target: Target, from_page: str) -> bool:
@@ -150,9 +216,26 @@ class TargetIndex:
         glossary = self.glossary_pages.get(target.page)
         return glossary is None or glossary is self.glossary_for(from_page)
 
+    def reaches(self, from_page: str, page: str) -> bool:
+        """Whether a mention on `from_page` may link to `page`: same system, a page of the
+        site, or a mention on a page of the site."""
+        source = self.scope_of(from_page)
+        if source is None:
+            return True
+        target = self.scope_of(page)
+        return target is None or target == source
+
+    def _sections(self, name: str, from_page: str) -> list[Target]:
+        return [
+            t
+            for t in self.sections.get(fold(name), [])
+            if self.reaches(from_page, t.page) and self._in_reach(t, from_page)
+        ]
+
     def section(self, name: str, from_page: str) -> Target | None:
-        """Best section for a name: page titles first, then the highest heading level."""
-        candidates = [t for t in self.sections.get(fold(name), []) if self._in_reach(t, from_page)]
+        """Best section for a name among those `from_page` reaches: page titles first, then
+        the highest heading level."""
+        candidates = self._sections(name, from_page)
         if not candidates:
             return None
         return min(
@@ -167,11 +250,7 @@ class TargetIndex:
         if best is None:
             return []
         key = (best.level, best.page != from_page)
-        return [
-            t
-            for t in self.sections[fold(name)]
-            if (t.level, t.page != from_page) == key and self._in_reach(t, from_page)
-        ]
+        return [t for t in self._sections(name, from_page) if (t.level, t.page != from_page) == key]
 
     def old_address(self, address: str, words: str) -> tuple[str, str | None, Entry | None] | None:
         """Where an address of the site the text was copied from leads in this one: (page,
@@ -197,11 +276,31 @@ class TargetIndex:
         found = next((t for t in sections if fold(t.title) in (fold(fragment), fold(words))), None)
         return page, found.anchor if found else None, None
 
-    def spell(self, name: str, college: str | None) -> list[SpellTarget]:
-        """Spells of that name: the one of the same college alone when there is one."""
+    def spell(
+        self, name: str, college: str | None, from_page: str | None = None
+    ) -> list[SpellTarget]:
+        """Spells of that name (those `from_page` reaches, when given): the one of the same
+        college alone when there is one."""
         found = self.spells.get(fold(name), [])
+        if from_page is not None:
+            found = [s for s in found if self.reaches(from_page, s.page)]
         same = [s for s in found if s.college == college]
         return same or found
+
+    def elsewhere(self, name: str, from_page: str) -> list[str]:
+        """The places (page#anchor) of the sections and spells of that name that `from_page`
+        does not reach: another system's."""
+        places = [
+            f"{t.page}#{t.anchor}" if t.anchor else t.page
+            for t in self.sections.get(fold(name), [])
+            if not self.reaches(from_page, t.page)
+        ]
+        places += [
+            f"{s.page}#{s.anchor}"
+            for s in self.spells.get(fold(name), [])
+            if not self.reaches(from_page, s.page)
+        ]
+        return places
 
     def table_titles(self) -> re.Pattern[str] | None:
         titles = sorted(
@@ -257,11 +356,13 @@ def unlink_absent_pages(
     page: PageText, file: str, index: TargetIndex | None = None
 ) -> tuple[PageText, list[Problem]]:
     """Root-absolute links point into the site the text was copied from, not into this one:
-    keep their words as plain text and report them, unless the site names the page of this
-    one that holds what the address pointed to (`index.old_paths`): then the link leads
-    there, and is reported all the same, for the owner to fix the source."""
+    keep their words as plain text, marked absent from the site, and report them, unless
+    the site names the page of this one that holds what the address pointed to
+    (`index.old_paths`): then the link leads there, and is reported all the same, for the
+    owner to fix the source."""
     problems: list[Problem] = []
     lines = list(page.lines)
+    marks = _AbsentMarks(lines)
     for number, line in page.prose():
         if "](/" not in line:
             continue
@@ -292,11 +393,11 @@ def unlink_absent_pages(
                     "info",
                     Kind.ABSENT_PAGE,
                     f"lien vers {match.group(2)} : cette page n’est pas dans le site, "
-                    "le texte reste sans lien",
+                    "le texte reste sans lien, marqué « absent du site »",
                     match.group(1),
                 )
             )
-            return match.group(1)
+            return marks.mark(match.group(1))
 
         lines[number - 1] = ABSOLUTE_LINK.sub(unlink, line)
     return (page.with_lines(lines) if problems else page), problems
@@ -336,21 +437,44 @@ def glossary_references(line: str, file: str, glossary: Glossary) -> str:
 
 
 def link_references(
-    page: PageText, file: str, index: TargetIndex, college: str | None = None
+    page: PageText,
+    file: str,
+    index: TargetIndex,
+    college: str | None = None,
+    typo: Callable[[str], str | None] | None = None,
 ) -> tuple[PageText, list[Problem]]:
-    """Turn the mentions of one page into links; report those that resolve to nothing."""
+    """Turn the mentions of one page into links; report those that resolve to nothing. A
+    reference to a chapter absent from the site is marked as such, unless `typo` (a name →
+    the title it was probably meant to be) finds it a slip: the report's warning says so."""
     problems: list[Problem] = []
     lines = list(page.lines)
     tables = index.table_titles()
     conditions = index.condition_names()
     glossary = index.glossary_for(file)
+    marks = _AbsentMarks(lines)
 
     for number, line in page.prose():
         if HEADING.match(line) or not line.strip():
             continue
 
-        def unresolved(kind: Kind, name: str, message: str, number: int = number) -> None:
-            problems.append(Problem(file, number, "info", kind, message, name))
+        def unresolved(kind: Kind, name: str, what: str, reason: str, number: int = number) -> None:
+            """Report `what` (the mention as written) that resolves to nothing here: for
+            `reason`, or because its only homonyms are another system's."""
+            places = index.elsewhere(name, file)
+            if places:
+                kind = Kind.OTHER_SYSTEM_MENTION
+                reason = (
+                    f"seul{'s' if len(places) > 1 else ''} {', '.join(places)} "
+                    f"{'portent' if len(places) > 1 else 'porte'} ce nom, dans un autre "
+                    "système ; le texte reste sans lien"
+                )
+            problems.append(Problem(file, number, "info", kind, f"{what} : {reason}", name))
+
+        def absent(text: str, name: str) -> str:
+            """The reference's words, marked when they name a chapter absent from the site."""
+            if typo is not None and typo(name) is not None:
+                return text
+            return marks.mark(text)
 
         def ambiguous(name: str, target: Target, number: int = number) -> None:
             rivals = index.rivals(name, file)
@@ -379,18 +503,17 @@ def link_references(
             if target is None:
                 before = match.string[max(0, match.start() - 30) : match.start()]
                 if TITLE_START.match(name) and REFERENCE_CUE.search(before):
-                    unresolved(
-                        Kind.UNRESOLVED_REFERENCE,
-                        name,
-                        f"« {name} » : aucune section ni page de ce nom dans le site",
-                    )
+                    unresolved(Kind.UNRESOLVED_REFERENCE, name, f"« {name} »", NO_SECTION)
+                    return absent(match.group(0), name)
                 return match.group(0)
             ambiguous(name, target)
             return f"« [{name}]({href(file, target.page, target.anchor)}) »"
 
         def table(match: re.Match[str]) -> str:
             target = index.section(match.group(2), file)
-            if target is None:  # pragma: no cover - the pattern lists known titles only
+            if target is None:  # the pattern lists every title: this one is another system's
+                name = match.group(2)
+                unresolved(Kind.OTHER_SYSTEM_MENTION, name, f"table « {name} »", NO_SECTION)
                 return match.group(0)
             link = href(file, target.page, target.anchor)
             return f"{match.group(1)}[{match.group(2)}]({link})"
@@ -400,6 +523,10 @@ def link_references(
             if entry is not None:
                 return f"{match.group(1)}{glossary_link(match.group(2), file, entry)}"
             target = index.conditions[fold(match.group(2))]
+            if not index.reaches(file, target.page):
+                name = match.group(2)
+                unresolved(Kind.OTHER_SYSTEM_MENTION, name, f"état « {name} »", NO_SECTION)
+                return match.group(0)
             link = href(file, target.page, target.anchor)
             return f"{match.group(1)}[{match.group(2)}]({link})"
 
@@ -407,12 +534,8 @@ def link_references(
             name = match.group(2)
             target = index.section(name, file)
             if target is None:
-                unresolved(
-                    Kind.UNRESOLVED_REFERENCE,
-                    name,
-                    f"« voir {name} » : aucune section ni page de ce nom dans le site",
-                )
-                return match.group(0)
+                unresolved(Kind.UNRESOLVED_REFERENCE, name, f"« voir {name} »", NO_SECTION)
+                return absent(match.group(0), name)
             ambiguous(name, target)
             return f"{match.group(1)} [{name}]({href(file, target.page, target.anchor)})"
 
@@ -423,16 +546,12 @@ def link_references(
             entry = glossary.entry(name) if glossary is not None else None
             if entry is not None:
                 return glossary_link(f"_{name}_", file, entry)
-            found = index.spell(name, college)
+            found = index.spell(name, college, file)
             if not found:
                 target = index.section(name, file)
                 if target is not None:
                     return f"[_{name}_]({href(file, target.page, target.anchor)})"
-                unresolved(
-                    Kind.UNRESOLVED_MENTION,
-                    name,
-                    f"_{name}_ : ni sort ni section de ce nom",
-                )
+                unresolved(Kind.UNRESOLVED_MENTION, name, f"_{name}_", NO_MENTION)
                 return match.group(0)
             if len(found) == 1:
                 spell = found[0]

@@ -1,4 +1,13 @@
-"""Build report: every problem found during a build, collected and reported together."""
+"""Build report: every problem found during a build, collected and reported together.
+
+Errors and warnings are faults: listed in full, they fail the build (warnings under
+--strict). Some kinds of information are notes for the owner rather than faults (`Kind.is_note`):
+what the sources send to and the site does not hold (a chapter of the source document, a page
+of the site the text was copied from), words that are neither a spell nor a section, the
+count of the spell export. `BuildReport.summary` gives them as one short group, counts per
+kind; the JSON report (and `format_notes`, logged at the debug level: `mkdocs build -v`)
+keeps every line.
+"""
 
 from __future__ import annotations
 
@@ -56,6 +65,25 @@ class Kind(StrEnum):
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
     UNCERTAIN_SPLIT = "decoupage-incertain"
+    # A mention whose only match is in another game system: left unlinked.
+    OTHER_SYSTEM_MENTION = "mention-autre-systeme"
+
+    @property
+    def is_note(self) -> bool:
+        """A note for the owner, not a fault: the text is as the source wrote it and the page
+        says what it cannot link (or needs no link at all)."""
+        return self in NOTE_KINDS
+
+
+NOTE_KINDS = frozenset(
+    {
+        Kind.ABSENT_PAGE,
+        Kind.UNRESOLVED_REFERENCE,
+        Kind.UNRESOLVED_MENTION,
+        Kind.OTHER_SYSTEM_MENTION,
+        Kind.EXPORT_SUMMARY,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -118,20 +146,56 @@ class BuildReport:
     def of(self, severity: Severity) -> list[Problem]:
         return sorted((p for p in self.problems if p.severity == severity), key=Problem.sort_key)
 
+    def notes(self) -> list[Problem]:
+        """The notes for the owner (information of a `Kind.is_note` kind), sorted by place."""
+        return [p for p in self.of("info") if p.kind.is_note]
+
     def grouped(self, severity: Severity) -> dict[str, list[Problem]]:
-        """Problems of one severity grouped by kind, each group sorted by place."""
+        """Problems of one severity grouped by kind, each group sorted by place; for
+        information, the notes left out (`notes`, `summary`)."""
         groups: dict[str, list[Problem]] = defaultdict(list)
         for problem in self.of(severity):
+            if severity == "info" and problem.kind.is_note:
+                continue
             groups[problem.kind.value].append(problem)
         return dict(sorted(groups.items()))
 
     def format(self, severity: Severity) -> str:
+        """Every problem of one severity, by kind (for information, the notes left out)."""
+        return _listing(self.grouped(severity))
+
+    def format_notes(self) -> str:
+        """Every note, by kind, as `format` lists problems."""
+        groups: dict[str, list[Problem]] = defaultdict(list)
+        for problem in self.notes():
+            groups[problem.kind.value].append(problem)
+        return _listing(dict(sorted(groups.items())))
+
+    def summary(self) -> str:
+        """The notes in a few lines: one per kind, with its count and the number of files;
+        a kind with a single note gives it (the export's count)."""
+        groups: dict[str, list[Problem]] = defaultdict(list)
+        for problem in self.notes():
+            groups[problem.kind.value].append(problem)
         lines: list[str] = []
-        for kind, problems in self.grouped(severity).items():
-            lines.append(f"{kind} ({len(problems)}) :")
-            lines.extend(f"  {p}" for p in problems)
+        for kind, problems in sorted(groups.items()):
+            if len(problems) == 1:
+                lines.append(f"  {kind} : {problems[0]}")
+                continue
+            files = len({p.file for p in problems})
+            where = "1 fichier" if files == 1 else f"{files} fichiers"
+            lines.append(f"  {kind} : {len(problems)} ({where})")
         return "\n".join(lines)
 
     def to_json(self) -> str:
+        """Every problem, notes included, sorted by place."""
         problems = sorted(self.problems, key=Problem.sort_key)
         return json.dumps([asdict(p) for p in problems], ensure_ascii=False, indent=1)
+
+
+def _listing(groups: dict[str, list[Problem]]) -> str:
+    lines: list[str] = []
+    for kind, problems in groups.items():
+        lines.append(f"{kind} ({len(problems)}) :")
+        lines.extend(f"  {p}" for p in problems)
+    return "\n".join(lines)

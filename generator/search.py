@@ -134,11 +134,14 @@ def area_of(systems: Systems, page: str) -> Area | None:
 EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", f"{FALLBACK_PAGE}index.html")
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code
-# that is not text, the `¶` permalinks, and the "Voir la règle" link set before a calculator
+# that is not text, the `¶` permalinks, the "Voir la règle" link set before a calculator
 # placed away from its rule (a link's label, the same before every such calculator: a tools
-# section read "Voir la règle. Voir la règle." and nothing else).
+# section read "Voir la règle. Voir la règle." and nothing else), and the marks of a chapter
+# absent from the site, with their note (generator/links.py).
 SKIPPED_TAGS = frozenset({"form", "script", "style", "template", "select", "noscript", "svg"})
-SKIPPED_CLASSES = frozenset({"headerlink", "calculateur-regle"})
+SKIPPED_CLASSES = frozenset(
+    {"headerlink", "calculateur-regle", "renvoi-absent", "renvoi-absent-note"}
+)
 # Read inside a skipped widget: what a calculator's form says it is, its title and its
 # description (generator/render.py), so that a section of calculators is found by what they do.
 KEPT_IN_SKIPPED_CLASSES = frozenset({"calculateur-titre", "calculateur-description"})

@@ -41,6 +41,13 @@ class Systems:
     def is_spell_page(self, page: str) -> bool:
         return self.spells_folder is not None and page.startswith(self.spells_folder + "/")
 
+    def scope_of(self, page: str) -> str | None:
+        """The system whose text a page is (its folder; the spell database is a system of
+        its own), None for a page of the site or of an undeclared folder."""
+        if self.is_spell_page(page):
+            return self.spells_folder
+        return None if self.is_site_page(page) else self.folder_of(page)
+
     def check(self, pages: Iterable[str]) -> list[Problem]:
         """A warning for each page in a folder that is neither a system's nor the spells'."""
         problems = []

@@ -72,10 +72,12 @@ def build_site(
     site_url: str | None = None,
     env: dict[str, str] | None = None,
     engine: str = "mkdocs",
+    verbose: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` as `make site` runs it, into another folder; `env` adds to
     (or overrides) the environment, e.g. SOURCE_DATE_EPOCH; `engine` names the module that
-    builds ("properdocs": the same command under ProperDocs)."""
+    builds ("properdocs": the same command under ProperDocs); `verbose` adds `-v` (the
+    report's notes, line by line)."""
     return subprocess.run(
         [
             sys.executable,
@@ -83,6 +85,7 @@ def build_site(
             engine,
             "build",
             "--strict",
+            *(["-v"] if verbose else []),
             "-f",
             str(config),
             "-d",

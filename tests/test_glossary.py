@@ -59,7 +59,7 @@ def make_index() -> TargetIndex:
         pages,
         glossaries={"jeu": "jeu/glossaire.md"},
         old_paths={"/regles/glossaire/": "jeu/glossaire.md", "/regles/combat/": "jeu/combat.md"},
-        system_of=SYSTEMS.get,
+        scope_of=SYSTEMS.get,
     )
 
 
@@ -123,7 +123,7 @@ def test_conditions_and_their_list_lead_to_the_glossary_of_their_system() -> Non
         ("autre/page.md", segment("# Autre page\n")),
     ]
     systems = {**SYSTEMS, "jeu/degats.md": "jeu"}
-    index = TargetIndex.build(pages, glossaries={"jeu": "jeu/glossaire.md"}, system_of=systems.get)
+    index = TargetIndex.build(pages, glossaries={"jeu": "jeu/glossaire.md"}, scope_of=systems.get)
     text, _ = linked(states, "jeu/degats.md", index)
     assert (
         '<span id="etat-a-terre">[À terre](glossaire.md#a-terre){ .lien-glossaire }</span>' in text
@@ -131,9 +131,11 @@ def test_conditions_and_their_list_lead_to_the_glossary_of_their_system() -> Non
     assert '<span id="etat-x">X</span>' in text  # not an entry: left as it is
     text, _ = linked("Il subit l’état À terre.", "jeu/combat.md", index)
     assert "l’état [À terre](glossaire.md#a-terre){ .lien-glossaire }" in text
-    # Another system: the condition keeps its old target, never the glossary.
-    text, _ = linked("Il subit l’état À terre.", "autre/page.md", index)
-    assert "glossaire.md" not in text and "(../jeu/degats.md#etat-a-terre)" in text
+    # Another system: neither the glossary nor the first system's list of states; the name
+    # stays as written, and the report says where its homonym is.
+    text, problems = linked("Il subit l’état À terre.", "autre/page.md", index)
+    assert text.strip() == "Il subit l’état À terre."
+    assert [p.kind for p in problems] == [Kind.OTHER_SYSTEM_MENTION]
 
 
 def test_another_systems_page_reaches_neither_the_glossary_nor_its_entries() -> None:
@@ -169,9 +171,10 @@ def test_an_old_site_address_leads_to_its_page_and_is_still_reported(
     assert address in problems[0].message
 
 
-def test_an_address_the_settings_do_not_name_is_unlinked_as_before() -> None:
+def test_an_address_the_settings_do_not_name_is_unlinked_and_marked_absent() -> None:
     text, problems = linked("Un [lien](/ailleurs/page/#x).", "jeu/combat.md")
-    assert text == "Un lien."
+    assert "](" not in text and text.startswith("Un ") and "lien" in text
+    assert "renvoi-absent" in text  # the mark of a page absent from the site
     assert [p.kind for p in problems] == [Kind.ABSENT_PAGE]
 
 

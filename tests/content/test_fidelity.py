@@ -61,7 +61,9 @@ def source_lines(name: str) -> list[str]:
 def page_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     article = soup.select_one("article") or soup
-    for tag in article.select("a.headerlink, script, style, form.calculateur"):
+    # Not the documents' text: permalinks, code, forms, the marks of absent chapters.
+    selector = "a.headerlink, script, style, form.calculateur, .renvoi-absent, .renvoi-absent-note"
+    for tag in article.select(selector):
         tag.decompose()
     # Blocks and cells are separated by white space; inline markup is not.
     for tag in article.find_all(BLOCKS):
