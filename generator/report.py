@@ -52,6 +52,7 @@ class Kind(StrEnum):
     EXPORT_ENTRY = "export-sorts"
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
+    EXPORT_HEADER = "export-en-tete"  # its title or date missing, a term configured in vain
     UNCERTAIN_SPLIT = "decoupage-incertain"
 
 
