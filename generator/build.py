@@ -86,8 +86,15 @@ class Settings:
 
     @property
     def system_folders(self) -> Systems:
-        folder, section = (self.spells.folder, self.spells.section) if self.spells else (None, None)
-        return Systems(self.systems, folder, self.config_name, section, tuple(self.site_folders))
+        spells = self.spells
+        return Systems(
+            self.systems,
+            spells.folder if spells else None,
+            self.config_name,
+            spells.section if spells else None,
+            tuple(self.site_folders),
+            spells.system_name if spells else None,
+        )
 
     def theme_file(self, name: str) -> Path:
         """A file of the theme overrides, as the templates are looked for."""

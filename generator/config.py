@@ -153,6 +153,12 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
     folder = c.Type(str)  # the folder of its pages in the site
     section = c.Type(str)  # the nav section its pages are appended to
     index_title = c.Type(str, default="Tous les sorts")  # the page listing every spell
+    # The system the spells belong to, as the search filters name it (default: `section`).
+    system = c.Optional(c.Type(str))
+    # The generated page that lists the export's fields, levels and abbreviations.
+    fields_title = c.Type(str, default="Champs et abréviations")
+    # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
+    terms = c.DictOfItems(c.Type(str), default={})
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
@@ -165,6 +171,20 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
         if not slugify(self.index_title):
             message = "le titre de l’index des sorts doit contenir une lettre ou un chiffre"
             failed.append(("index_title", ValidationError(message)))
+        fields_slug = slugify(self.fields_title)
+        if not fields_slug or fields_slug == slugify(self.index_title):
+            message = (
+                "le titre de la page des champs doit contenir une lettre ou un chiffre et "
+                "différer du titre de l’index des sorts"
+            )
+            failed.append(("fields_title", ValidationError(message)))
+        if self.system is not None and not self.system.strip():
+            failed.append(("system", ValidationError("le nom du système des sorts est vide")))
+        terms = self.terms.items()
+        empty = sorted(term for term, text in terms if not term.strip() or not text.strip())
+        if empty:
+            message = f"terme sans nom ou sans définition : « {empty[0]} »"
+            failed.append(("terms", ValidationError(message)))
         return failed, warnings
 
 

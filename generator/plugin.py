@@ -72,6 +72,10 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 folder=options.spells.folder,
                 section=options.spells.section,
                 index_title=options.spells.index_title,
+                system=options.spells.system,
+                fields_title=options.spells.fields_title,
+                terms=dict(options.spells.terms),
+                config_name=config_file.name,
             )
         return Settings(
             project=project,

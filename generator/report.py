@@ -64,6 +64,7 @@ class Kind(StrEnum):
     EXPORT_ENTRY = "export-sorts"
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
+    EXPORT_HEADER = "export-en-tete"  # its title or date missing, a term configured in vain
     UNCERTAIN_SPLIT = "decoupage-incertain"
     # A mention whose only match is in another game system: left unlinked.
     OTHER_SYSTEM_MENTION = "mention-autre-systeme"

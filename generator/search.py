@@ -13,8 +13,9 @@ heading with an id starts a record whose URL carries the anchor, whose title is 
 - rules section (a page in a system's folder, `systems:` in mkdocs.yml): filters `systeme`
   (the system's name) and `type` = Règles; metadata `contexte` = system › page › parent
   headings;
-- spell (`h2.sort` of a college page in the spells' folder): filters `type` = Sorts and
-  `college`; metadata `contexte` = the college;
+- spell (`h2.sort` of a college page in the spells' folder): filters `type` = Sorts,
+  `college` and `systeme` (the spells' own system: `spells: system:`, else their section's
+  name); metadata `contexte` = the college;
 - any other page (tools, install, licences): `type` = Site. The home page (a list of links),
   the error page and the offline fallback page are left out.
 
@@ -124,7 +125,7 @@ def area_of(systems: Systems, page: str) -> Area | None:
     """The area of a page of the docs (its source path), from the folders the site declares:
     the same reading as the build's (generator/systems.py)."""
     if systems.is_spell_page(page):
-        return Area(None, KIND_SPELLS, systems.spells_section)
+        return Area(systems.spells_system, KIND_SPELLS, systems.spells_section)
     folder = systems.folder_of(page)
     return Area(systems.names[folder], KIND_RULES) if folder is not None else None
 

@@ -8,12 +8,13 @@ that block has no spell pages. The export's format is read by `generator/spells.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from generator import checks
+from generator import checks, spell_terms
 from generator import spells as spellbook
 from generator.links import SpellTarget
 from generator.report import Kind, Problem
@@ -31,10 +32,23 @@ class SpellSettings:
     folder: str  # of the spell pages in the docs
     section: str  # the nav section they are appended to
     index_title: str
+    system: str | None = None  # as the search filters name it; None: the section's name
+    fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
+    terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
+    config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
     @cached_property
     def index_uri(self) -> str:
         return f"{self.folder}/{slugify(self.index_title)}.md"
+
+    @cached_property
+    def fields_uri(self) -> str:
+        return f"{self.folder}/{slugify(self.fields_title)}.md"
+
+    @property
+    def system_name(self) -> str:
+        """The spells' system in the search filters: its own name, else its section's."""
+        return (self.system or "").strip() or self.section
 
     def college_uri(self, college: spellbook.College) -> str:
         return f"{self.folder}/{college.slug}.md"
@@ -47,15 +61,39 @@ class SpellBook:
     settings: SpellSettings
     result: spellbook.ParseResult
 
+    @cached_property
+    def terms(self) -> spell_terms.ExportTerms:
+        """The export's fields, levels and abbreviations (the fields page)."""
+        return spell_terms.read_terms(self.result, self.settings.terms)
+
+    @cached_property
+    def labels(self) -> spellbook.IndexLabels:
+        return spellbook.IndexLabels(levels=spell_terms.level_label(self.terms))
+
+    def _file(self, uri: str) -> str:
+        return uri.rsplit("/", 1)[-1]
+
     def pages(self) -> list[tuple[str, str]]:
-        """(path in the docs, Markdown) of the spell index, then of each college."""
+        """(path in the docs, Markdown) of the spell index, the fields page, then of each
+        college."""
+        settings = self.settings
+        fields_page = (settings.fields_title, self._file(settings.fields_uri))
         index = spellbook.render_spell_index(
-            self.result, self.settings.index_title, table_mark=True
+            self.result,
+            settings.index_title,
+            table_mark=True,
+            fields_page=fields_page,
+            labels=self.labels,
         )
-        return [(self.settings.index_uri, index)] + [
-            (self.settings.college_uri(c), spellbook.render_college_page(c))
-            for c in self.result.colleges
-        ]
+        fields = spell_terms.render_fields_page(
+            self.terms, settings.fields_title, settings.index_title, self._file(settings.index_uri)
+        )
+        pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
+        links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
+        for c in self.result.colleges:
+            intro = spell_terms.college_intro(self.result, c, links)
+            pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
+        return pages
 
     def college_pages(self) -> dict[str, str]:
         """College name of each college page."""
@@ -72,7 +110,10 @@ class SpellBook:
     def extend_nav(self, nav: list[Any]) -> None:
         """Append the spell pages to the nav section named `section`, or a new one."""
         settings = self.settings
-        pages: list[Any] = [{settings.index_title: settings.index_uri}]
+        pages: list[Any] = [
+            {settings.index_title: settings.index_uri},
+            {settings.fields_title: settings.fields_uri},
+        ]
         pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]
         for item in nav:
             if isinstance(item, dict) and settings.section in item:
@@ -92,7 +133,7 @@ class SpellBook:
                 f"« {self.settings.index_title} » : la marque du tableau des sorts ({mark}) "
                 "n’est pas une fois dans la page convertie"
             )
-        return html.replace(mark, spellbook.render_spell_table(self.result))
+        return html.replace(mark, spellbook.render_spell_table(self.result, self.labels))
 
     def records(self) -> list[dict[str, object]]:
         """The records of `data/spells.json`."""
@@ -120,10 +161,52 @@ def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Pro
         # Every other fault of the export is listed too: read it with « � » in place.
         text, found = checks.decode_source(settings.export.read_bytes(), name)
         problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
-    reserved = {slugify(settings.index_title)}
+    reserved = {slugify(settings.index_title), slugify(settings.fields_title)}
     result = spellbook.parse_export(text, source=name, reserved_slugs=reserved)
     problems += export_problems(result)
-    return SpellBook(settings, result), problems
+    book = SpellBook(settings, result)
+    problems += header_problems(result)
+    problems += [
+        Problem(
+            settings.config_name,
+            None,
+            "warning",
+            Kind.EXPORT_HEADER,
+            f"terme « {term} » défini sous spells.terms du greffon regles mais absent de "
+            "l’export : sa définition n’est montrée nulle part",
+            term,
+        )
+        for term in book.terms.unused_terms
+    ]
+    return book, problems
+
+
+def header_problems(result: spellbook.ParseResult) -> list[Problem]:
+    """The export's title and date, which its pages show: a warning for each one missing."""
+    problems = []
+    if not result.title:
+        problems.append(
+            Problem(
+                result.source,
+                1,
+                "warning",
+                Kind.EXPORT_HEADER,
+                "export sans titre : sa première ligne devrait être « # <titre> _Généré le "
+                "<date>_ » ; ses pages disent « Export sans titre »",
+            )
+        )
+    if not result.generated:
+        problems.append(
+            Problem(
+                result.source,
+                1,
+                "warning",
+                Kind.EXPORT_HEADER,
+                "export sans date de génération (« _Généré le <date>_ » après le titre) : "
+                "ses pages disent « date de génération absente de l’export »",
+            )
+        )
+    return problems
 
 
 def export_problems(result: spellbook.ParseResult) -> list[Problem]:

@@ -88,6 +88,7 @@ __all__ = [
     "UNCERTAIN_SPLIT",
     "College",
     "ExportError",
+    "IndexLabels",
     "ParseResult",
     "RejectedEntry",
     "SourcePosition",
@@ -957,10 +958,15 @@ def _levels(spell: Spell) -> tuple[str, str]:
     return f"{low}–{high}", f"Niveaux {low} à {high}"
 
 
-def render_college_page(college: College, link: Callable[[str], str | None] | None = None) -> str:
-    """Markdown page of one college; ``link`` resolves ``_Nom_`` mentions (``mention_linker``)."""
+def render_college_page(
+    college: College, link: Callable[[str], str | None] | None = None, *, intro: str = ""
+) -> str:
+    """Markdown page of one college; ``link`` resolves ``_Nom_`` mentions (``mention_linker``);
+    ``intro``, Markdown, says which export the college is of."""
     e = html.escape
     out = [f"# {_heading_text(college.name)}\n"]
+    if intro:
+        out.append(f"{intro}\n{{ .export-entete }}\n")
     if college.description:
         out.append(markdown_for_page(college.description, link) + "\n")
     for s in college.spells:
@@ -978,31 +984,81 @@ def render_college_page(college: College, link: Callable[[str], str | None] | No
 
 _INDEX_COLUMNS = ("Classe", "Durée", "Temps", "Résistance")
 
+
+@dataclass(frozen=True)
+class IndexLabels:
+    """What the index's columns and filters are called: what they filter, not the export's
+    bare key (« Classe » would read as a character's class)."""
+
+    levels: str = "Niveaux"
+    college: str = "Collège"
+    fields: tuple[tuple[str, str], ...] = (
+        ("Classe", "Classe de sort"),
+        ("Résistance", "Résistance du sort"),
+    )
+
+    def field(self, key: str) -> str:
+        return dict(self.fields).get(key, key)
+
+
 # Where the index's Markdown leaves its table out (`render_spell_index(table_mark=True)`).
 SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
 
 
-def render_spell_index(result: ParseResult, title: str, *, table_mark: bool = False) -> str:
+def render_spell_index(
+    result: ParseResult,
+    title: str,
+    *,
+    table_mark: bool = False,
+    fields_page: tuple[str, str] | None = None,
+    labels: IndexLabels | None = None,
+) -> str:
     """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
 
     With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the build
     replaces by ``render_spell_table`` once the Markdown is converted
     (``spell_pages.SpellBook.with_table``): the table is HTML already, and Python-Markdown
-    would read its hundreds of rows through its HTML parser.
+    would read its hundreds of rows through its HTML parser. Under the title, a line says
+    which export the spells are of: its title, date and size, and links to ``fields_page``
+    (its title and file name in the same folder), which explains its fields.
     """
-    e = html.escape
     lines = [f"# {_heading_text(title)}", ""]
-    if result.generated:
-        lines += [f'<p class="export-date">Export généré le {e(result.generated)}.</p>', ""]
-    lines.append(SPELL_TABLE_MARK if table_mark else render_spell_table(result))
+    title_text = f"**{_heading_text(result.title)}**" if result.title else "Export sans titre"
+    date = (
+        f"Export généré le {_heading_text(result.generated)}."
+        if result.generated
+        else "Date de génération absente de l’export."
+    )
+    colleges, spells = len(result.colleges), len(result.spells)
+    summary = (
+        f"{title_text} — {date} {colleges} collège{'s' if colleges != 1 else ''}, "
+        f"{spells} sort{'s' if spells != 1 else ''}."
+    )
+    if fields_page is not None:
+        summary += (
+            " Ses champs, ses niveaux et ses abréviations, relevés un à un : "
+            f"[{_heading_text(fields_page[0])}]({fields_page[1]})."
+        )
+    lines += [summary, "{ .export-entete }", ""]
+    lines.append(SPELL_TABLE_MARK if table_mark else render_spell_table(result, labels))
     return "\n".join(lines) + "\n"
 
 
-def render_spell_table(result: ParseResult) -> str:
-    """The HTML table of the spell index: one row per spell, its filter values as data."""
+def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -> str:
+    """The HTML table of the spell index: one row per spell, its filter values as data; the
+    filters' labels (``labels``) as the table's data, for the page's script."""
     e = html.escape
-    lines = ['<table id="table-sorts">']
-    header = "".join(f"<th>{e(h)}</th>" for h in ("Nom", "Collège", "Niveaux", *_INDEX_COLUMNS))
+    labels = labels or IndexLabels()
+    names = {
+        "niveaux": labels.levels,
+        "college": labels.college,
+        "classe": labels.field("Classe"),
+        "resistance": labels.field("Résistance"),
+    }
+    label_attrs = " ".join(f'data-libelle-{k}="{e(v)}"' for k, v in names.items())
+    lines = [f'<table id="table-sorts" {label_attrs}>']
+    headings = ("Nom", labels.college, labels.levels, *map(labels.field, _INDEX_COLUMNS))
+    header = "".join(f"<th>{e(h)}</th>" for h in headings)
     lines.append(f"<thead><tr>{header}</tr></thead>")
     lines.append("<tbody>")
     for college in result.colleges:
@@ -1029,7 +1085,9 @@ def render_spell_table(result: ParseResult) -> str:
                 # The label shows before the value in the phone's cards (sorts.css), which
                 # leave out empty cells.
                 *(
-                    f'<td data-label="{e(k)}">{e(values[k])}</td>' if values[k] else "<td></td>"
+                    f'<td data-label="{e(labels.field(k))}">{e(values[k])}</td>'
+                    if values[k]
+                    else "<td></td>"
                     for k in _INDEX_COLUMNS
                 ),
             ]

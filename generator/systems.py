@@ -25,6 +25,7 @@ class Systems:
     config_name: str = "mkdocs.yml"
     spells_section: str | None = None  # the nav section of the spell pages
     site_folders: tuple[str, ...] = ()  # folders of pages that belong to no system
+    spells_system: str | None = None  # the spells' system, as the search filters name it
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""

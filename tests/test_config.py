@@ -11,6 +11,7 @@ from generator.build import BuildError, Settings, SiteBuild
 from generator.plugin import ReglesPlugin
 from generator.report import Kind
 from generator.slugs import slugify
+from generator.spell_pages import SpellSettings
 from generator.systems import Systems
 from tests.conftest import ROOT
 
@@ -49,6 +50,12 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
     )
     assert spells.index_title == "Tous les sorts"
     assert plugin.config.search.synonyms == {}
+    # The spells' system in the search filters is their section's name unless given.
+    assert (spells.system, spells.fields_title, spells.terms) == (
+        None,
+        "Champs et abréviations",
+        {},
+    )
 
 
 def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> None:
@@ -61,6 +68,21 @@ def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> No
         "CA": ["classe d’armure"],
         "PV": ["points de vie", "pts de vie"],
     }
+
+
+def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> None:
+    spells: dict[str, object] = {"export": "e.txt", "folder": "sorts", "section": "Sorts d’ici"}
+    spells |= {"system": "Mon système", "terms": {"PdM": "points de magie"}}
+    plugin, errors, _ = load({"spells": spells}, tmp_path)
+    assert errors == [] and plugin.config.spells is not None
+    assert plugin.config.spells.system == "Mon système"
+    assert plugin.config.spells.terms == {"PdM": "points de magie"}
+    export = tmp_path / "e.txt"
+    named = SpellSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous", system="Mon système")
+    assert named.system_name == "Mon système"
+    assert SpellSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous").system_name == (
+        "Sorts d’ici"
+    )
 
 
 @pytest.mark.parametrize(
@@ -78,6 +100,25 @@ def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> No
         (
             {"spells": {"export": "e.txt", "folder": "sorts", "section": "S", "index_title": "!"}},
             "le titre de l’index des sorts doit contenir une lettre ou un chiffre",
+        ),
+        (
+            {
+                "spells": {
+                    "export": "e",
+                    "folder": "s",
+                    "section": "S",
+                    "fields_title": "Tous les sorts",
+                }
+            },
+            "différer du titre de l’index des sorts",
+        ),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "system": " "}},
+            "le nom du système des sorts est vide",
+        ),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "terms": {"PdM": " "}}},
+            "terme sans nom ou sans définition : « PdM »",
         ),
         (
             {

@@ -27,10 +27,12 @@ SPELLS = search.area_of(SYSTEMS, "magie/acoustique.md")
 # The test site's systems and spells, as tests/site/mkdocs.yml declares them.
 TEST_SITE_OPTIONS = plugin_options(load_mkdocs_yaml(TEST_SITE), "regles") or {}
 TEST_SITE_SYSTEMS: dict[str, str] = TEST_SITE_OPTIONS["systems"]
+TEST_SITE_SPELL_SYSTEM: str = TEST_SITE_OPTIONS["spells"]["system"]
 TEST_SITE_FOLDERS = Systems(
     TEST_SITE_SYSTEMS,
     TEST_SITE_OPTIONS["spells"]["folder"],
     spells_section=TEST_SITE_OPTIONS["spells"]["section"],
+    spells_system=TEST_SITE_SPELL_SYSTEM,
 )
 
 
@@ -128,7 +130,8 @@ def test_every_spell_is_a_record_with_its_college(
         assert record["meta"]["title"] == spell["name"]
         assert record["filters"]["type"] == [search.KIND_SPELLS]
         assert record["filters"]["college"] == [spell["college"]]
-        assert "systeme" not in record["filters"]
+        # The spells are a system of their own (`spells: system:` of the test site).
+        assert record["filters"]["systeme"] == [TEST_SITE_SPELL_SYSTEM]
         assert search.FILTER_SECTION not in record["filters"]
     # A college's own page names the nav section it is in (`spells.section`), for the list
     # of results to show under its title.
@@ -146,7 +149,7 @@ def test_rules_sections_carry_their_system_and_type(fragments: dict[str, dict[st
     systems = Counter(
         value for f in fragments.values() for value in f["filters"].get("systeme", [])
     )
-    assert set(systems) == set(TEST_SITE_SYSTEMS.values()), systems
+    assert set(systems) == {*TEST_SITE_SYSTEMS.values(), TEST_SITE_SPELL_SYSTEM}, systems
     assert fragments["maison/poids-transportable/"]["filters"]["systeme"] == [
         "Règles maison d’essai"
     ]

@@ -217,7 +217,23 @@ def test_a_filter_narrows_the_results(tab: Tab) -> None:
     )
     assert set(badges.all_inner_texts()) == {"Jeu d’essai"}
 
+    # The spells are a system of their own (`spells: system:` of the test site).
     page.select_option('[data-recherche-filtre="systeme"]', "")
+    spells_system = page.locator('[data-recherche-filtre="systeme"] option[value="Magie d’essai"]')
+    spells_system.wait_for(state="attached")
+    page.wait_for_function(
+        """() => !document.querySelector(
+            '[data-recherche-filtre="systeme"] option[value="Magie d’essai"]').disabled"""
+    )
+    page.select_option('[data-recherche-filtre="systeme"]', "Magie d’essai")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-recherche-liste] a')].length > 0 &&
+            [...document.querySelectorAll('[data-recherche-liste] a')]
+                .every(a => a.href.includes('/sorts/'))"""
+    )
+    page.select_option('[data-recherche-filtre="systeme"]', "")
+    college_filter = page.locator('[data-recherche-filtre="college"] option[value=""]')
+    assert college_filter.inner_text() == "Collège de sorts"
     page.select_option('[data-recherche-filtre="college"]', "Élémentaire - Eau")
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-recherche-liste] a')].length > 0 &&

@@ -31,6 +31,8 @@ READY = "#table-sorts[data-sorts-actif]"
 VISIBLE = "#table-sorts tbody tr:not([hidden])"
 ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 INDEX_FIELDS = ("Classe", "Durée", "Temps", "Résistance")
+# What the page calls them: what they hold, not the export's bare keys.
+INDEX_LABELS = {"Classe": "Classe de sort", "Résistance": "Résistance du sort"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -656,9 +658,35 @@ def test_phone_cards_name_their_fields(
     for spell in spells:
         fields = spell["fields"]
         expected = [
-            [f'"{k} : "', fields[k]] if fields.get(k, "").strip() else None for k in INDEX_FIELDS
+            [f'"{INDEX_LABELS.get(k, k)} : "', fields[k]] if fields.get(k, "").strip() else None
+            for k in INDEX_FIELDS
         ]
         assert by_url[spell["url"]] == expected, spell["url"]
+
+
+def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
+    """« Classe de sort », not a character's « Classe »; the levels by the export's own name
+    for them (« niveau de puissance » in its descriptions); no meaning the export lacks."""
+    page = tab(1280).open(INDEX)
+    labels = page.eval_on_selector_all(
+        "form.sorts-filtres label, form.sorts-filtres legend",
+        "nodes => nodes.map(n => n.textContent.trim())",
+    )
+    assert labels[:2] == ["Rechercher un sort", "Collège"]
+    assert "Niveaux de puissance" in labels
+    assert {"Classe de sort", "Résistance du sort", "« Temps : long » seulement"} <= set(labels)
+    assert not {"Classe", "Résistance"} & set(labels)
+    assert not any("rituel" in label for label in labels)
+    headers = page.eval_on_selector_all("#table-sorts th", "ths => ths.map(t => t.textContent)")
+    assert headers == [
+        "Nom",
+        "Collège",
+        "Niveaux de puissance",
+        "Classe de sort",
+        "Durée",
+        "Temps",
+        "Résistance du sort",
+    ]
 
 
 # Every change to the rows of the spell index after DOMContentLoaded, by the page's scripts.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -286,3 +287,106 @@ def test_hostile_export_reaches_pages_as_text(hostile_site: Path) -> None:
     row = next(r for r in index_rows(hostile_site) if "__pwned=1" in r.get_text())
     assert row["data-resistance"] == '<img src=x onerror="window.__pwned=2">'
     assert row.select("td")[0].get_text() == HOSTILE_NAME
+
+
+# ---------------------------------------------------------------------------------------
+# What the export is: the header of its pages, the page of its fields and abbreviations
+# ---------------------------------------------------------------------------------------
+
+FIELDS_PAGE = "sorts/champs-et-abreviations/index.html"
+
+
+def export_figures() -> tuple[str, str, int, int]:
+    """The test site's export's title, date, colleges and spells, read from its text."""
+    text = EXPORT.read_text(encoding="utf-8")
+    head = re.match(r"# (?P<title>.+?) _Généré le (?P<date>[^_]+)_", text)
+    assert head is not None
+    colleges = len(re.findall(r"(?<!\S)## ", text))
+    spells = len(re.findall(r"(?<!\S)### ", text))
+    return head["title"], head["date"], colleges, spells
+
+
+def test_the_index_says_what_the_export_is(site_dir: Path) -> None:
+    title, date, colleges, spells = export_figures()
+    header = soup_of(site_dir / INDEX).select_one("article .export-entete")
+    assert header is not None
+    text = header.get_text(" ", strip=True)
+    assert text.startswith(f"{title} — Export généré le {date}.")
+    assert f"{colleges} collèges, {spells} sorts." in text
+    link = header.find("a")
+    assert isinstance(link, Tag) and link.get_text() == "Champs et abréviations"
+    target = urljoin(INDEX.removesuffix("index.html"), str(link["href"]))
+    assert page_file(site_dir, target) == site_dir / FIELDS_PAGE
+
+
+def test_each_college_page_names_its_export(site_dir: Path) -> None:
+    title, date, _, spells = export_figures()
+    records = load_json(site_dir)
+    for slug in {str(r["college_slug"]) for r in records}:
+        header = soup_of(site_dir / FOLDER / slug / "index.html").select_one(
+            "article .export-entete"
+        )
+        assert header is not None, slug
+        own = sum(1 for r in records if r["college_slug"] == slug)
+        text = header.get_text(" ", strip=True)
+        assert f"Collège de l’export {title} (généré le {date}) : " in text, text
+        assert f"{own} sort{'s' if own > 1 else ''} sur {spells}." in text, text
+        hrefs = {str(a["href"]) for a in header.find_all("a")}
+        assert hrefs == {"../champs-et-abreviations/", "../index-des-sorts/"}
+
+
+def test_the_fields_page_lists_every_field_with_its_count(site_dir: Path) -> None:
+    text = EXPORT.read_text(encoding="utf-8")
+    _, _, _, spells = export_figures()
+    page = soup_of(site_dir / FIELDS_PAGE)
+    keys: dict[str, int] = {}
+    for entry in re.split(r"(?<!\S)### ", text)[1:]:
+        for key in set(re.findall(r"- \*\*([^*]+?) :\*\*", entry)):
+            keys[key] = keys.get(key, 0) + 1
+    assert keys, "l’export d’essai n’a plus de champ"
+    shown = {h.get_text().rstrip("¶"): h for h in page.select("#champs ~ h3")}
+    for key, n in keys.items():
+        heading = shown.get(key)
+        assert heading is not None, f"champ absent de la page : {key}"
+        line = heading.find_next_sibling("p")
+        assert line is not None and line.get_text().startswith(f"{n} sorts sur {spells}."), key
+    # Every value of Classe is few enough to be listed, each with its count.
+    classe = shown["Classe"].find_next_sibling("p")
+    assert classe is not None
+    for value, n in Counter(re.findall(r"- \*\*Classe :\*\* (\w+)", text)).items():
+        assert f"{value} ({n})" in classe.get_text(), value
+
+
+def test_the_fields_page_lists_abbreviations_and_what_defines_them(site_dir: Path) -> None:
+    page = soup_of(site_dir / FIELDS_PAGE)
+    words = {h.get_text().rstrip("¶"): h for h in page.select("#abreviations ~ h3")}
+    assert {"PdM", "MJ", "RD", "P-Ex-sRD", "San"} <= set(words)
+
+    def paragraphs(name: str) -> list[str]:
+        found = []
+        node = words[name].find_next_sibling()
+        while isinstance(node, Tag) and node.name == "p":
+            found.append(node.get_text(" ", strip=True))
+            node = node.find_next_sibling()
+        return found
+
+    # PdM: counted, linked to spells that use it, defined by the test site's configuration.
+    text = EXPORT.read_text(encoding="utf-8")
+    headings = " ".join(re.findall(r"(?<!\S)### (.+?) \(", text))
+    word = r"(?<![^\W_])PdM(?![^\W_])"
+    count = len(re.findall(word, text)) - len(re.findall(word, headings))
+    pdm = paragraphs("PdM")
+    assert pdm[0].startswith(f"{count} occurrences dans "), pdm
+    assert pdm[1] == (
+        "Définition donnée par le site (sa configuration, pas l’export) : « points de magie "
+        "(définition d’essai, donnée par la configuration) »."
+    )
+    assert words["PdM"].find_next_sibling("p").select("a[href*='#']")  # type: ignore[union-attr]
+    # RD: nobody defines it.
+    assert paragraphs("RD")[-1] == "Définition : non défini par l’export ."
+    assert page.select_one("#niveaux ~ p .non-defini") is not None
+
+
+def test_the_fields_page_is_in_the_nav(site_dir: Path) -> None:
+    nav = soup_of(site_dir / INDEX).select("nav.md-nav a.md-nav__link")
+    assert any(a.get_text(strip=True) == "Champs et abréviations" for a in nav)

@@ -73,7 +73,16 @@ def test_index_table(seed: ParseResult) -> None:
     tables = soup.find_all("table")
     assert len(tables) == 1 and tables[0]["id"] == "table-sorts"
     headers = [th.get_text() for th in soup.select("thead th")]
-    assert headers == ["Nom", "Collège", "Niveaux", "Classe", "Durée", "Temps", "Résistance"]
+    # What each column holds: « Classe de sort », not a character's « Classe ».
+    assert headers == [
+        "Nom",
+        "Collège",
+        "Niveaux",
+        "Classe de sort",
+        "Durée",
+        "Temps",
+        "Résistance du sort",
+    ]
     rows = soup.select("tbody tr")
     assert len(rows) == 79
     hrefs = [row.select_one("td a")["href"] for row in rows]  # type: ignore[index]
@@ -92,7 +101,7 @@ def test_index_table(seed: ParseResult) -> None:
     assert parchemin["data-long"] == "0"
     assert parchemin["data-classe"] == "Enchantement"
     labels = [td.get("data-label") for td in parchemin.select("td")]
-    assert labels == [None, None, None, "Classe", None, "Temps", None]
+    assert labels == [None, None, None, "Classe de sort", None, "Temps", None]
     assert "Export généré le 22/10/2026 à 19:24." in page
 
 
@@ -104,7 +113,13 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
     ((_, marked), *_) = book.pages()
     assert marked.count(SPELL_TABLE_MARK) == 1 and "<table" not in marked
     convert = lambda text: markdown.markdown(text, extensions=EXTENSIONS)  # noqa: E731
-    assert book.with_table(convert(marked)) == convert(render_spell_index(seed, TITLE))
+    whole = render_spell_index(
+        seed,
+        TITLE,
+        fields_page=("Champs et abréviations", "champs-et-abreviations.md"),
+        labels=book.labels,
+    )
+    assert book.with_table(convert(marked)) == convert(whole)
     for broken in ("<h1>Index des sorts</h1>", SPELL_TABLE_MARK * 2):
         with pytest.raises(ValueError, match="la marque du tableau des sorts"):
             book.with_table(broken)

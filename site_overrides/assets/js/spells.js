@@ -279,17 +279,20 @@ const setupTable = (signal) => {
   const note = el("p", { class: "sorts-note", hidden: true });
   const clear = el("button", { type: "button", class: "md-button sorts-effacer" }, "Réinitialiser");
 
+  // What each filter filters, as the table names it (spells.render_spell_table): « Classe
+  // de sort » rather than the export's bare « Classe », read as a character's class.
+  const label = (key, fallback) => table.getAttribute(`data-libelle-${key}`) || fallback;
   const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": "Filtrer les sorts" },
-    field("texte", "Rechercher", textInput, "sorts-champ--texte"),
-    field("college", "Collège", collegeChoice, "sorts-champ--college"),
+    field("texte", "Rechercher un sort", textInput, "sorts-champ--texte"),
+    field("college", label("college", "Collège"), collegeChoice, "sorts-champ--college"),
     el("fieldset", { class: "sorts-niveaux" },
-      el("legend", {}, "Niveaux"),
+      el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
       field("max", "à", maxChoice)),
-    field("classe", "Classe", classChoice),
-    field("resistance", "Résistance", resistanceChoice),
+    field("classe", label("classe", "Classe"), classChoice),
+    field("resistance", label("resistance", "Résistance"), resistanceChoice),
     el("div", { class: "sorts-cases" },
-      el("label", { for: id("long") }, longBox, " Temps long (rituel) seulement"),
+      el("label", { for: id("long") }, longBox, " « Temps : long » seulement"),
       el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")),
     el("div", { class: "sorts-barre" }, counter, clear),
     note);

@@ -1,0 +1,155 @@
+"""What an export is made of (generator/spell_terms.py): its fields, labels, levels and
+abbreviations, found in the export alone, and the header its pages show; the export's
+missing title or date and an owner's term found nowhere, reported."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from synth import SEED, seed_text
+
+from generator import spell_terms
+from generator.report import Kind
+from generator.spell_pages import SpellSettings, read_spell_book
+from generator.spells import ParseResult, parse_export
+
+SMALL = (
+    "# Grimoire _Généré le 01/02/2027 à 08:00_ --- "
+    "## Feu **Description du collège :** Sorts de feu ; la MR compte. "
+    "### Flamme (I-III) - **Classe :** Zone - **Résistance :** Vol-2 "
+    "Coûte 2 PdM par niveau de puissance ; la cible perd des PdV (points de vie). "
+    "Un jet de Dex contre le sort, ou de Dex-2 au niveau de puissance III. "
+    "### Braise (II) - **Résistance :** San "
+    "Coûte 1 PdM, au niveau de puissance II. _Coût_ : 1 PdM. Un jet de Dex évite tout. "
+    "### Étincelle (I) - **Classe :** Info Un éclat ; le MJ décide. "
+    "--- Fin du fichier"
+)
+
+
+@pytest.fixture(scope="module")
+def small() -> spell_terms.ExportTerms:
+    result = parse_export(SMALL)
+    assert result.problems == [], [str(p) for p in result.problems]
+    return spell_terms.read_terms(result, {"MR": "marge de réussite (définition du site)"})
+
+
+def by_name(terms: list[spell_terms.Term]) -> dict[str, spell_terms.Term]:
+    return {t.name: t for t in terms}
+
+
+def test_fields_with_their_spells_and_values(small: spell_terms.ExportTerms) -> None:
+    fields = by_name(small.fields)
+    assert list(fields) == ["Classe", "Résistance"]
+    assert [s.name for s in fields["Classe"].spells] == ["Flamme", "Étincelle"]
+    assert fields["Classe"].values == Counter({"Zone": 1, "Info": 1})
+    assert fields["Résistance"].values == Counter({"Vol-2": 1, "San": 1})
+    assert all(t.definition is None and t.configured is None for t in small.fields)
+
+
+def test_labels_of_the_descriptions(small: spell_terms.ExportTerms) -> None:
+    assert [(t.name, t.occurrences) for t in small.labels] == [("Coût", 1)]
+
+
+def test_abbreviations_found_and_counted(small: spell_terms.ExportTerms) -> None:
+    found = by_name(small.abbreviations)
+    # Two capitals (PdM, PdV, MR, MJ); joined by a sign in a field (Vol-2), with that field's
+    # other capitalised word (San); short, never in lowercase, inside sentences (Dex).
+    assert set(found) == {"PdM", "PdV", "MR", "MJ", "Vol", "San", "Dex"}
+    assert (found["PdM"].occurrences, [s.name for s in found["PdM"].spells]) == (
+        3,
+        ["Flamme", "Braise"],
+    )
+    assert found["Dex"].occurrences == 3
+    # The college's description counts, with no spell.
+    assert (found["MR"].occurrences, found["MR"].spells) == (1, [])
+    # Roman numerals are levels, not abbreviations; the spell names' words are not counted.
+    assert not {"III", "II", "I-III"} & set(found)
+
+
+def test_definitions_only_from_the_export_or_the_owner(small: spell_terms.ExportTerms) -> None:
+    found = by_name(small.abbreviations)
+    assert found["PdV"].definition == "points de vie"
+    assert found["PdV"].defined_in is not None and found["PdV"].defined_in.name == "Flamme"
+    assert (found["MR"].definition, found["MR"].configured) == (
+        None,
+        "marge de réussite (définition du site)",
+    )
+    for name in ("PdM", "Dex", "Vol", "San", "MJ"):
+        assert (found[name].definition, found[name].configured) == (None, None), name
+
+
+def test_levels_and_their_phrase(small: spell_terms.ExportTerms) -> None:
+    assert small.levels == Counter({1: 2, 2: 2, 3: 1})
+    assert small.single_level == 2
+    # « niveau de puissance » three times, under the five that make it the levels' name.
+    assert small.level_phrase is None
+    assert spell_terms.level_label(small) == "Niveaux"
+
+
+def test_the_page_lists_each_word_and_what_it_lacks(small: spell_terms.ExportTerms) -> None:
+    page = spell_terms.render_fields_page(small, "Champs", "Tous les sorts", "tous.md")
+    assert page.startswith("# Champs\n")
+    for term in small.all_terms:
+        assert re.search(rf"^### {re.escape(term.name)} \{{ #{term.anchor} \}}$", page, re.M)
+    # The levels, and every word but PdV (the export defines it) and MR (the owner does).
+    assert page.count('<span class="non-defini">') == 1 + len(small.all_terms) - 2
+    assert "Définition écrite dans l’export ([Flamme](feu.md#flamme)) : « points de vie »." in page
+    assert "Définition donnée par le site" in page and "marge de réussite" in page
+    assert "**Grimoire**, généré le 01/02/2027 à 08:00 : 1 collège, 3 sorts" in page
+    assert "Niveaux présents : I à III" in page
+
+
+def test_the_seed_export(tmp_path: Path) -> None:
+    """The test site's export: its figures, computed from its text."""
+    text = seed_text()
+    result: ParseResult = parse_export(text)
+    terms = spell_terms.read_terms(result, {})
+    keys = Counter(re.findall(r"- \*\*([^*]+?) :\*\*", text))
+    assert {t.name: len(t.spells) for t in terms.fields} == dict(keys)
+    # PdM as a word of the texts: everywhere but in spell headings.
+    headings = " ".join(s.name for s in result.spells)
+    word = r"(?<![^\W_])PdM(?![^\W_])"
+    expected = len(re.findall(word, text)) - len(re.findall(word, headings))
+    assert by_name(terms.abbreviations)["PdM"].occurrences == expected > 0
+    assert terms.level_phrase is not None and terms.level_phrase[0] == "niveau de puissance"
+    assert spell_terms.level_label(terms) == "Niveaux de puissance"
+
+
+def settings_of(export: Path, **options: object) -> SpellSettings:
+    return SpellSettings(export, export.name, "sorts", "Sorts", "Index des sorts", **options)  # type: ignore[arg-type]
+
+
+def test_a_missing_date_and_title_are_reported(tmp_path: Path) -> None:
+    export = tmp_path / "export.txt"
+    without = re.sub(r"^# [^_]*_Généré le [^_]*_", "", SEED.read_text("utf-8"), count=1)
+    assert "Généré" not in without.split("##", 1)[0]
+    export.write_text(without, "utf-8")
+    book, problems = read_spell_book(settings_of(export))
+    assert book is not None
+    header = [p for p in problems if p.kind is Kind.EXPORT_HEADER]
+    assert {p.severity for p in header} == {"warning"}
+    assert any("export sans date de génération" in p.message for p in header)
+    assert any("export sans titre" in p.message for p in header)
+    index, fields, *colleges = (text for _, text in book.pages())
+    for page in (index, fields, colleges[0]):
+        assert "ate de génération absente de l’export" in page
+    assert "Export sans titre" in index
+
+
+def test_the_date_read_gives_no_header_problem(tmp_path: Path) -> None:
+    _, problems = read_spell_book(settings_of(SEED))
+    assert [p for p in problems if p.kind is Kind.EXPORT_HEADER] == []
+
+
+def test_a_term_configured_for_nothing_is_reported(tmp_path: Path) -> None:
+    book, problems = read_spell_book(
+        settings_of(SEED, terms={"PdM": "points de magie", "XYZ": "rien"})
+    )
+    assert book is not None
+    header = [p for p in problems if p.kind is Kind.EXPORT_HEADER]
+    assert [(p.subject, p.file) for p in header] == [("XYZ", "mkdocs.yml")]
+    fields_page = dict(book.pages())["sorts/champs-et-abreviations.md"]
+    assert "« points de magie »" in fields_page and "rien" not in fields_page
