@@ -61,7 +61,8 @@ def source_lines(name: str) -> list[str]:
 def page_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     article = soup.select_one("article") or soup
-    for tag in article.select("a.headerlink, script, style, form.calculateur"):
+    # The site's own notes (« (ici : plus bas) » after « le tableau à droite ») are no source text.
+    for tag in article.select("a.headerlink, script, style, form.calculateur, span.regles-ici"):
         tag.decompose()
     # Blocks and cells are separated by white space; inline markup is not.
     for tag in article.find_all(BLOCKS):
