@@ -143,7 +143,7 @@ def test_no_ordinary_space_before_french_marks_in_the_built_pages(site_dir: Path
 
 def test_code_urls_and_attributes_are_unchanged_in_the_built_pages(site_dir: Path) -> None:
     html = (site_dir / "licences/index.html").read_text(encoding="utf-8")
-    assert "<code>x ; y : z</code>" in html
+    assert "<code>a ; b : c</code>" in html
     assert "<code>a ; b : c ! d ? « e » 9 m 50 %\n</code>" in html
     assert 'title="Titre : garde ; ses espaces !"' in html
     for page in site_dir.rglob("*.html"):
