@@ -8,7 +8,8 @@ objects into what they take; another engine would need only another such adapter
    anchors and link targets, once all the owner's pages are read;
 3. `read_nav`, `order_pages`: the nav (the home page's quick links), and the pages in its
    reading order (calculators' home pages);
-4. `render_markdown`, `page_html`: each page's Markdown, then its HTML (search index fed);
+4. `render_markdown`, `page_html`: each page's Markdown, then its HTML (French spacing,
+   `typography`; search index fed);
 5. `write_report`: the report written, the build stopped if it has errors;
 6. `page_document`: each page's whole document, as the theme's templates made it;
 7. `post_build`: the steps of `POST_BUILD`, in that order, over the written site.
@@ -27,6 +28,7 @@ from generator import checks, offline, search
 from generator.calculator_links import with_skip_link
 from generator.content import ContentRenderer, calculator_homes
 from generator.csp import add_policy
+from generator.directions import annotate_directions
 from generator.fences import directive_arguments
 from generator.glossary import DATA_FILE as GLOSSARY_DATA
 from generator.glossary import glossary_records
@@ -39,6 +41,7 @@ from generator.rules_package import RulesPackageError, import_rules_package
 from generator.search_worker import IndexWorker
 from generator.spell_pages import DATA_FILE, SpellBook, SpellSettings, read_spell_book
 from generator.systems import Systems
+from generator.typography import french_spacing
 from generator.wrapped_tables import wrap_tables
 
 __all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild", "as_written"]
@@ -280,6 +283,9 @@ class SiteBuild:
             except ValueError as error:
                 raise BuildError(str(error)) from error
         html = wrap_tables(html)  # Material's script would move them at load
+        # « Le tableau à droite » annotated, French spacing: before the search index reads
+        # the text, so that both agree.
+        html = french_spacing(annotate_directions(html))
         if uri in self.index.glossary_pages:
             records = search.page_records(destination, search.article(html, title), None)
             self.glossary_entries[uri] = glossary_records(
@@ -290,10 +296,15 @@ class SiteBuild:
             self.indexer.add_page(destination, search.article(html, title), area)
         return html
 
-    def page_document(self, document: str) -> str:
+    def page_document(self, document: str, content: str | None = None) -> str:
         """A page's whole HTML document, as the site writes it: a page that holds a
-        calculator gets a skip link to it beside the theme's own."""
-        return with_skip_link(document)
+        calculator gets a skip link to it beside the theme's own; the text the templates
+        added around `content` (title, nav, table of contents) gets French spacing."""
+        return with_skip_link(spaced_around(document, content))
+
+    def template_document(self, document: str) -> str:
+        """A page the theme makes without content (the error page): French spacing."""
+        return french_spacing(document)
 
     def _is_spell_index(self, uri: str) -> bool:
         return self.spells is not None and uri == self.spells.settings.index_uri
@@ -432,6 +443,16 @@ class SiteBuild:
             )
         except (OSError, offline.OfflineError) as error:
             raise BuildError(f"hors ligne : {error}") from error
+
+
+def spaced_around(document: str, content: str | None) -> str:
+    """A page's document with French spacing outside its converted content, which
+    `page_html` spaced already (the pass is idempotent; the content is most of the page)."""
+    start = document.find(content) if content else -1
+    if content is None or start == -1:
+        return french_spacing(document)
+    end = start + len(content)
+    return french_spacing(document[:start]) + content + french_spacing(document[end:])
 
 
 # The steps after the pages are written, in this order. The offline step is last: it hashes

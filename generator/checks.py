@@ -642,12 +642,38 @@ def check_local_links(source: PageText, file: str, site: SiteMap) -> list[Proble
     return problems
 
 
+def check_heading_levels(page: PageText, file: str) -> list[Problem]:
+    """A heading more than one level below the one before it (« # » then « #### »): screen
+    readers and the table of contents read the page's outline by its levels, and a hole
+    there reads as a missing section. The theme titles a page that has no « # » with its
+    name: the page starts at level 1."""
+    problems: list[Problem] = []
+    before = 1
+    for heading in page.headings:
+        if heading.level > before + 1:
+            problems.append(
+                Problem(
+                    file,
+                    heading.line,
+                    "warning",
+                    Kind.HEADING_SKIP,
+                    f"titre de niveau {heading.level} après un titre de niveau {before} "
+                    f"(h{before} → h{heading.level}) : écrivez « {'#' * (before + 1)} » "
+                    f"pour « {heading.text} », ou ajoutez le titre qui manque entre eux",
+                    heading.text,
+                )
+            )
+        before = heading.level
+    return problems
+
+
 def check_source(page: PageText, file: str, site: SiteMap) -> list[Problem]:
     """Every check of one page's Markdown source (its front matter blanked out)."""
     return [
         *check_fences(page, file),
         *check_raw_html(page, file),
         *check_tables(page, file),
+        *check_heading_levels(page, file),
         *check_page_ids(page, file),
         *check_local_links(page, file, site),
     ]

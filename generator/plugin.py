@@ -292,7 +292,15 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if not self.config.enabled:
             return output
-        return self._build().page_document(output)
+        return self._build().page_document(output, page.content)
+
+    # The theme's own pages (404.html): the same French spacing as the others.
+    def on_post_template(
+        self, output_content: str, /, *, template_name: str, config: MkDocsConfig
+    ) -> str | None:
+        if not self.config.enabled or not template_name.endswith(".html"):
+            return output_content
+        return self._build().template_document(output_content)
 
     # The report, once every page is converted and before any is written ----------------
 

@@ -36,6 +36,7 @@ class Kind(StrEnum):
     MALFORMED_HTML = "html-mal-forme"
     RAW_MARKDOWN_IN_HTML = "html-markdown-brut"
     MALFORMED_TABLE = "tableau-mal-forme"
+    HEADING_SKIP = "titre-saute-un-niveau"  # h1 → h4: the outline has a hole
     # Anchors, links and references
     DUPLICATE_ANCHOR = "ancre-en-double"
     MALFORMED_LINK = "lien-mal-forme"

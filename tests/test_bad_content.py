@@ -139,6 +139,12 @@ CATALOGUE: dict[str, Case] = {
     "fermeture-sans-ouverture": Case(
         "imbrication", "fermeture.md:5", "« </div> » ferme une balise qui n’a pas été ouverte"
     ),
+    "titre-qui-saute-un-niveau": Case(
+        "imbrication",
+        "titres.md:5",
+        "titre de niveau 4 après un titre de niveau 1 (h1 → h4) : écrivez « ## » pour « Trop bas »",
+        "warning",
+    ),
     "export-de-sorts-absent": Case(
         "imbrication", "export-absent.txt", "export des sorts introuvable"
     ),

@@ -61,8 +61,12 @@ def source_lines(name: str) -> list[str]:
 def page_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     article = soup.select_one("article") or soup
-    # Not the documents' text: permalinks, code, forms, the marks of absent chapters.
-    selector = "a.headerlink, script, style, form.calculateur, .renvoi-absent, .renvoi-absent-note"
+    # Not the documents' text: permalinks, code, forms, the marks of absent chapters, the
+    # site's own notes (« (ici : plus bas) » after « le tableau à droite »).
+    selector = (
+        "a.headerlink, script, style, form.calculateur, .renvoi-absent, .renvoi-absent-note,"
+        " span.regles-ici"
+    )
     for tag in article.select(selector):
         tag.decompose()
     # Blocks and cells are separated by white space; inline markup is not.

@@ -1,0 +1,165 @@
+"""French typography of the built pages: no line break where French print never has one.
+
+In French, « ; ! ? » take a narrow no-break space (U+202F) before them, « : » a no-break
+space (U+00A0), and the guillemets « » a no-break space inside; a number is not cut from its
+unit (« 9 m », « 1d6 heures », « 50 % », the last with U+202F). The owner types ordinary
+spaces: at 360 px a line then breaks before « ; le lien » or after « « ». The Markdown
+source is never changed; each page's HTML is, in its text only:
+
+- only the text between tags changes: never a tag, an attribute (a link's address, a form's
+  value, a `data-` description), a comment, nor the text of `CODE_TAGS` (code, preformatted
+  text, keys typed, scripts, styles, a text area's or a list option's value);
+- only ordinary spaces (and line breaks) that are already there are replaced: no space is
+  added where the owner wrote none (« http://x », « 10:30 », « 1d6! » stay as written);
+- the pass is idempotent: a page's article goes through it when MkDocs has converted it (the
+  search index gets that text), then the whole document (nav, table of contents, title) when
+  the templates are rendered.
+
+The HTML is cut into tags and text by one regular expression (`TOKEN`), quoted attribute
+values kept whole: `html.parser` does the same walk about fifteen times slower (0.9 s more on
+the 2.8 MB of the site's pages), for a pass that only needs to tell text from markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["CODE_TAGS", "UNITS", "french_spacing", "map_prose", "spaced_text"]
+
+NBSP = "\u00a0"  # no-break space: before « : », inside « », between a number and its unit
+NNBSP = "\u202f"  # narrow no-break space: before « ; ! ? » and « % »
+
+# Elements whose text is not prose: left exactly as written.
+CODE_TAGS = frozenset(
+    {"code", "pre", "kbd", "samp", "var", "script", "style", "textarea", "option", "math"}
+)
+# Elements whose content is raw text (no tags inside, whatever it looks like).
+RAW_TEXT_TAGS = frozenset({"script", "style", "textarea"})
+
+# A comment, a CDATA section, a doctype, or a tag with its attributes (a quoted value may
+# hold « > »). Anything else, a « < » followed by a space among them, is text.
+TOKEN = re.compile(
+    r"(<!--.*?-->|<!\[CDATA\[.*?\]\]>|<[!?][^>]*>"
+    r"|</?[A-Za-z][^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*>)",
+    re.S,
+)
+# A comment (skipped: its text is no element), or the start tag of an element of CODE_TAGS.
+_CODE_START = re.compile(
+    r"<!--.*?-->|<(" + "|".join(sorted(CODE_TAGS)) + r")(?=[\s/>])[^>]*>", re.S | re.I
+)
+
+# Units a number is not cut from. Written as the pages write them (French), longest first
+# where one begins another; a unit is a whole word (« 9 mois », not « 9 m » + « ois »).
+UNITS = (
+    "km", "cm", "mm", "m²", "m³", "m", "kg", "g", "l", "h", "min",
+    "kilomètres", "kilomètre", "mètres", "mètre", "centimètres", "centimètre",
+    "kilogrammes", "kilogramme", "kilos", "kilo", "grammes", "gramme", "litres", "litre",
+    "livres", "livre", "pieds", "pied", "cases", "case",
+    "secondes", "seconde", "minutes", "minute", "heures", "heure", "jours", "jour",
+    "semaines", "semaine", "mois", "années", "année", "ans", "an", "rounds", "round",
+    "tours", "tour", "po", "pa", "pc", "pe", "pp",
+)  # fmt: skip
+
+_SPACE = r"[ \t\r\n]+"
+_BEFORE_NARROW = re.compile(r"[ \t\r\n\u00a0]+(?=[;!?])")
+_BEFORE_COLON = re.compile(_SPACE + r"(?=:)")
+_AFTER_OPENING = re.compile(r"(?<=«)" + _SPACE)
+_BEFORE_CLOSING = re.compile(_SPACE + r"(?=»)")
+_BEFORE_PERCENT = re.compile(r"(?<=\d)(?:" + _SPACE + r"|\u00a0)(?=%)")
+_UNIT_AHEAD = r"(?=(?:" + "|".join(map(re.escape, UNITS)) + r")(?![\w²³]))"
+_BEFORE_UNIT = re.compile(r"(?<=\d)" + _SPACE + _UNIT_AHEAD)
+_LEADING_UNIT = re.compile(_SPACE + _UNIT_AHEAD)
+_SPACE_CHARS = frozenset(" \t\r\n")
+# A text node with none of these has nothing to change (most of them: words between tags).
+_MARKS = re.compile(r"[;:!?«»%]|\d\s")
+_ANY_MARK = re.compile(r"[ \t\r\n\u00a0][;:!?»%]|«[ \t\r\n]|\d[ \t\r\n<]")
+
+
+def spaced_text(text: str) -> str:
+    """One run of prose text (HTML text, entities as written) with French spacing."""
+    if text.isspace() or not _MARKS.search(text):  # most text between tags
+        return text
+    text = _BEFORE_NARROW.sub(NNBSP, text)
+    text = _BEFORE_COLON.sub(NBSP, text)
+    text = _AFTER_OPENING.sub(NBSP, text)
+    text = _BEFORE_CLOSING.sub(NBSP, text)
+    text = _BEFORE_PERCENT.sub(NNBSP, text)
+    return _BEFORE_UNIT.sub(NBSP, text)
+
+
+def _code_regions(html: str) -> list[tuple[int, int]]:
+    """(start, end) of each element of `CODE_TAGS` in `html`, from its start tag to the end of
+    its end tag (to the end of `html` if it is never closed); comments skipped. An attribute
+    value never holds a raw « < » (escaped HTML writes « &lt; »): every match is a tag."""
+    regions: list[tuple[int, int]] = []
+    position = 0
+    while True:
+        match = _CODE_START.search(html, position)
+        if match is None:
+            return regions
+        name = match.group(1)
+        if name is None or match.group(0).endswith("/>"):  # a comment, or <code/>
+            position = match.end()
+            continue
+        name = name.lower()
+        if name in RAW_TEXT_TAGS:
+            end_tag = re.compile(rf"</{name}\s*>", re.I).search(html, match.end())
+            end = end_tag.end() if end_tag is not None else len(html)
+        else:
+            depth, end = 1, len(html)
+            for tag in re.compile(rf"<(/?){name}\b[^>]*>", re.I).finditer(html, match.end()):
+                depth += -1 if tag.group(1) else 1
+                if depth == 0:
+                    end = tag.end()
+                    break
+        regions.append((match.start(), end))
+        position = end
+
+
+def map_prose(html: str, change: Callable[[str, int], str]) -> str:
+    """`html` with each run of prose text (between two tokens, outside code) replaced by
+    `change(text, offset)`, `offset` being where the text starts in `html`."""
+    out: list[str] = []
+    position = 0
+    for start, end in [*_code_regions(html), (len(html), len(html))]:
+        parts = TOKEN.split(html[position:start])
+        at = position
+        for i, part in enumerate(parts):
+            # Text and tokens alternate: parts[0] is text, parts[1] a token, parts[2] text…
+            out.append(change(part, at) if i % 2 == 0 and part else part)
+            at += len(part)
+        out.append(html[start:end])
+        position = end
+    return "".join(out)
+
+
+def _spaced_markup(html: str) -> str:
+    """A stretch of HTML without code: each text between two tokens spaced."""
+    parts = TOKEN.split(html)
+    parts[::2] = [spaced_text(text) if text else text for text in parts[::2]]
+    # A number in an element of its own, its unit after it: « <button>1d6</button> heures ».
+    for i in range(2, len(parts), 2):
+        text = parts[i]
+        if (
+            text[:1] in _SPACE_CHARS
+            and parts[i - 1].startswith("</")
+            and parts[i - 2][-1:].isdigit()
+            and _LEADING_UNIT.match(text)
+        ):
+            parts[i] = _LEADING_UNIT.sub(NBSP, text, count=1)
+    return "".join(parts)
+
+
+def french_spacing(html: str) -> str:
+    """`html` (a page's content or its whole document) with French spacing in its text,
+    its tags, attributes, comments and code untouched."""
+    if not _ANY_MARK.search(html):
+        return html
+    out: list[str] = []
+    position = 0
+    for start, end in _code_regions(html):
+        out += (_spaced_markup(html[position:start]), html[start:end])
+        position = end
+    out.append(_spaced_markup(html[position:]))
+    return "".join(out)
