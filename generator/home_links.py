@@ -93,7 +93,7 @@ def quick_links(
 def _search_form(label: str) -> str:
     return (
         '<form class="regles-accueil-recherche" role="search" data-recherche-relais>'
-        '<label class="regles-accueil-recherche__etiquette" for="regles-accueil-saisie">'
+        '<label class="regles-recherche__cache" for="regles-accueil-saisie">'
         f"{html.escape(label)}</label>"
         '<input type="search" id="regles-accueil-saisie" class="regles-accueil-recherche__saisie" '
         'name="q" placeholder="Rechercher" autocapitalize="off" autocorrect="off" '

@@ -28,11 +28,13 @@ def slugify(value: str, separator: str = "-") -> str:
     return _NON_WORD.sub(separator, fold(value.translate(_AS_LETTERS))).strip(separator)
 
 
-def unique_slug(slug: str, taken: set[str]) -> str:
-    """The id Python-Markdown's toc gives a repeated heading: `x`, then `x_1`, `x_2`…"""
-    candidate, n = slug, 0
+def unique_slug(slug: str, taken: set[str], *, separator: str = "_", first: int = 1) -> str:
+    """`slug`, numbered if `taken` has it, and added to `taken`. By default the id
+    Python-Markdown's toc gives a repeated heading: `x`, then `x_1`, `x_2`…; the generator's
+    own pages number theirs `x`, `x-2`, `x-3`… (`separator="-", first=2`)."""
+    candidate, n = slug, first
     while candidate in taken:
+        candidate = f"{slug}{separator}{n}"
         n += 1
-        candidate = f"{slug}_{n}"
     taken.add(candidate)
     return candidate

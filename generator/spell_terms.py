@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from generator import spells as spellbook
-from generator.slugs import slugify
+from generator.slugs import slugify, unique_slug
 
 __all__ = [
     "ExportTerms",
@@ -214,12 +214,7 @@ def _find_definition(term: Term, texts: Sequence[tuple[spellbook.Spell | None, s
 def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
     for term in terms:
         base = f"{prefix}-{slugify(term.name) or 'terme'}"
-        anchor, n = base, 1
-        while anchor in taken:
-            n += 1
-            anchor = f"{base}-{n}"
-        taken.add(anchor)
-        term.anchor = anchor
+        term.anchor = unique_slug(base, taken, separator="-", first=2)
 
 
 def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> ExportTerms:

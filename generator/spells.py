@@ -81,7 +81,7 @@ from pathlib import Path
 from typing import Literal
 
 from generator.report import Kind, Problem
-from generator.slugs import slugify
+from generator.slugs import slugify, unique_slug
 
 __all__ = [
     "SPELL_TABLE_MARK",
@@ -663,13 +663,7 @@ class _Scanner:
                     college=c.name,
                 )
             seen.setdefault(c.name, c)
-            base = c.slug or "college"
-            slug, n = base, 1
-            while slug in used:
-                n += 1
-                slug = f"{base}-{n}"
-            used.add(slug)
-            c.slug = slug
+            c.slug = unique_slug(c.slug or "college", used, separator="-", first=2)
 
     def finish_colleges(self, colleges: list[_CollegeDraft]) -> None:
         for c in colleges:
@@ -826,11 +820,7 @@ class _Scanner:
 
     def spell_slug(self, name: str, draft: _CollegeDraft, offset: int) -> str:
         base = slugify(name) or "sort"
-        used = {s.slug for s in draft.spells}
-        slug, n = base, 1
-        while slug in used:
-            n += 1
-            slug = f"{base}-{n}"
+        slug = unique_slug(base, {s.slug for s in draft.spells}, separator="-", first=2)
         if slug != base:
             self.report(
                 "warning",
