@@ -97,6 +97,7 @@ class Settings:
             spells.section if spells else None,
             tuple(self.site_folders),
             spells.system_name if spells else None,
+            (spells.fields_uri,) if spells else (),
         )
 
     def theme_file(self, name: str) -> Path:

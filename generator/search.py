@@ -91,6 +91,7 @@ KIND_SITE = "Site"
 CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
 PRINCIPAL_META = "principal"
+ANNEX_META = "annexe"  # a record of a page about the spell export: ranked after the others
 PRINCIPAL_LEVEL = 2
 DEPTH_FILTER = "profondeur"
 
@@ -119,13 +120,15 @@ class Area:
     system: str | None
     kind: str
     section: str | None = None
+    annex: bool = False  # about the spell export, not a spell (Systems.spells_annexes)
 
 
 def area_of(systems: Systems, page: str) -> Area | None:
     """The area of a page of the docs (its source path), from the folders the site declares:
     the same reading as the build's (generator/systems.py)."""
     if systems.is_spell_page(page):
-        return Area(systems.spells_system, KIND_SPELLS, systems.spells_section)
+        annex = page in systems.spells_annexes
+        return Area(systems.spells_system, KIND_SPELLS, systems.spells_section, annex)
     folder = systems.folder_of(page)
     return Area(systems.names[folder], KIND_RULES) if folder is not None else None
 
@@ -183,6 +186,7 @@ class Record:
     trail: tuple[str, ...] = ()  # headings between the page title and this section
     level: int = 1
     section: str | None = None  # the nav section of a college page
+    annex: bool = False  # of a page about the spell export (Area.annex)
 
     @property
     def context(self) -> str:
@@ -373,6 +377,7 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
                 trail=tuple(t for lvl, t in trail if lvl > 1),
                 level=level,
                 section=area.section if area and college and level == 1 else None,
+                annex=bool(area and area.annex),
             )
         )
         trail.append((section.level, section.title))
@@ -426,6 +431,8 @@ def record_document(record: Record) -> str:
     meta = {CONTEXT_META: record.context}
     if record.level <= PRINCIPAL_LEVEL:
         meta[PRINCIPAL_META] = record.title
+    if record.annex:
+        meta[ANNEX_META] = "1"
     filters = [(name, value) for name, values in record.filters.items() for value in values]
     filters.append((DEPTH_FILTER, str(record.level)))
     tags = [

@@ -26,6 +26,9 @@ class Systems:
     spells_section: str | None = None  # the nav section of the spell pages
     site_folders: tuple[str, ...] = ()  # folders of pages that belong to no system
     spells_system: str | None = None  # the spells' system, as the search filters name it
+    # Pages about the spell export rather than spells (its fields and abbreviations): the
+    # search ranks them after the pages whose titles they share ("MJ", "Résistance").
+    spells_annexes: tuple[str, ...] = ()
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""

@@ -30,9 +30,11 @@ __all__ = ["CODE_TAGS", "UNITS", "french_spacing", "map_prose", "spaced_text"]
 NBSP = "\u00a0"  # no-break space: before « : », inside « », between a number and its unit
 NNBSP = "\u202f"  # narrow no-break space: before « ; ! ? » and « % »
 
-# Elements whose text is not prose: left exactly as written.
+# Elements whose text is not prose: left exactly as written. A calculator's `output` is
+# the rules code's answer, which the page's script rewrites at each edit as the code wrote
+# it: spaced at build only, it would change under the reader's eyes at the first edit.
 CODE_TAGS = frozenset(
-    {"code", "pre", "kbd", "samp", "var", "script", "style", "textarea", "option", "math"}
+    {"code", "pre", "kbd", "samp", "var", "script", "style", "textarea", "option", "math", "output"}
 )
 # Elements whose content is raw text (no tags inside, whatever it looks like).
 RAW_TEXT_TAGS = frozenset({"script", "style", "textarea"})
@@ -66,7 +68,8 @@ _BEFORE_NARROW = re.compile(r"[ \t\r\n\u00a0]+(?=[;!?])")
 _BEFORE_COLON = re.compile(_SPACE + r"(?=:)")
 _AFTER_OPENING = re.compile(r"(?<=«)" + _SPACE)
 _BEFORE_CLOSING = re.compile(_SPACE + r"(?=»)")
-_BEFORE_PERCENT = re.compile(r"(?<=\d)(?:" + _SPACE + r"|\u00a0)(?=%)")
+# Only an ordinary space: a calculator's figures keep the no-break space Intl writes.
+_BEFORE_PERCENT = re.compile(r"(?<=\d)" + _SPACE + r"(?=%)")
 _UNIT_AHEAD = r"(?=(?:" + "|".join(map(re.escape, UNITS)) + r")(?![\w²³]))"
 _BEFORE_UNIT = re.compile(r"(?<=\d)" + _SPACE + _UNIT_AHEAD)
 _LEADING_UNIT = re.compile(_SPACE + _UNIT_AHEAD)

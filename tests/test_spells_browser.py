@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from generator.typography import spaced_text
 from tests.conftest import build_site, serve
 from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
 
@@ -658,7 +659,9 @@ def test_phone_cards_name_their_fields(
     for spell in spells:
         fields = spell["fields"]
         expected = [
-            [f'"{INDEX_LABELS.get(k, k)} : "', fields[k]] if fields.get(k, "").strip() else None
+            [f'"{INDEX_LABELS.get(k, k)} : "', spaced_text(fields[k])]
+            if fields.get(k, "").strip()
+            else None
             for k in INDEX_FIELDS
         ]
         assert by_url[spell["url"]] == expected, spell["url"]

@@ -50,7 +50,10 @@ def load_json(site: Path) -> list[dict[str, object]]:
 
 
 def soup_of(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    """A built page, its French no-break spaces read as spaces: these tests compare words
+    with the export's; tests/test_typography.py checks the spacing."""
+    text = path.read_text(encoding="utf-8").replace("\u00a0", " ").replace("\u202f", " ")
+    return BeautifulSoup(text, "html.parser")
 
 
 def page_file(site: Path, url_path: str) -> Path:

@@ -20,7 +20,10 @@
  * plurals aside) comes first, the main one first when several sections share that name (h2
  * before h3), then the titles that begin with the query. When the query names a rule (a
  * rule's title is the query, begins with it, or is made of its words: "Repos" for "repos
- * long"), rules come before spells of the same rank.
+ * long"), rules come before spells of the same rank. The records of the page about the spell
+ * export (its fields and abbreviations: meta `annexe`) come after the others of their rank,
+ * their titles never counted as the query's name: "MJ" leads to the rules, not to the
+ * export's list of the words it leaves undefined.
  *
  * Nothing read from the query, the URL or the index is ever parsed as HTML: results and
  * excerpts are built with text nodes and <mark> elements.
@@ -332,7 +335,11 @@ async function rank(query, filters) {
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
     const spell = (data.filters && data.filters.type && data.filters.type[0]) === SPELLS_TYPE;
-    return { entry, order, spell, weak: weak[order], tier: bestTier(entry.title, full, exact) };
+    // A page about the spell export (its fields, its abbreviations) names what others
+    // explain: its titles never count as the query's name.
+    const annex = Boolean(data.meta && data.meta.annexe);
+    const tier = annex ? 0 : bestTier(entry.title, full, exact);
+    return { entry, order, spell, annex, weak: weak[order], tier };
   });
   const namesRule = ranked.some(
     (r) => !r.spell && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
@@ -340,6 +347,7 @@ async function rank(query, filters) {
   ranked.sort(
     (a, b) =>
       b.tier - a.tier ||
+      a.annex - b.annex ||
       a.weak - b.weak ||
       (namesRule ? a.spell - b.spell : 0) ||
       (a.tier === 2 ? a.entry.depth - b.entry.depth : 0) ||
