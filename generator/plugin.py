@@ -139,6 +139,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             inclusion = InclusionLevel.UNDEFINED if in_nav else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, uri, content=content, inclusion=inclusion))
         documentation = files.documentation_pages()
+        build.set_page_urls({f.src_uri: f.url for f in documentation})
         build.index_pages(
             [(f.src_uri, f.content_string) for f in documentation],
             (f.src_uri for f in files),
@@ -292,7 +293,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if not self.config.enabled:
             return output
-        return self._build().page_document(output, page.content)
+        return self._build().page_document(output, page.content, page.file.src_uri)
 
     # The theme's own pages (404.html): the same French spacing as the others.
     def on_post_template(
