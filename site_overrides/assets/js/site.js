@@ -9,3 +9,4 @@ import "./spells.js";
 import "./glossary.js";
 import "./search.js";
 import "./offline.js";
+import "./print.js";
