@@ -74,6 +74,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 index_title=options.spells.index_title,
                 system=options.spells.system,
                 fields_title=options.spells.fields_title,
+                grimoire_title=options.spells.grimoire_title,
                 terms=dict(options.spells.terms),
                 config_name=config_file.name,
             )
