@@ -3,11 +3,12 @@
  *
  * - A page shown in the dark palette prints in the light one.
  * - Closed details blocks print open.
- * - A page of spells (a college page, a grimoire: `h2.sort`, each spell's name, followed by
- *   its levels, fields and description) gets a choice of its paper form above its first
- *   spell: « Liste compacte » (the page as it is, set tighter) or « Cartes à découper ». In
+ * - A page of spells (a college page: `h2.sort`, each spell's name, followed by its levels,
+ *   fields and description; a grimoire, whose spells are each an article) gets a choice of
+ *   its paper form above its first spell: « Liste compacte » (the page as it is, set tighter) or « Cartes à découper ». In
  *   cards, each spell is put in a card (`.regles-carte`) of a grid (`.regles-cartes-grille`)
- *   for the time of printing, and taken out again afterwards. The choice is kept in the
+ *   for the time of printing, and taken out again afterwards (a grimoire's articles are the
+ *   cards; a grimoire prints as cards by default). The choice is kept in the
  *   browser for the next pages of spells. A page may ask for cards by default with
  *   `data-impression="cartes"` on an element of its content (a grimoire).
  *
@@ -30,7 +31,12 @@ function storedForm() {
   }
 }
 
+// A grimoire (grimoire.js: `#grimoire`, its spells each an `article.grimoire-sort` of
+// `.grimoire-liste`) prints as cards unless the reader chose otherwise.
+const GRIMOIRE = "#grimoire.grimoire";
+
 function pageDefault() {
+  if (document.querySelector(GRIMOIRE)) return "cartes";
   const asked = document.querySelector("article [data-impression]");
   const value = asked && asked.getAttribute("data-impression");
   return value in FORMS ? value : "liste";
@@ -63,7 +69,10 @@ function setForm(form) {
 
 function addChoice() {
   const headings = spellHeadings();
-  if (!headings.length || document.querySelector(".regles-impression-choix")) return;
+  const grimoire = document.querySelector(GRIMOIRE);
+  if (!(headings.length || grimoire) || document.querySelector(".regles-impression-choix")) {
+    return;
+  }
   const form = currentForm();
   const options = Object.entries(FORMS).map(([value, label]) => {
     const input = el("input", {
@@ -84,7 +93,7 @@ function addChoice() {
     ...options,
     button,
   );
-  headings[0].before(choice);
+  (grimoire || headings[0]).before(choice);
 }
 
 /* ------------------------------------------------------------ just before printing */
@@ -92,7 +101,9 @@ function addChoice() {
 let undo = [];
 
 function intoCards() {
-  const headings = spellHeadings();
+  document.documentElement.classList.add(CARDS);
+  undo.push(() => document.documentElement.classList.remove(CARDS));
+  const headings = spellHeadings(); // a grimoire's spells are cards already
   if (!headings.length) return;
   const grid = el("div", { class: "regles-cartes-grille" });
   headings[0].before(grid);
@@ -112,8 +123,6 @@ function intoCards() {
     });
   }
   undo.push(() => grid.remove());
-  document.documentElement.classList.add(CARDS);
-  undo.push(() => document.documentElement.classList.remove(CARDS));
 }
 
 function lightPalette() {
