@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,16 @@ from generator.glossary import glossary_records
 from generator.home_links import quick_links
 from generator.links import TargetIndex
 from generator.markdown_text import segment
+from generator.printing import (
+    PLACEHOLDER,
+    PrintSource,
+    annotate_targets,
+    combine,
+    print_link,
+    print_page_markdown,
+    print_page_uri,
+    relative_url,
+)
 from generator.pyodide_assets import write_runtime
 from generator.report import BuildReport, Kind, Problem
 from generator.rules_package import RulesPackageError, import_rules_package
@@ -47,6 +58,8 @@ from generator.wrapped_tables import wrap_tables
 __all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild", "as_written"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
+
+ID_ATTRIBUTE = re.compile(r'\sid="([^"]*)"')
 
 
 def as_written(path: Path, project: Path) -> str:
@@ -129,6 +142,13 @@ class SiteBuild:
     page_titles: dict[str, str] = field(default_factory=dict)  # page → its `#` title
     glossary_entries: dict[str, list[dict[str, object]]] = field(default_factory=dict)
     indexer: IndexWorker | None = None
+    # Paper (generator/printing.py): each page's site path, the reading order, each system's
+    # print page (its path → the system's folder) and the contents it is made of.
+    page_urls: dict[str, str] = field(default_factory=dict)
+    reading_order: list[str] = field(default_factory=list)
+    print_pages: dict[str, str] = field(default_factory=dict)
+    contents: dict[str, str] = field(default_factory=dict)
+    _link_targets: tuple[dict[str, str], dict[tuple[str, str], str]] | None = None
 
     def __post_init__(self) -> None:
         self.systems = self.settings.system_folders
@@ -164,8 +184,38 @@ class SiteBuild:
                 links.append((settings.index_title, settings.index_uri))
             page = offline.fallback_page(home, links)
             pages.append((offline.FALLBACK_SOURCE, page, False))
+        pages += self._print_pages(owner)
         self.generated = {uri for uri, _, _ in pages}
         return pages
+
+    def _print_pages(self, owner: set[str]) -> list[tuple[str, str, bool]]:
+        """A print page for each system that has pages, out of the nav
+        (generator/printing.py); none where the owner wrote a page of that path."""
+        folders = sorted({f for uri in owner if (f := self.systems.folder_of(uri)) is not None})
+        pages = []
+        for folder in folders:
+            uri = print_page_uri(folder)
+            if uri in owner:
+                self.report.add(
+                    Problem(
+                        uri,
+                        None,
+                        "warning",
+                        Kind.PRINT_PAGE_TAKEN,
+                        f"le système « {self.systems.names[folder]} » n’a pas de page "
+                        f"d’impression : « {uri} » est l’adresse qu’elle aurait, et cette page "
+                        "du contenu la prend (renommez-la pour avoir les deux)",
+                        uri,
+                    )
+                )
+                continue
+            self.print_pages[uri] = folder
+            pages.append((uri, print_page_markdown(self.systems.names[folder]), False))
+        return pages
+
+    def set_page_urls(self, urls: Mapping[str, str]) -> None:
+        """Each page's site path (MkDocs' `File.url`: "jeu/combat/"), by its source path."""
+        self.page_urls = dict(urls)
 
     def check_source_file(self, uri: str, data: bytes) -> str | None:
         """Encoding, emptiness and front matter of one of the owner's pages; the text to build
@@ -255,6 +305,7 @@ class SiteBuild:
     def order_pages(self, order: Sequence[str]) -> None:
         """The pages in reading order (the nav's, then the others): each calculator's home
         is the first system page that places it."""
+        self.reading_order = list(order)
         rank = {uri: i for i, uri in enumerate(order)}
         placements = sorted(self.placements, key=lambda p: rank.get(p[0], len(rank)))
         self.renderer.homes = calculator_homes(
@@ -287,6 +338,9 @@ class SiteBuild:
         # « Le tableau à droite » annotated, French spacing: before the search index reads
         # the text, so that both agree.
         html = french_spacing(annotate_directions(html))
+        html = self._for_paper(uri, html)
+        if uri in self.print_pages:
+            return html  # its pages are indexed each on its own
         if uri in self.index.glossary_pages:
             records = search.page_records(destination, search.article(html, title), None)
             self.glossary_entries[uri] = glossary_records(
@@ -297,11 +351,81 @@ class SiteBuild:
             self.indexer.add_page(destination, search.article(html, title), area)
         return html
 
-    def page_document(self, document: str, content: str | None = None) -> str:
+    def _for_paper(self, uri: str, html: str) -> str:
+        """The page's links annotated with their targets; the first page of a system with a
+        print page gets a link to it under its title; a system's page kept for its print
+        page."""
+        url = self.page_urls.get(uri)
+        if url is None:
+            return html
+        titles, sections = self._targets()
+        html = annotate_targets(html, url, titles, sections)
+        folder = self.systems.folder_of(uri)
+        if folder is None or uri in self.print_pages:
+            return html
+        print_uri = print_page_uri(folder)
+        print_url = self.page_urls.get(print_uri)
+        if print_uri not in self.print_pages or print_url is None:
+            return html
+        self.contents[uri] = html
+        if self._system_pages(folder)[:1] == [uri]:
+            link = print_link(self.systems.names[folder], relative_url(print_url, url))
+            end = html.find("</h1>")
+            at = end + len("</h1>") if end != -1 else 0
+            html = html[:at] + link + html[at:]
+        return html
+
+    def _system_pages(self, folder: str) -> list[str]:
+        """The pages of a system in reading order, its print page left out."""
+        return [
+            uri
+            for uri in self.reading_order
+            if self.systems.folder_of(uri) == folder and uri not in self.print_pages
+        ]
+
+    def _targets(self) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+        """Page titles by site path, section titles by site path and anchor."""
+        if self._link_targets is None:
+            titles = {
+                self.page_urls[uri]: title
+                for uri, title in self.page_titles.items()
+                if uri in self.page_urls
+            }
+            sections: dict[tuple[str, str], str] = {}
+            for uri, headings in self.index.headings.items():
+                url = self.page_urls.get(uri)
+                for heading in headings:
+                    if url is not None and heading.anchor is not None:
+                        sections[(url, heading.anchor)] = heading.title
+            spells = self.spells.targets() if self.spells is not None else []
+            for spell in spells:
+                url = self.page_urls.get(spell.page)
+                if url is not None:
+                    sections[(url, spell.anchor)] = spell.name
+            self._link_targets = titles, sections
+        return self._link_targets
+
+    def page_document(
+        self, document: str, content: str | None = None, uri: str | None = None
+    ) -> str:
         """A page's whole HTML document, as the site writes it: a page that holds a
         calculator gets a skip link to it beside the theme's own; the text the templates
-        added around `content` (title, nav, table of contents) gets French spacing."""
-        return with_skip_link(spaced_around(document, content))
+        added around `content` (title, nav, table of contents) gets French spacing; a
+        system's print page gets the system's pages (generator/printing.py)."""
+        document = with_skip_link(spaced_around(document, content))
+        if uri is not None and uri in self.print_pages and PLACEHOLDER in document:
+            taken = set(ID_ATTRIBUTE.findall(document))
+            document = document.replace(PLACEHOLDER, self._print_content(uri, taken), 1)
+        return document
+
+    def _print_content(self, uri: str, taken: set[str]) -> str:
+        folder = self.print_pages[uri]
+        sources = [
+            PrintSource(page, self.page_urls[page], self.contents[page])
+            for page in self._system_pages(folder)
+            if page in self.contents
+        ]
+        return combine(sources, self.page_urls[uri], taken)
 
     def template_document(self, document: str) -> str:
         """A page the theme makes without content (the error page): French spacing."""

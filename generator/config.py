@@ -15,6 +15,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from generator.slugs import slugify
+from generator.spell_pages import GRIMOIRE_SLUG
 
 __all__ = [
     "Glossaries",
@@ -157,6 +158,8 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
     system = c.Optional(c.Type(str))
     # The generated page that lists the export's fields, levels and abbreviations.
     fields_title = c.Type(str, default="Champs et abréviations")
+    # The generated page of the reader's grimoires (`<folder>/grimoire/`).
+    grimoire_title = c.Type(str, default="Mon grimoire")
     # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
     terms = c.DictOfItems(c.Type(str), default={})
 
@@ -178,6 +181,15 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
                 "différer du titre de l’index des sorts"
             )
             failed.append(("fields_title", ValidationError(message)))
+        if GRIMOIRE_SLUG in (slugify(self.index_title), fields_slug):
+            message = (
+                f"« {GRIMOIRE_SLUG} » est l’adresse de la page des grimoires : l’index des "
+                "sorts et la page des champs doivent avoir un autre titre"
+            )
+            failed.append(("index_title", ValidationError(message)))
+        if not self.grimoire_title.strip():
+            message = "le titre de la page des grimoires est vide"
+            failed.append(("grimoire_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
             failed.append(("system", ValidationError("le nom du système des sorts est vide")))
         terms = self.terms.items()

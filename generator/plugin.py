@@ -74,6 +74,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 index_title=options.spells.index_title,
                 system=options.spells.system,
                 fields_title=options.spells.fields_title,
+                grimoire_title=options.spells.grimoire_title,
                 terms=dict(options.spells.terms),
                 config_name=config_file.name,
             )
@@ -139,6 +140,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             inclusion = InclusionLevel.UNDEFINED if in_nav else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, uri, content=content, inclusion=inclusion))
         documentation = files.documentation_pages()
+        build.set_page_urls({f.src_uri: f.url for f in documentation})
         build.index_pages(
             [(f.src_uri, f.content_string) for f in documentation],
             (f.src_uri for f in files),
@@ -292,7 +294,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if not self.config.enabled:
             return output
-        return self._build().page_document(output, page.content)
+        return self._build().page_document(output, page.content, page.file.src_uri)
 
     # The theme's own pages (404.html): the same French spacing as the others.
     def on_post_template(

@@ -60,6 +60,7 @@ class Kind(StrEnum):
     NAV_PAGE_MISSING = "nav-page-absente"
     PAGE_OUTSIDE_SYSTEMS = "page-hors-systeme"
     SETTING_PAGE_MISSING = "reglage-page-absente"  # a glossary, a new home of an old address
+    PRINT_PAGE_TAKEN = "page-impression-prise"  # the owner's page where a print page would go
     # The spell export
     EXPORT_UNREADABLE = "export-illisible"
     EXPORT_ENTRY = "export-sorts"

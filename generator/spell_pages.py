@@ -23,6 +23,7 @@ from generator.slugs import slugify
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
 DATA_FILE = "data/spells.json"
+GRIMOIRE_SLUG = "grimoire"  # the grimoires' page in the spells' folder
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class SpellSettings:
     index_title: str
     system: str | None = None  # as the search filters name it; None: the section's name
     fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
+    grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of spells
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
@@ -44,6 +46,12 @@ class SpellSettings:
     @cached_property
     def fields_uri(self) -> str:
         return f"{self.folder}/{slugify(self.fields_title)}.md"
+
+    @property
+    def grimoire_uri(self) -> str:
+        """The grimoires' page: `<folder>/grimoire/`, whatever its title, as share links
+        name it (`…/grimoire/?nom=…&sorts=…`)."""
+        return f"{self.folder}/{GRIMOIRE_SLUG}.md"
 
     @property
     def system_name(self) -> str:
@@ -88,7 +96,16 @@ class SpellBook:
         fields = spell_terms.render_fields_page(
             self.terms, settings.fields_title, settings.index_title, self._file(settings.index_uri)
         )
-        pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
+        grimoire = spellbook.render_grimoire_page(
+            settings.grimoire_title,
+            (settings.index_title, self._file(settings.index_uri)),
+            self.labels,
+        )
+        pages = [
+            (settings.index_uri, index),
+            (settings.grimoire_uri, grimoire),
+            (settings.fields_uri, fields),
+        ]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
         for c in self.result.colleges:
             intro = spell_terms.college_intro(self.result, c, links)
@@ -112,6 +129,7 @@ class SpellBook:
         settings = self.settings
         pages: list[Any] = [
             {settings.index_title: settings.index_uri},
+            {settings.grimoire_title: settings.grimoire_uri},
             {settings.fields_title: settings.fields_uri},
         ]
         pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]
@@ -161,7 +179,7 @@ def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Pro
         # Every other fault of the export is listed too: read it with « � » in place.
         text, found = checks.decode_source(settings.export.read_bytes(), name)
         problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
-    reserved = {slugify(settings.index_title), slugify(settings.fields_title)}
+    reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
     result = spellbook.parse_export(text, source=name, reserved_slugs=reserved)
     problems += export_problems(result)
     book = SpellBook(settings, result)

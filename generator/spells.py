@@ -73,6 +73,7 @@ syntax at a line start). ``[dégâts×10]`` stays as written. Raw HTML
 from __future__ import annotations
 
 import bisect
+import hashlib
 import html
 import re
 from collections.abc import Callable, Collection
@@ -99,10 +100,12 @@ __all__ = [
     "parse_export",
     "read_export",
     "render_college_page",
+    "render_grimoire_page",
     "render_spell_index",
     "render_spell_table",
     "restore_line_breaks",
     "roman_to_int",
+    "spell_ids",
     "spell_records",
 ]
 
@@ -869,13 +872,58 @@ def restore_line_breaks(text: str) -> str:
 # --------------------------------------------------------------------------
 
 
+# Short ids of the spells (`spell_ids`): at least this many base-36 digits.
+SPELL_ID_LENGTH = 4
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _base36_digest(key: str) -> str:
+    """SHA-256 of ``key`` written in base 36 (50 digits, the most significant first)."""
+    number = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest(), "big")
+    digits = []
+    for _ in range(50):
+        number, digit = divmod(number, 36)
+        digits.append(_BASE36[digit])
+    return "".join(reversed(digits))
+
+
+def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
+    """The short id of each spell, by (college slug, spell slug): the ids that grimoires
+    and their share links (`?sorts=<id>,<id>`) hold.
+
+    Rule: the key « <college slug>/<spell slug> » (unique: a spell's slug is unique in its
+    college, and a name that recurs across colleges has one key per college) is hashed with
+    SHA-256 and written in base 36 (0-9, a-z); the id is the shortest start of that digest,
+    of at least ``SPELL_ID_LENGTH`` digits, that no other spell of the export starts with.
+    The same export gives the same ids at every build, in any order; an id only depends on
+    its own key, unless another spell's digest shares its first digits (with 4 digits, 1.7
+    million values, about one export of 400 spells in twenty has one such pair: both are
+    lengthened by one digit, or more while they still agree).
+    """
+    digests = {
+        (college.slug, s.slug): _base36_digest(f"{college.slug}/{s.slug}")
+        for college in result.colleges
+        for s in college.spells
+    }
+    ids: dict[tuple[str, str], str] = {}
+    for key, digest in digests.items():
+        length = SPELL_ID_LENGTH
+        while any(d[:length] == digest[:length] for k, d in digests.items() if k != key):
+            length += 1
+        ids[key] = digest[:length]
+    return ids
+
+
 def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
-    """JSON-ready records for ``data/spells.json``; descriptions are Markdown, HTML unescaped."""
+    """JSON-ready records for ``data/spells.json``; descriptions are Markdown, HTML unescaped;
+    ``id``: the spell's short id (`spell_ids`)."""
+    ids = spell_ids(result)
     records: list[dict[str, object]] = []
     for college in result.colleges:
         for s in college.spells:
             records.append(
                 {
+                    "id": ids[(college.slug, s.slug)],
                     "name": s.name,
                     "college": s.college,
                     "college_slug": college.slug,
@@ -1086,3 +1134,44 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
     lines.append("</tbody>")
     lines.append("</table>")
     return "\n".join(lines)
+
+
+# The index's columns, as the filters name them (the `data-*` of the table's rows).
+_FILTER_KEYS = {"Classe": "classe", "Durée": "duree", "Temps": "temps", "Résistance": "resistance"}
+
+
+def render_grimoire_page(
+    title: str, index: tuple[str, str], labels: IndexLabels | None = None
+) -> str:
+    """Markdown page of the grimoires, in the colleges' folder: an empty container that the
+    page's script (grimoire.js) fills from the reader's browser. It carries what the script
+    cannot know: the filters' labels (as the index's table does), the export's keys of the
+    index's columns (`data-champ-classe="Classe"`: the script reads a record's fields with
+    them), and the index's link (its title and file name in the same folder)."""
+    e = html.escape
+    labels = labels or IndexLabels()
+    names = {
+        "niveaux": labels.levels,
+        "college": labels.college,
+        "classe": labels.field("Classe"),
+        "resistance": labels.field("Résistance"),
+    }
+    attrs = [f'data-libelle-{k}="{e(v)}"' for k, v in names.items()]
+    attrs += [f'data-champ-{key}="{e(field)}"' for field, key in _FILTER_KEYS.items()]
+    attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
+    lines = [
+        f"# {_heading_text(title)}",
+        "",
+        "Un grimoire est une liste de sorts, une par personnage : ajoutez-y des sorts depuis "
+        f"la page [{_heading_text(index[0])}]({index[1]}) (bouton « + » de chaque ligne), "
+        "une page de collège ou l’aperçu d’un sort. "
+        "Vos grimoires sont gardés dans ce navigateur, même hors connexion ; un lien ou un "
+        "fichier les emmène ailleurs.",
+        "{ .grimoire-intro }",
+        "",
+        f'<div id="grimoire" class="grimoire" {" ".join(attrs)}>',
+        '<p class="grimoire-attente">Cette page a besoin de JavaScript : vos grimoires sont '
+        "lus dans la mémoire de votre navigateur.</p>",
+        "</div>",
+    ]
+    return "\n".join(lines) + "\n"

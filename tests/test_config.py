@@ -117,6 +117,14 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
             "le nom du système des sorts est vide",
         ),
         (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "grimoire_title": " "}},
+            "le titre de la page des grimoires est vide",
+        ),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "index_title": "Grimoire"}},
+            "« grimoire » est l’adresse de la page des grimoires",
+        ),
+        (
             {"spells": {"export": "e", "folder": "s", "section": "S", "terms": {"PdM": " "}}},
             "terme sans nom ou sans définition : « PdM »",
         ),

@@ -13,7 +13,7 @@ SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 # The keys of a record of data/spells.json: a contract with site_overrides/assets/js/spells.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
-    {"name", "college", "college_slug", "level_min", "level_max", "fields", "description",
+    {"id", "name", "college", "college_slug", "level_min", "level_max", "fields", "description",
      "url", "slug"}
 )  # fmt: skip
 

@@ -6,6 +6,8 @@ import "./rules.js";
 import "./calculator-links.js";
 import "./scroll-areas.js";
 import "./spells.js";
+import "./grimoire.js";
 import "./glossary.js";
 import "./search.js";
 import "./offline.js";
+import "./print.js";

@@ -49,7 +49,7 @@ const alphabetical = (a, b) => {
   return a < b ? -1 : a > b ? 1 : 0;
 };
 
-const roman = (n) => {
+export const roman = (n) => {
   let rest = Math.trunc(Number(n)) || 0;
   if (rest >= 1 && rest <= MAX_LEVEL) return ROMAN_NUMERALS[rest - 1];
   const table = [[1000, "M"], [900, "CM"], [500, "D"], [400, "CD"], [100, "C"], [90, "XC"],
@@ -61,7 +61,7 @@ const roman = (n) => {
   return written || String(n);
 };
 
-const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
+export const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
 
 /** A description's Markdown → plain text (escapes, emphasis, bullets). */
 const plainText = (markdown) =>
@@ -84,7 +84,7 @@ const excerpt = (text, length = 200) => {
 
 let spellData = null;
 
-const loadSpells = () => {
+export const loadSpells = () => {
   if (!spellData) {
     const address = new URL("data/spells.json", siteRoot());
     spellData = fetch(address, { credentials: "same-origin" })
@@ -108,7 +108,7 @@ const loadSpells = () => {
 // A spell's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
-const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
+export const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
 
 const spellContent = (spell, href) => {
   const min = Number(spell.level_min);
@@ -126,9 +126,18 @@ const spellContent = (spell, href) => {
   }
   const text = excerpt(plainText(spell.description ?? ""));
   if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
-  nodes.push(openLink(href, "Ouvrir la fiche du sort"));
+  const actions = openLink(href, "Ouvrir la fiche du sort");
+  for (const action of previewActions) {
+    const node = action(spell);
+    if (node) actions.append(node);
+  }
+  nodes.push(actions);
   return nodes;
 };
+
+/** What other modules add to a spell's bubble, next to « Ouvrir la fiche du sort »: each a
+ * function of the spell's record giving a node, or null (grimoire.js: « Ajouter au grimoire »). */
+export const previewActions = [];
 
 addPreview({
   triggers: TRIGGERS,
@@ -192,40 +201,67 @@ const COLUMN_TEXT = {
 };
 const TIMED_COLUMNS = ["duree", "temps"];
 
+/** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
+ * moved (a table row, a card); `values`: the index's columns (`classe`, `duree`, `temps`,
+ * `resistance`, `college` slug, `long` "1" or not, `min`, `max`); `record`: its record of
+ * data/spells.json, when the row is made from it (its description is then at hand). */
+export const filterRow = ({ node, rank, name, collegeName, values, nameLink = null, record = null }) => {
+  const min = Number.parseInt(values.min, 10) || 1;
+  const max = Number.parseInt(values.max, 10) || min;
+  const spellClass = (values.classe || "").trim();
+  const resistance = (values.resistance || "").trim();
+  return {
+    node, rank, name, collegeName, min, max, spellClass, resistance,
+    college: values.college || "",
+    classes: spellClass ? spellClass.split(/\s+/) : [],
+    resistanceBase: resistance ? baseResistance(resistance) : "",
+    duration: (values.duree || "").trim(),
+    castingTime: (values.temps || "").trim(),
+    long: values.long === "1",
+    nameLink,
+    record,
+    raw: [name, collegeName, spellClass, values.duree, values.temps, resistance].join(" "),
+    text: null, // raw folded, made at the first text search
+    description: null,
+  };
+};
+
 const setupTable = (signal) => {
   const table = document.getElementById("table-sorts");
   if (!table || !table.tBodies[0] || table.dataset.sortsPret) return;
   table.dataset.sortsPret = "1";
   const tbody = table.tBodies[0];
   const headers = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
-  const base = siteRoot();
 
   // Rows read once, nothing written into them (the cards' labels come from the page); the
   // original order is the last criterion (a stable sort).
-  const rows = Array.from(tbody.rows).filter((tr) => tr.cells.length >= 7).map((tr, rank) => {
-    const c = tr.cells;
-    const d = tr.dataset;
-    const nameLink = c[0].querySelector("a");
-    const min = Number.parseInt(d.min, 10) || 1;
-    const max = Number.parseInt(d.max, 10) || min;
-    const name = c[0].textContent.trim();
-    const collegeName = c[1].textContent.trim();
-    const spellClass = (d.classe || "").trim();
-    const resistance = (d.resistance || "").trim();
-    return {
-      tr, rank, name, collegeName, min, max, spellClass, resistance,
-      college: d.college || "",
-      classes: spellClass ? spellClass.split(/\s+/) : [],
-      resistanceBase: resistance ? baseResistance(resistance) : "",
-      duration: (d.duree || "").trim(),
-      castingTime: (d.temps || "").trim(),
-      long: d.long === "1",
-      nameLink,
-      raw: [name, collegeName, spellClass, d.duree, d.temps, resistance].join(" "),
-      text: null, // raw folded, made at the first text search
-      description: null,
-    };
-  });
+  const rows = Array.from(tbody.rows).filter((tr) => tr.cells.length >= 7).map((tr, rank) => filterRow({
+    node: tr,
+    rank,
+    name: tr.cells[0].textContent.trim(),
+    collegeName: tr.cells[1].textContent.trim(),
+    values: tr.dataset,
+    nameLink: tr.cells[0].querySelector("a"),
+  }));
+  const wrapper = table.closest(".md-typeset__scrollwrap") || table;
+  if (table.parentElement && table.parentElement.classList.contains("md-typeset__table")) {
+    table.parentElement.classList.add("sorts-table");
+  }
+  wrapper.classList.add("sorts-enveloppe");
+  setupFilters({ rows, list: tbody, wrapper, owner: table, headers, signal });
+};
+
+/** The filter form, count and sorting of the spell index over `rows` (`filterRow`), the
+ * state in the address's query: for the index's table, and for any list of spells (the
+ * grimoire page). `list`: the parent of the rows' nodes, which sorting reorders; `wrapper`:
+ * what the form goes before (hidden when no row is left); `owner`: the element that holds
+ * the filter labels (`data-libelle-*`) and receives `data-visibles` and `data-sorts-actif`;
+ * `headers`: the table's header cells, made sort buttons; without them, the form gets a
+ * « Trier par » choice. */
+export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal }) => {
+  const base = siteRoot();
+  const tbody = list;
+  const table = owner;
   const total = rows.length;
 
   // The values present, for the choice lists.
@@ -300,11 +336,6 @@ const setupTable = (signal) => {
     "Aucun sort ne correspond à ces filtres. ",
     el("button", { type: "button", class: "sorts-lien" }, "Tout réafficher"));
 
-  const wrapper = table.closest(".md-typeset__scrollwrap") || table;
-  if (table.parentElement && table.parentElement.classList.contains("md-typeset__table")) {
-    table.parentElement.classList.add("sorts-table");
-  }
-  wrapper.classList.add("sorts-enveloppe");
   wrapper.before(form);
   wrapper.after(empty);
 
@@ -317,6 +348,17 @@ const setupTable = (signal) => {
     th.setAttribute("scope", "col");
     return b;
   });
+
+  // Without headers (a list of cards): « Trier par » and the order, in the form.
+  const SORT_NAMES = { nom: "Nom", college: label("college", "Collège"), niveaux: label("niveaux", "Niveaux"),
+    classe: label("classe", "Classe"), duree: "Durée", temps: "Temps", resistance: label("resistance", "Résistance") };
+  const sortChoice = headers.length ? null : el("select", { id: id("tri"), name: "tri" },
+    option("", "Ordre de la liste"), ...COLUMNS.map((c) => option(c, SORT_NAMES[c])));
+  const orderChoice = headers.length ? null : el("select", { id: id("ordre"), name: "ordre" },
+    option("asc", "croissant"), option("desc", "décroissant"));
+  if (sortChoice) {
+    form.querySelector(".sorts-barre").before(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
+  }
 
   // State -------------------------------------------------------------------------------
   const DEFAULT = { text: "", college: "", min: 1, max: MAX_LEVEL, spellClass: "", resistance: "",
@@ -372,6 +414,7 @@ const setupTable = (signal) => {
     resistanceChoice.value = state.resistance;
     longBox.checked = state.longOnly;
     descriptionsBox.checked = state.descriptions;
+    if (sortChoice) { sortChoice.value = state.sort; orderChoice.value = state.order; }
   };
 
   const fromForm = () => {
@@ -408,7 +451,7 @@ const setupTable = (signal) => {
     let n = 0;
     for (const row of rows) {
       const kept = keeps(row, words);
-      if (row.tr.hidden === kept) row.tr.hidden = !kept;
+      if (row.node.hidden === kept) row.node.hidden = !kept;
       if (kept) n += 1;
     }
     counter.textContent = `${n} ${n > 1 ? "sorts" : "sort"}`;
@@ -450,7 +493,7 @@ const setupTable = (signal) => {
         order = [...rows].sort((a, b) => (isEmpty(a) - isEmpty(b)) || direction * cmp(a, b) || a.rank - b.rank);
       }
       const fragment = document.createDocumentFragment();
-      order.forEach((row) => fragment.append(row.tr));
+      order.forEach((row) => fragment.append(row.node));
       tbody.append(fragment);
       sortInPlace = wanted;
     }
@@ -471,8 +514,8 @@ const setupTable = (signal) => {
     loadSpells().then((byUrl) => {
       if (!table.isConnected) return;
       for (const row of rows) {
-        const key = row.nameLink ? linkKey(row.nameLink, base) : null;
-        const spell = key ? byUrl.get(key) : null;
+        const key = !row.record && row.nameLink ? linkKey(row.nameLink, base) : null;
+        const spell = row.record || (key ? byUrl.get(key) : null);
         if (!spell) continue;
         const fields = spell.fields && typeof spell.fields === "object" ? Object.values(spell.fields) : [];
         row.description = fold(`${fields.join(" ")} ${plainText(spell.description ?? "")}`);
@@ -489,6 +532,12 @@ const setupTable = (signal) => {
 
   // Events (on this page's elements, dropped at the next navigation) -----------------------
   const onChange = (e) => {
+    if (e && sortChoice && (e.target === sortChoice || e.target === orderChoice)) {
+      state = { ...state, sort: sortChoice.value, order: orderChoice.value };
+      sortRows();
+      writeAddress();
+      return;
+    }
     fromForm();
     if (e && e.target === minChoice && state.min > state.max) { state.max = state.min; maxChoice.value = String(state.max); }
     if (e && e.target === maxChoice && state.max < state.min) { state.min = state.max; minChoice.value = String(state.min); }

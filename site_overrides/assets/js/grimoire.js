@@ -1,0 +1,707 @@
+/* Grimoires: named lists of spells, one per character, kept in this browser.
+ *
+ * - On the spell index (a « + » button in each row's first cell), on a college page (a button
+ *   under each spell's heading) and in a spell's bubble (preview.js), a reader adds the spell
+ *   to a grimoire, picked or created in a small dialog; the last one used is the default.
+ * - The generated page `<spells' folder>/grimoire/` (div#grimoire, spells.render_grimoire_page)
+ *   shows one grimoire's spells in full (fields, description), with the index's filters and
+ *   sorting (spells.js's `setupFilters`, not a copy); it renames, empties and deletes them
+ *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
+ *   imports one.
+ * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of data/spells.json) opens that
+ *   grimoire read-only; « Garder ce grimoire » keeps it (« (2) » after a name already used).
+ *
+ * Storage: localStorage, one key per site root (several sites may share an origin, as on
+ * GitHub Pages). A grimoire is a few hundred bytes; localStorage is synchronous (the page
+ * renders at once, no upgrade of a schema), works offline, and Chromium, Firefox and Safari
+ * keep it as long as the site's other data (IndexedDB brings nothing more at this size).
+ * Each spell is kept with its id, its address, its name and its college as they were when
+ * it was added: a spell that a new export no longer has (its id is not in data/spells.json,
+ * nor its address) is shown as missing under that name, never dropped.
+ *
+ * The texts come from the export and from the reader: they enter the page as text nodes
+ * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
+ * emphasis by `descriptionNodes`, never parsed as HTML.
+ */
+import { el, onEachPage, siteRoot } from "./page.js";
+import { linkKey } from "./preview.js";
+import { filterRow, levels, loadSpells, previewActions, roman, setupFilters } from "./spells.js";
+
+const FORMAT = "regles-grimoire"; // the exported file's « format »
+const VERSION = 1;
+const MAX_NAME = 80;
+const MAX_SPELLS = 1000; // in one grimoire, a link or a file
+const ID_PATTERN = /^[0-9a-z]{1,16}$/;
+const GRIMOIRE_PAGE = "grimoire/"; // in the spells' folder (spell_pages.GRIMOIRE_SLUG)
+
+// ---------------------------------------------------------------------------------------
+// Storage
+// ---------------------------------------------------------------------------------------
+
+const storeKey = () => `regles-grimoires:${siteRoot().pathname}`;
+
+const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
+
+/** A kept spell: { id, url, name, college }, strings (id or url may be ""). */
+const cleanEntry = (entry) => {
+  if (!entry || typeof entry !== "object") return null;
+  const text = (v) => (typeof v === "string" ? v.slice(0, 300) : "");
+  const id = ID_PATTERN.test(entry.id) ? entry.id : "";
+  const url = text(entry.url);
+  if (!id && !url) return null;
+  return { id, url, name: text(entry.name) || (id ? `Sort ${id}` : url), college: text(entry.college) };
+};
+
+const emptyStore = () => ({ version: VERSION, last: "", lists: [] });
+
+/** The kept grimoires; an unreadable value is set aside (never overwritten) and reported. */
+const readStore = () => {
+  let raw = null;
+  try { raw = localStorage.getItem(storeKey()); } catch { return { ...emptyStore(), unavailable: true }; }
+  if (raw === null) return emptyStore();
+  try {
+    const data = JSON.parse(raw);
+    if (!data || !Array.isArray(data.lists)) throw new Error("forme");
+    const lists = [];
+    for (const list of data.lists) {
+      const name = cleanName(list && list.name);
+      if (!name || lists.some((l) => l.name === name)) continue;
+      const spells = (Array.isArray(list.spells) ? list.spells : []).map(cleanEntry).filter(Boolean);
+      lists.push({ name, spells });
+    }
+    return { version: VERSION, last: cleanName(data.last), lists };
+  } catch {
+    try { localStorage.setItem(`${storeKey()}:illisible`, raw); } catch { /* kept where it is */ }
+    return { ...emptyStore(), damaged: true };
+  }
+};
+
+/** Writes the grimoires; throws an Error with a French message when the browser refuses. */
+const writeStore = (store) => {
+  const { version, last, lists } = store;
+  try {
+    localStorage.setItem(storeKey(), JSON.stringify({ version, last, lists }));
+  } catch (error) {
+    const full = error && (error.name === "QuotaExceededError" || error.code === 22);
+    throw new Error(full
+      ? "La mémoire de ce navigateur pour ce site est pleine : rien n’a été gardé."
+      : "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : rien n’a été gardé.");
+  }
+};
+
+const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
+
+/** `name`, or « name (2) », « name (3) »… : the first that no grimoire has. */
+const freeName = (store, name) => {
+  if (!findList(store, name)) return name;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${name.slice(0, MAX_NAME - 6)} (${n})`;
+    if (!findList(store, candidate)) return candidate;
+  }
+};
+
+const entryOf = (record) => ({
+  id: String(record.id || ""),
+  url: String(record.url || ""),
+  name: String(record.name || ""),
+  college: String(record.college || ""),
+});
+
+// ---------------------------------------------------------------------------------------
+// Data: the records of data/spells.json by id and by address
+// ---------------------------------------------------------------------------------------
+
+let indexes = null;
+const loadIndexes = () => {
+  if (!indexes) {
+    indexes = loadSpells().then((byUrl) => {
+      const byId = new Map();
+      for (const record of byUrl.values()) if (typeof record.id === "string") byId.set(record.id, record);
+      return { byUrl, byId };
+    });
+    indexes.catch(() => { indexes = null; });
+  }
+  return indexes;
+};
+
+/** A kept spell's record now: by its id, else by its address; null when it is missing. */
+const resolve = (entry, { byId, byUrl }) => (entry.id && byId.get(entry.id)) || (entry.url && byUrl.get(entry.url)) || null;
+
+/** The grimoire page's address, from any spell's record: `<folder>/grimoire/`. */
+const grimoirePage = (record) => {
+  const url = String(record.url || "");
+  const at = url.indexOf(`${record.college_slug}/#`);
+  return new URL(`${at >= 0 ? url.slice(0, at) : ""}${GRIMOIRE_PAGE}`, siteRoot());
+};
+
+// ---------------------------------------------------------------------------------------
+// Dialogs
+// ---------------------------------------------------------------------------------------
+
+/** A modal <dialog> built of `content` (nodes) and buttons; resolves with the value of the
+ * button pressed (« » for Escape). `check(value)` may return a French message that keeps it
+ * open, shown in the dialog. */
+const modal = ({ title, content, buttons, check = () => "" }) => new Promise((done) => {
+  const heading = el("h2", { class: "grimoire-dialogue__titre", id: "grimoire-dialogue-titre" }, title);
+  const error = el("p", { class: "grimoire-dialogue__erreur", role: "alert", hidden: true });
+  const form = el("form", { method: "dialog" }, heading, ...content, error,
+    el("div", { class: "grimoire-dialogue__boutons" }, ...buttons.map(({ value, label, main, danger }) =>
+      el("button", { type: "submit", value,
+        class: `md-button${main ? " md-button--primary" : ""}${danger ? " grimoire-danger" : ""}` }, label))));
+  const dialog = el("dialog", { class: "md-typeset grimoire-dialogue", "aria-labelledby": "grimoire-dialogue-titre" }, form);
+  form.addEventListener("submit", (e) => {
+    const value = e.submitter ? e.submitter.value : buttons.find((b) => b.main)?.value || "";
+    const problem = value && value !== "annuler" ? check(value) : "";
+    if (problem) {
+      e.preventDefault();
+      error.textContent = problem;
+      error.hidden = false;
+      return;
+    }
+    dialog.returnValue = value;
+  });
+  dialog.addEventListener("close", () => { dialog.remove(); done(dialog.returnValue || ""); });
+  document.body.append(dialog);
+  dialog.showModal();
+});
+
+const confirmAction = (title, text, label) =>
+  modal({ title, content: [el("p", {}, text)],
+    buttons: [{ value: "oui", label, main: true, danger: true }, { value: "annuler", label: "Annuler" }] })
+    .then((v) => v === "oui");
+
+/** Asks a grimoire's name; resolves with it, or null. */
+const askName = (title, initial, store, allowed = "") => {
+  const input = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
+    autocomplete: "off", value: initial, required: true });
+  const nameOf = () => cleanName(input.value);
+  return modal({
+    title,
+    content: [el("p", { class: "grimoire-dialogue__champ" },
+      el("label", { for: "grimoire-dialogue-nom" }, "Nom du grimoire (un personnage, par exemple)"), input)],
+    buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
+    check: () => {
+      const name = nameOf();
+      if (!name) return "Donnez un nom au grimoire.";
+      if (name !== allowed && findList(store, name)) return `Un grimoire s’appelle déjà « ${name} ».`;
+      return "";
+    },
+  }).then((v) => (v === "ok" ? nameOf() : null));
+};
+
+// ---------------------------------------------------------------------------------------
+// Adding a spell (index, college pages, previews)
+// ---------------------------------------------------------------------------------------
+
+let notice = null;
+const announce = (nodes) => {
+  if (notice) notice.remove();
+  const close = el("button", { type: "button", class: "grimoire-annonce__fermer", "aria-label": "Fermer" });
+  notice = el("div", { class: "grimoire-annonce", role: "status" }, el("p", {}, ...nodes), close);
+  const mine = notice;
+  close.addEventListener("click", () => mine.remove());
+  document.body.append(notice);
+  setTimeout(() => mine.remove(), 8000);
+};
+
+/** The add dialog for one spell's record. */
+const addToGrimoire = async (record) => {
+  const store = readStore();
+  const entry = entryOf(record);
+  const holds = (list) => list.spells.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
+  const last = findList(store, store.last) || store.lists[store.lists.length - 1] || null;
+  const choices = store.lists.map((list, i) => {
+    const radio = el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.name,
+      checked: list === last });
+    const n = list.spells.length;
+    return el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` }, radio,
+      el("span", {}, list.name),
+      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${n} ${n > 1 ? "sorts" : "sort"})`));
+  });
+  const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "",
+    checked: !last });
+  const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
+    autocomplete: "off", placeholder: "ex. : Aldric, magicien", "aria-label": "Nom du nouveau grimoire" });
+  newName.addEventListener("focus", () => { newRadio.checked = true; });
+  const radios = [...choices.map((c) => c.querySelector("input")), newRadio];
+  const chosen = () => {
+    const radio = radios.find((r) => r.checked);
+    return radio && radio.value ? { name: radio.value } : { name: cleanName(newName.value), created: true };
+  };
+  let picked = null; // the choice, as checked when « Ajouter » was pressed
+  const value = await modal({
+    title: "Ajouter à un grimoire",
+    content: [
+      el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
+        entry.college ? ` — ${entry.college}` : "", " ",
+        el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
+      el("fieldset", { class: "grimoire-dialogue__grimoires" },
+        el("legend", {}, store.lists.length ? "Dans quel grimoire ?" : "Votre premier grimoire"),
+        ...choices,
+        el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
+          el("label", { for: "grimoire-choix-nouveau" }, "Nouveau grimoire :"), newName)),
+    ],
+    buttons: [{ value: "ajouter", label: "Ajouter", main: true }, { value: "annuler", label: "Annuler" }],
+    check: () => {
+      picked = chosen();
+      const { name, created } = picked;
+      if (!name) return "Donnez un nom au nouveau grimoire.";
+      if (created && findList(store, name)) return `Un grimoire s’appelle déjà « ${name} » : choisissez-le plus haut.`;
+      const list = findList(store, name);
+      if (list && holds(list)) return `« ${entry.name} » est déjà dans « ${name} ».`;
+      if (list && list.spells.length >= MAX_SPELLS) return `« ${name} » a déjà ${MAX_SPELLS} sorts.`;
+      return "";
+    },
+  });
+  if (value !== "ajouter" || !picked) return;
+  const { name } = picked;
+  let list = findList(store, name);
+  if (!list) { list = { name, spells: [] }; store.lists.push(list); }
+  list.spells.push(entry);
+  store.last = name;
+  const page = grimoirePage(record);
+  page.searchParams.set("nom", name);
+  try {
+    writeStore(store);
+  } catch (error) {
+    announce([error.message]);
+    return;
+  }
+  announce([`« ${entry.name} » ajouté à « ${name} ». `,
+    el("a", { href: page.href, class: "grimoire-annonce__lien" }, "Voir le grimoire")]);
+  if (currentPage) currentPage.refresh();
+};
+
+const addButton = (label, key, withText) => el("button", {
+  type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
+  "aria-label": withText ? null : label, title: label,
+}, withText ? "Ajouter au grimoire" : null);
+
+// One listener for every add button of the site (they come and go with the pages).
+document.addEventListener("click", (e) => {
+  const button = e.target instanceof Element ? e.target.closest("button.grimoire-ajout") : null;
+  if (!button) return;
+  e.preventDefault();
+  let key = button.dataset.grimoireSort;
+  if (!key) {
+    const link = button.closest("td")?.querySelector("a[href]");
+    key = link ? linkKey(link) : "";
+  }
+  loadSpells().then((byUrl) => {
+    const record = byUrl.get(key);
+    if (record) addToGrimoire(record);
+    else announce(["Ce sort n’est pas dans les données des sorts du site."]);
+  }, () => announce(["Données des sorts indisponibles (hors connexion ?) : rien n’a été ajouté."]));
+});
+
+previewActions.push((record) => (record && record.url ? addButton(`Ajouter « ${record.name} » à un grimoire`, record.url, true) : null));
+
+/** « + » in each row of the spell index; a button under each heading of a college page. */
+const addButtons = () => {
+  const table = document.getElementById("table-sorts");
+  if (table && table.tBodies[0] && !table.dataset.grimoire) {
+    table.dataset.grimoire = "1";
+    const model = addButton("Ajouter à un grimoire", "", false);
+    for (const tr of table.tBodies[0].rows) {
+      const cell = tr.cells[0];
+      const link = cell && cell.querySelector("a");
+      if (!link) continue;
+      const button = model.cloneNode(true);
+      button.removeAttribute("data-grimoire-sort");
+      button.setAttribute("aria-label", `Ajouter « ${link.textContent.trim()} » à un grimoire`);
+      cell.append(button);
+    }
+  }
+  for (const heading of document.querySelectorAll(".md-content h2.sort[id]")) {
+    const line = heading.nextElementSibling;
+    if (!line || !line.matches("p.niveaux") || line.querySelector(".grimoire-ajout")) continue;
+    const key = linkKey(el("a", { href: `#${heading.id}` }));
+    if (!key) continue;
+    const name = heading.textContent.replace(/¶$/, "").trim();
+    line.append(" ", addButton(`Ajouter « ${name} » à un grimoire`, key, true));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Descriptions: the export's Markdown as nodes (paragraphs, « - » lists, emphasis)
+// ---------------------------------------------------------------------------------------
+
+const inlineNodes = (text) => {
+  const nodes = [];
+  const pattern = /\\(.)|\*\*(.+?)\*\*|(?<![\p{L}\p{N}\\])_(.+?)_(?![\p{L}\p{N}])|\*(.+?)\*/gu;
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > at) nodes.push(text.slice(at, m.index));
+    if (m[1] !== undefined) nodes.push(m[1]);
+    else if (m[2] !== undefined) nodes.push(el("strong", {}, ...inlineNodes(m[2])));
+    else nodes.push(el("em", {}, ...inlineNodes(m[3] ?? m[4])));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return nodes;
+};
+
+const descriptionNodes = (markdown) => {
+  const blocks = [];
+  for (const block of String(markdown || "").split(/\n\s*\n/)) {
+    const lines = block.split("\n").filter((l) => l.trim());
+    if (!lines.length) continue;
+    if (lines.every((l) => /^\s*-\s+/.test(l))) {
+      blocks.push(el("ul", {}, ...lines.map((l) => el("li", {}, ...inlineNodes(l.replace(/^\s*-\s+/, "").trim())))));
+    } else {
+      blocks.push(el("p", {}, ...inlineNodes(lines.join(" ").trim())));
+    }
+  }
+  return blocks;
+};
+
+// ---------------------------------------------------------------------------------------
+// The grimoire page
+// ---------------------------------------------------------------------------------------
+
+let currentPage = null;
+
+/** The share link of a grimoire: this page's address, `nom` and the ids, commas kept. */
+const shareLink = (name, entries) => {
+  const page = new URL(location.pathname, location.origin);
+  const ids = entries.map((e) => e.id).filter(Boolean);
+  return `${page.href}?nom=${encodeURIComponent(name)}&sorts=${ids.join(",")}`;
+};
+
+const fileName = (name) => `grimoire-${name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+  .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
+
+/** An imported file's text → { name, entries } or throws an Error naming what is wrong. */
+const readGrimoireFile = (text, file) => {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec(String(error && error.message));
+    const where = at ? ` (illisible vers le caractère ${Number(at[1]) + 1})` : "";
+    throw new Error(`« ${file} » n’est pas un fichier JSON${where} : un grimoire exporté par ce site l’est.`);
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) {
+    const what = Array.isArray(data) ? "une liste" : data === null ? "null" : `une valeur (${typeof data})`;
+    throw new Error(`« ${file} » contient ${what}, pas un grimoire : il faut un objet { "nom": …, "sorts": […] }.`);
+  }
+  if (data.format !== undefined && data.format !== FORMAT) {
+    throw new Error(`« ${file} » est au format « ${String(data.format).slice(0, 40)} », pas « ${FORMAT} ».`);
+  }
+  const name = typeof data.nom === "string" ? cleanName(data.nom) : "";
+  if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
+  if (!Array.isArray(data.sorts)) throw new Error(`« ${file} » : le champ « sorts » doit être une liste de sorts.`);
+  if (data.sorts.length > MAX_SPELLS) throw new Error(`« ${file} » a ${data.sorts.length} sorts : ${MAX_SPELLS} au plus.`);
+  const entries = data.sorts.map((s, i) => {
+    const item = typeof s === "string" ? { id: s } : s;
+    if (!item || typeof item !== "object" || Array.isArray(item)) {
+      throw new Error(`« ${file} », sort n° ${i + 1} : un objet { "id": …, "nom": … } est attendu.`);
+    }
+    if (item.id !== undefined && !ID_PATTERN.test(String(item.id))) {
+      throw new Error(`« ${file} », sort n° ${i + 1} : identifiant « ${String(item.id).slice(0, 30)} » mal formé (chiffres et lettres minuscules).`);
+    }
+    const entry = cleanEntry({ id: item.id, url: item.adresse, name: item.nom, college: item.college });
+    if (!entry) throw new Error(`« ${file} », sort n° ${i + 1} : ni « id » ni « adresse ».`);
+    return entry;
+  });
+  return { name, entries };
+};
+
+const setupGrimoirePage = (signal) => {
+  const root = document.getElementById("grimoire");
+  if (!root) return;
+  const query = new URLSearchParams(location.search);
+  const shared = query.has("sorts");
+  let filters = null; // the AbortController of the list's filters
+  let status = ""; // a message kept across one render (after an action)
+  let statusKind = "info";
+
+  const message = (text, kind = "info") => el("p", {
+    class: `grimoire-message grimoire-message--${kind}`, role: kind === "erreur" ? "alert" : "status",
+  }, text);
+
+  const button = (label, action, extra = {}) => {
+    const b = el("button", { type: "button", class: "md-button grimoire-bouton", ...extra }, label);
+    b.addEventListener("click", action, { signal });
+    return b;
+  };
+
+  const card = (entry, record, actions) => {
+    const nodes = [];
+    if (record) {
+      const min = Number(record.level_min);
+      const max = Number(record.level_max);
+      nodes.push(el("h2", { class: "grimoire-sort__nom" },
+        el("a", { href: new URL(record.url, siteRoot()).href }, String(record.name)), " ",
+        el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
+          levels(min, max))));
+      nodes.push(el("p", { class: "grimoire-sort__college" }, String(record.college ?? "")));
+      const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
+      if (fields.length) {
+        nodes.push(el("dl", { class: "champs" }, ...fields.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
+      }
+      nodes.push(el("div", { class: "grimoire-sort__description" }, ...descriptionNodes(record.description)));
+    } else {
+      nodes.push(el("h2", { class: "grimoire-sort__nom" }, entry.name));
+      if (entry.college) nodes.push(el("p", { class: "grimoire-sort__college" }, entry.college));
+      nodes.push(el("p", { class: "grimoire-sort__absent" },
+        "Absent des données actuelles du site (l’export des sorts a changé ?) : gardé sous le nom qu’il avait",
+        entry.id ? ` (identifiant ${entry.id}).` : "."));
+    }
+    if (actions) nodes.push(el("p", { class: "grimoire-sort__actions" }, ...actions));
+    return el("article", { class: `grimoire-sort${record ? "" : " grimoire-sort--absent"}`, "data-id": entry.id || null },
+      ...nodes);
+  };
+
+  /** The list of `entries` (cards), with the index's filters when there is more than one. */
+  const spellList = (entries, data, removable) => {
+    const list = el("div", { class: "grimoire-liste" });
+    const keys = (name) => root.getAttribute(`data-champ-${name}`) || "";
+    const rows = entries.map((entry, rank) => {
+      const record = resolve(entry, data);
+      const actions = removable ? [button("Retirer", () => removable(entry), {
+        class: "md-button grimoire-bouton grimoire-retirer", "aria-label": `Retirer « ${entry.name} » du grimoire` })] : null;
+      const node = card(entry, record, actions);
+      list.append(node);
+      const fields = (record && record.fields) || {};
+      const field = (name) => String(fields[keys(name)] ?? "");
+      const firstWord = field("temps").trim().split(" ", 1)[0].replace(/[,.]+$/, "").toLowerCase();
+      return filterRow({
+        node, rank,
+        name: record ? String(record.name) : entry.name,
+        collegeName: record ? String(record.college) : entry.college,
+        values: record ? {
+          college: record.college_slug, min: record.level_min, max: record.level_max,
+          classe: field("classe"), duree: field("duree"), temps: field("temps"), resistance: field("resistance"),
+          long: firstWord === "long" ? "1" : "0",
+        } : { college: "", min: "1", max: "10" },
+        record,
+      });
+    });
+    return { list, rows };
+  };
+
+  const mount = (nodes, list, rows) => {
+    if (filters) filters.abort();
+    filters = new AbortController();
+    signal.addEventListener("abort", () => filters.abort(), { once: true });
+    root.replaceChildren(...nodes);
+    if (list) {
+      root.append(list);
+      if (rows.length > 1) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });
+    }
+    root.dataset.grimoirePret = "1"; // for the tests: the page is drawn
+  };
+
+  const withData = (draw) => loadIndexes().then(draw, () => draw({ byId: new Map(), byUrl: new Map(), unavailable: true }));
+
+  // The shared view: read-only, « Garder ce grimoire » -------------------------------------
+  const drawShared = (data) => {
+    if (!root.isConnected) return;
+    const name = cleanName(query.get("nom")) || "Grimoire partagé";
+    const tokens = (query.get("sorts") || "").split(",").map((t) => t.trim()).filter(Boolean).slice(0, MAX_SPELLS);
+    const ids = [...new Set(tokens.filter((t) => ID_PATTERN.test(t)))];
+    const unreadable = tokens.length - tokens.filter((t) => ID_PATTERN.test(t)).length;
+    const entries = ids.map((id) => {
+      const record = data.byId.get(id);
+      return record ? entryOf(record) : { id, url: "", name: `Sort inconnu (${id})`, college: "" };
+    });
+    const missing = entries.filter((e) => !data.byId.has(e.id)).length;
+    const own = new URL(location.pathname, location.origin);
+    const keep = button("Garder ce grimoire", () => {
+      const store = readStore();
+      const kept = freeName(store, name);
+      store.lists.push({ name: kept, spells: entries });
+      store.last = kept;
+      try { writeStore(store); } catch (error) { status = error.message; statusKind = "erreur"; drawShared(data); return; }
+      own.searchParams.set("nom", kept);
+      const renamed = kept !== name ? ` Un grimoire s’appelait déjà « ${name} » : celui-ci est gardé sous le nom « ${kept} ».` : "";
+      try { sessionStorage.setItem("regles-grimoire-annonce", `Grimoire « ${kept} » gardé dans ce navigateur.${renamed}`); } catch { /* no message */ }
+      location.assign(own.href);
+    }, { class: "md-button md-button--primary grimoire-bouton grimoire-garder" });
+    const head = el("section", { class: "grimoire-partage-vue", "aria-label": "Grimoire partagé" },
+      el("p", { class: "grimoire-partage-vue__titre" }, "Grimoire partagé : ", el("strong", {}, name),
+        ` (${entries.length} ${entries.length > 1 ? "sorts" : "sort"})`),
+      el("p", {}, "En lecture seule : rien n’est gardé dans ce navigateur tant que vous ne le gardez pas."),
+      el("p", { class: "grimoire-boutons" }, keep,
+        el("a", { class: "md-button grimoire-bouton", href: own.href }, "Mes grimoires")));
+    const notes = [];
+    if (status) notes.push(message(status, statusKind));
+    if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : seuls les identifiants sont montrés.", "erreur"));
+    if (missing && !data.unavailable) notes.push(message(`${missing} ${missing > 1 ? "sorts du lien sont absents" : "sort du lien est absent"} des données de ce site : ${missing > 1 ? "ils sont montrés" : "il est montré"} comme absent${missing > 1 ? "s" : ""}.`, "attention"));
+    if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "attention"));
+    if (!entries.length) notes.push(message("Ce lien ne nomme aucun sort.", "attention"));
+    const { list, rows } = spellList(entries, data, null);
+    mount([head, ...notes], entries.length ? list : null, rows);
+  };
+
+  // The reader's own grimoires ---------------------------------------------------------------
+  const drawOwn = (data) => {
+    if (!root.isConnected) return;
+    const store = readStore();
+    const wanted = cleanName(query.get("nom"));
+    const current = findList(store, wanted) || findList(store, store.last) || store.lists[0] || null;
+    const notes = [];
+    let said = null;
+    try { said = sessionStorage.getItem("regles-grimoire-annonce"); sessionStorage.removeItem("regles-grimoire-annonce"); } catch { /* none */ }
+    if (said) { status = said; statusKind = "info"; }
+    if (store.unavailable) notes.push(message("Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : les grimoires ne peuvent pas être gardés.", "erreur"));
+    if (store.damaged) notes.push(message("Les grimoires gardés dans ce navigateur sont illisibles : ils ont été mis de côté, intacts, et la page repart de zéro.", "erreur"));
+    if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : les sorts sont montrés par leur nom seulement.", "erreur"));
+
+    // Each change is made on the grimoires as they are kept now (another tab may have
+    // changed them since this one drew the page).
+    const save = (change, done) => {
+      const fresh = readStore();
+      change(fresh);
+      try { writeStore(fresh); } catch (error) { status = error.message; statusKind = "erreur"; redraw(); return; }
+      status = done; statusKind = "info";
+      redraw();
+    };
+    const select = (name) => {
+      const address = new URL(location.href);
+      if (name) address.searchParams.set("nom", name); else address.searchParams.delete("nom");
+      history.replaceState(history.state, "", address.href);
+      query.delete("nom");
+      if (name) query.set("nom", name);
+    };
+    const create = () => askName("Nouveau grimoire", "", store).then((name) => {
+      if (!name) return;
+      select(name);
+      save((s) => { if (!findList(s, name)) s.lists.push({ name, spells: [] }); s.last = name; }, `Grimoire « ${name} » créé.`);
+    });
+
+    // Import: a new grimoire, never a change to those kept.
+    const importMessage = el("p", { class: "grimoire-import__message", role: "alert", hidden: true });
+    const fileInput = el("input", { type: "file", id: "grimoire-fichier", accept: ".json,application/json", class: "grimoire-fichier" });
+    fileInput.addEventListener("change", () => {
+      const file = fileInput.files && fileInput.files[0];
+      if (!file) return;
+      const fail = (text) => { importMessage.textContent = text; importMessage.hidden = false; fileInput.value = ""; };
+      if (file.size > 2_000_000) { fail(`« ${file.name} » pèse ${Math.round(file.size / 1000)} Ko : trop pour un grimoire, rien n’a été importé.`); return; }
+      file.text().then((text) => {
+        let read;
+        try { read = readGrimoireFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
+        const kept = freeName(store, read.name);
+        const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
+        select(kept);
+        let done = `Grimoire « ${kept} » importé (${read.entries.length} ${read.entries.length > 1 ? "sorts" : "sort"}).`;
+        if (kept !== read.name) done += ` Un grimoire s’appelait déjà « ${read.name} ».`;
+        if (unknown.length) {
+          done += ` ${unknown.length > 1 ? `${unknown.length} sorts inconnus de ce site sont gardés` : "1 sort inconnu de ce site est gardé"} comme absent${unknown.length > 1 ? "s" : ""} : ${unknown.map((e) => e.name).join(", ")}.`;
+        }
+        save((s) => { s.lists.push({ name: kept, spells: read.entries }); s.last = kept; }, done);
+      }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
+    }, { signal });
+    const importer = el("div", { class: "grimoire-import" },
+      el("label", { for: "grimoire-fichier", class: "md-button grimoire-bouton" }, "Importer un fichier JSON"),
+      fileInput, importMessage);
+
+    if (!current) {
+      if (status) notes.push(message(status, statusKind));
+      status = "";
+      const index = root.dataset.index || "../";
+      mount([...notes,
+        el("p", { class: "grimoire-vide" }, "Aucun grimoire dans ce navigateur pour l’instant. Ajoutez un sort depuis ",
+          el("a", { href: index }, "l’index des sorts"), " (bouton « + » de chaque ligne), une page de collège ou l’aperçu d’un sort : le grimoire se crée au passage."),
+        el("p", { class: "grimoire-boutons" }, button("Nouveau grimoire", create)),
+        importer], null, []);
+      return;
+    }
+
+    const choice = el("select", { id: "grimoire-nom", class: "grimoire-choix__liste" },
+      ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
+        `${l.name} (${l.spells.length} ${l.spells.length > 1 ? "sorts" : "sort"})`)));
+    choice.addEventListener("change", () => {
+      select(choice.value);
+      save((s) => { s.last = choice.value; }, "");
+    }, { signal });
+    const rename = () => askName("Renommer le grimoire", current.name, store, current.name).then((name) => {
+      if (!name || name === current.name) return;
+      const old = current.name;
+      select(name);
+      save((s) => { const l = findList(s, old); if (l) l.name = name; if (s.last === old) s.last = name; }, `« ${old} » s’appelle maintenant « ${name} ».`);
+    });
+    const empty = () => confirmAction("Vider le grimoire",
+      `Retirer les ${current.spells.length} sorts de « ${current.name} » ? Le grimoire reste, vide.`, "Vider").then((yes) => {
+      if (yes) save((s) => { const l = findList(s, current.name); if (l) l.spells = []; }, `« ${current.name} » est vide.`);
+    });
+    const remove = () => confirmAction("Supprimer le grimoire",
+      `Supprimer « ${current.name} » et ses ${current.spells.length} sorts de ce navigateur ? Ce n’est pas réversible (exportez-le d’abord pour le garder).`,
+      "Supprimer").then((yes) => {
+      if (!yes) return;
+      select("");
+      save((s) => { s.lists = s.lists.filter((l) => l.name !== current.name); if (s.last === current.name) s.last = ""; },
+        `« ${current.name} » est supprimé.`);
+    });
+    const removeSpell = (entry) => {
+      select(current.name);
+      save((s) => { const l = findList(s, current.name); if (l) l.spells = l.spells.filter((e) => e !== entry && !(e.id === entry.id && e.url === entry.url)); },
+        `« ${entry.name} » retiré de « ${current.name} ».`);
+    };
+
+    const link = shareLink(current.name, current.spells);
+    const linkField = el("input", { type: "text", id: "grimoire-lien", readonly: true, value: link, class: "grimoire-lien" });
+    const copy = button("Copier le lien", () => {
+      linkField.select();
+      const done = () => { status = "Lien copié."; statusKind = "info"; redraw(); };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(link).then(done, () => { document.execCommand("copy"); done(); });
+      } else { document.execCommand("copy"); done(); }
+    });
+    const exportFile = button("Exporter (fichier JSON)", () => {
+      const content = { format: FORMAT, version: VERSION, nom: current.name,
+        sorts: current.spells.map((e) => ({ id: e.id, nom: e.name, college: e.college, adresse: e.url })) };
+      const blob = new Blob([`${JSON.stringify(content, null, 2)}\n`], { type: "application/json" });
+      const address = URL.createObjectURL(blob);
+      const a = el("a", { href: address, download: fileName(current.name), hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(address), 1000);
+    });
+    const withoutId = current.spells.filter((e) => !e.id).length;
+
+    const n = current.spells.length;
+    const controls = el("section", { class: "grimoire-choix", "aria-label": "Vos grimoires" },
+      el("div", { class: "grimoire-choix__ligne" },
+        el("label", { for: "grimoire-nom" }, "Grimoire"), choice),
+      el("div", { class: "grimoire-boutons" },
+        button("Nouveau", create), button("Renommer", rename),
+        button("Vider", empty, { disabled: n === 0 }), button("Supprimer", remove, { class: "md-button grimoire-bouton grimoire-danger" })));
+    if (status) notes.push(message(status, statusKind));
+    status = "";
+    const sharing = el("section", { class: "grimoire-partage", "aria-label": "Partager, exporter, importer" },
+      el("h2", { class: "grimoire-partage__titre" }, "Partager"),
+      el("p", { class: "grimoire-partage__ligne" },
+        el("label", { for: "grimoire-lien" }, `Lien de « ${current.name} » (en lecture seule pour qui l’ouvre)`), linkField),
+      withoutId ? el("p", { class: "grimoire-message grimoire-message--attention" },
+        `${withoutId} ${withoutId > 1 ? "sorts sans identifiant ne sont" : "sort sans identifiant n’est"} pas dans le lien.`) : null,
+      el("div", { class: "grimoire-boutons" }, copy, exportFile),
+      importer);
+    const { list, rows } = spellList(current.spells, data, removeSpell);
+    const body = n ? list : null;
+    const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, `« ${current.name} » est vide. Ajoutez-y des sorts depuis `,
+      el("a", { href: root.dataset.index || "../" }, "l’index des sorts"), ", une page de collège ou l’aperçu d’un sort.");
+    mount([controls, ...notes, sharing, emptyNote].filter(Boolean), body, rows);
+  };
+
+  const redraw = () => withData(shared ? drawShared : drawOwn);
+  currentPage = { refresh: () => { if (!shared) redraw(); } };
+  signal.addEventListener("abort", () => { currentPage = null; }, { once: true });
+  // Another tab changed the grimoires: this one shows them as they are now.
+  window.addEventListener("storage", (e) => { if (e.key === storeKey() && !shared) redraw(); }, { signal });
+  redraw();
+};
+
+// ---------------------------------------------------------------------------------------
+// Start: on every page (first load and Material's instant navigation)
+// ---------------------------------------------------------------------------------------
+
+let controller = null;
+onEachPage(() => {
+  if (controller) controller.abort();
+  controller = new AbortController();
+  addButtons();
+  setupGrimoirePage(controller.signal);
+});

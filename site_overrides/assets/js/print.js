@@ -1,0 +1,167 @@
+/* Paper: what the page becomes just before it is printed, and back just after (the print
+ * stylesheet, impression.css, does the rest; rules.js unfolds the calculators).
+ *
+ * - A page shown in the dark palette prints in the light one.
+ * - Closed details blocks print open.
+ * - A page of spells (a college page: `h2.sort`, each spell's name, followed by its levels,
+ *   fields and description; a grimoire, whose spells are each an article) gets a choice of
+ *   its paper form above its first spell: « Liste compacte » (the page as it is, set tighter) or « Cartes à découper ». In
+ *   cards, each spell is put in a card (`.regles-carte`) of a grid (`.regles-cartes-grille`)
+ *   for the time of printing, and taken out again afterwards (a grimoire's articles are the
+ *   cards; a grimoire prints as cards by default). The choice is kept in the
+ *   browser for the next pages of spells. A page may ask for cards by default with
+ *   `data-impression="cartes"` on an element of its content (a grimoire).
+ *
+ * window.rules.printForm(form) sets the form ("cartes" or "liste") as the choice does. */
+import { el, onEachPage, rules } from "./page.js";
+
+const STORE = "regles-impression";
+const CARDS = "regles-cartes";
+const FORMS = {
+  liste: "Liste compacte",
+  cartes: "Cartes à découper",
+};
+
+function storedForm() {
+  try {
+    const value = localStorage.getItem(STORE);
+    return value in FORMS ? value : null;
+  } catch {
+    return null; // storage refused: the page's default
+  }
+}
+
+// A grimoire (grimoire.js: `#grimoire`, its spells each an `article.grimoire-sort` of
+// `.grimoire-liste`) prints as cards unless the reader chose otherwise.
+const GRIMOIRE = "#grimoire.grimoire";
+
+function pageDefault() {
+  if (document.querySelector(GRIMOIRE)) return "cartes";
+  const asked = document.querySelector("article [data-impression]");
+  const value = asked && asked.getAttribute("data-impression");
+  return value in FORMS ? value : "liste";
+}
+
+let chosen = null; // this page's choice, once made
+
+function currentForm() {
+  return chosen || storedForm() || pageDefault();
+}
+
+function spellHeadings() {
+  return Array.from(document.querySelectorAll("article h2.sort"));
+}
+
+/* ------------------------------------------------------------ the choice, on screen */
+
+function setForm(form) {
+  if (!(form in FORMS)) throw new Error(`forme d’impression inconnue : « ${form} »`);
+  chosen = form;
+  try {
+    localStorage.setItem(STORE, form);
+  } catch {
+    // not kept: this page only
+  }
+  for (const input of document.querySelectorAll(".regles-impression-choix input")) {
+    input.checked = input.value === form;
+  }
+}
+
+function addChoice() {
+  const headings = spellHeadings();
+  const grimoire = document.querySelector(GRIMOIRE);
+  if (!(headings.length || grimoire) || document.querySelector(".regles-impression-choix")) {
+    return;
+  }
+  const form = currentForm();
+  const options = Object.entries(FORMS).map(([value, label]) => {
+    const input = el("input", {
+      type: "radio",
+      name: "regles-impression",
+      value,
+      checked: value === form,
+    });
+    input.addEventListener("change", () => input.checked && setForm(value));
+    return el("label", {}, input, label);
+  });
+  const button = el("button", { type: "button", class: "md-button" }, "Imprimer");
+  button.addEventListener("click", () => window.print());
+  const choice = el(
+    "fieldset",
+    { class: "regles-impression-choix" },
+    el("legend", {}, "Imprimer les sorts"),
+    ...options,
+    button,
+  );
+  (grimoire || headings[0]).before(choice);
+}
+
+/* ------------------------------------------------------------ just before printing */
+
+let undo = [];
+
+function intoCards() {
+  document.documentElement.classList.add(CARDS);
+  undo.push(() => document.documentElement.classList.remove(CARDS));
+  const headings = spellHeadings(); // a grimoire's spells are cards already
+  if (!headings.length) return;
+  const grid = el("div", { class: "regles-cartes-grille" });
+  headings[0].before(grid);
+  for (const heading of headings) {
+    const card = el("div", { class: "regles-carte" });
+    const parts = [heading];
+    for (let next = heading.nextElementSibling; next; next = next.nextElementSibling) {
+      if (/^H[12]$/.test(next.tagName) || next.matches(".regles-impression-choix")) break;
+      parts.push(next);
+    }
+    const place = document.createComment("carte");
+    heading.before(place);
+    card.append(...parts);
+    grid.append(card);
+    undo.push(() => {
+      place.replaceWith(...parts);
+    });
+  }
+  undo.push(() => grid.remove());
+}
+
+function lightPalette() {
+  for (const node of document.querySelectorAll("[data-md-color-scheme]")) {
+    const scheme = node.getAttribute("data-md-color-scheme");
+    if (scheme === "default") continue;
+    node.setAttribute("data-md-color-scheme", "default");
+    undo.push(() => node.setAttribute("data-md-color-scheme", scheme));
+  }
+}
+
+function openDetails() {
+  for (const details of document.querySelectorAll("article details:not([open])")) {
+    details.open = true;
+    undo.push(() => {
+      details.open = false;
+    });
+  }
+}
+
+function beforePrint() {
+  afterPrint(); // a second beforeprint without its afterprint
+  lightPalette();
+  openDetails();
+  if (currentForm() === "cartes") intoCards();
+}
+
+function afterPrint() {
+  const steps = undo.reverse();
+  undo = [];
+  for (const step of steps) step();
+}
+
+window.addEventListener("beforeprint", beforePrint);
+window.addEventListener("afterprint", afterPrint);
+
+rules.printForm = setForm;
+
+onEachPage(() => {
+  chosen = null;
+  addChoice();
+});

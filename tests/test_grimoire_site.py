@@ -1,0 +1,77 @@
+"""The grimoires' page of the built test site, and the spells' ids in data/spells.json.
+
+The page is generated in the spells' folder (`sorts/grimoire/`), after the spell index in the
+nav, under the title the settings give it; its container carries what grimoire.js reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from tests.conftest import build_site, variant_of_test_site
+
+pytestmark = pytest.mark.site
+
+PAGE = "sorts/grimoire/index.html"
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def nav_titles(page: BeautifulSoup) -> list[str]:
+    """The titles of the spells' section of the primary nav, in order."""
+    links = page.select("nav.md-nav--primary a.md-nav__link[href]")
+    return [" ".join(a.get_text().split()) for a in links]
+
+
+def test_spells_json_ids_are_unique_and_short(site_dir: Path) -> None:
+    data = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    ids = [s["id"] for s in data]
+    assert len(set(ids)) == len(ids) == len(data)
+    assert all(re.fullmatch(r"[0-9a-z]{4,6}", i) for i in ids)
+
+
+def test_the_grimoire_page_follows_the_index_and_carries_the_filters_labels(
+    site_dir: Path,
+) -> None:
+    page = soup(site_dir / PAGE)
+    h1 = page.find("h1")
+    assert isinstance(h1, Tag) and h1.get_text().removesuffix("¶").strip() == "Mon grimoire"
+    box = page.find(id="grimoire")
+    assert isinstance(box, Tag)
+    assert box["data-index"] == "../index-des-sorts/"
+    # The filters say what the index's filters say (its table's labels).
+    index = soup(site_dir / "sorts/index-des-sorts/index.html").find(id="table-sorts")
+    assert isinstance(index, Tag)
+    for key in ("niveaux", "college", "classe", "resistance"):
+        assert box[f"data-libelle-{key}"] == index[f"data-libelle-{key}"]
+    assert box["data-champ-classe"] == "Classe" and box["data-champ-temps"] == "Temps"
+    # Without JavaScript, the page says why it is empty.
+    assert "JavaScript" in box.get_text()
+    titles = nav_titles(page)
+    assert titles.index("Mon grimoire") == titles.index("Index des sorts") + 1
+    intro = page.select_one("p.grimoire-intro a")
+    assert intro is not None and intro["href"] == "../index-des-sorts/"
+
+
+def test_the_grimoire_title_is_a_setting_and_the_address_stays(tmp_path: Path) -> None:
+    config = variant_of_test_site(
+        tmp_path,
+        lambda text: text.replace(
+            "index_title: Index des sorts",
+            "index_title: Index des sorts\n        grimoire_title: Grimoires des personnages",
+        ),
+    )
+    result = build_site(tmp_path / "site", config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = soup(tmp_path / "site" / PAGE)
+    h1 = page.find("h1")
+    assert isinstance(h1, Tag)
+    assert h1.get_text().removesuffix("¶").strip() == "Grimoires des personnages"
+    assert "Grimoires des personnages" in nav_titles(page)
