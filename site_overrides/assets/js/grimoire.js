@@ -593,7 +593,7 @@ const setupGrimoirePage = (signal) => {
         save((s) => { s.lists.push({ name: kept, spells: read.entries }); s.last = kept; }, done);
       }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
     }, { signal });
-    const importer = el("div", { class: "grimoire-import" },
+    const importer = el("div", { class: "grimoire-importer" },
       el("label", { for: "grimoire-fichier", class: "md-button grimoire-bouton" }, "Importer un fichier JSON"),
       fileInput, importMessage);
 
