@@ -82,8 +82,8 @@ class SpellBook:
         return uri.rsplit("/", 1)[-1]
 
     def pages(self) -> list[tuple[str, str]]:
-        """(path in the docs, Markdown) of the spell index, the fields page, then of each
-        college."""
+        """(path in the docs, Markdown) of the spell index, the fields page, each college,
+        then the grimoires' page."""
         settings = self.settings
         fields_page = (settings.fields_title, self._file(settings.fields_uri))
         index = spellbook.render_spell_index(
@@ -101,15 +101,12 @@ class SpellBook:
             (settings.index_title, self._file(settings.index_uri)),
             self.labels,
         )
-        pages = [
-            (settings.index_uri, index),
-            (settings.grimoire_uri, grimoire),
-            (settings.fields_uri, fields),
-        ]
+        pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
         for c in self.result.colleges:
             intro = spell_terms.college_intro(self.result, c, links)
             pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
+        pages.append((settings.grimoire_uri, grimoire))
         return pages
 
     def college_pages(self) -> dict[str, str]:

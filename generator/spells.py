@@ -1116,7 +1116,11 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
             }
             label, title = _levels(s)
             cells = [
-                f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a></td>',
+                # The grimoires' « + » (grimoire.js; hidden without JavaScript): written here,
+                # not at load, which would lay out every row again.
+                f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a>'
+                f'<button type="button" class="grimoire-ajout" '
+                f'aria-label="Ajouter « {e(s.name)} » à un grimoire"></button></td>',
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',

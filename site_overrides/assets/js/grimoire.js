@@ -1,8 +1,9 @@
 /* Grimoires: named lists of spells, one per character, kept in this browser.
  *
- * - On the spell index (a « + » button in each row's first cell), on a college page (a button
- *   under each spell's heading) and in a spell's bubble (preview.js), a reader adds the spell
- *   to a grimoire, picked or created in a small dialog; the last one used is the default.
+ * - On the spell index (a « + » button in each row's first cell, written by the build), on a
+ *   college page (a button under each spell's heading) and in a spell's bubble (preview.js),
+ *   a reader adds the spell to a grimoire, picked or created in a small dialog; the last one
+ *   used is the default.
  * - The generated page `<spells' folder>/grimoire/` (div#grimoire, spells.render_grimoire_page)
  *   shows one grimoire's spells in full (fields, description), with the index's filters and
  *   sorting (spells.js's `setupFilters`, not a copy); it renames, empties and deletes them
@@ -296,22 +297,9 @@ document.addEventListener("click", (e) => {
 
 previewActions.push((record) => (record && record.url ? addButton(`Ajouter « ${record.name} » à un grimoire`, record.url, true) : null));
 
-/** « + » in each row of the spell index; a button under each heading of a college page. */
+/** A button under each heading of a college page. The spell index's rows have theirs in the
+ * page (spells.render_spell_table): written at load, they would lay out every row again. */
 const addButtons = () => {
-  const table = document.getElementById("table-sorts");
-  if (table && table.tBodies[0] && !table.dataset.grimoire) {
-    table.dataset.grimoire = "1";
-    const model = addButton("Ajouter à un grimoire", "", false);
-    for (const tr of table.tBodies[0].rows) {
-      const cell = tr.cells[0];
-      const link = cell && cell.querySelector("a");
-      if (!link) continue;
-      const button = model.cloneNode(true);
-      button.removeAttribute("data-grimoire-sort");
-      button.setAttribute("aria-label", `Ajouter « ${link.textContent.trim()} » à un grimoire`);
-      cell.append(button);
-    }
-  }
   for (const heading of document.querySelectorAll(".md-content h2.sort[id]")) {
     const line = heading.nextElementSibling;
     if (!line || !line.matches("p.niveaux") || line.querySelector(".grimoire-ajout")) continue;
@@ -593,7 +581,7 @@ const setupGrimoirePage = (signal) => {
         save((s) => { s.lists.push({ name: kept, spells: read.entries }); s.last = kept; }, done);
       }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
     }, { signal });
-    const importer = el("div", { class: "grimoire-import" },
+    const importer = el("div", { class: "grimoire-importer" },
       el("label", { for: "grimoire-fichier", class: "md-button grimoire-bouton" }, "Importer un fichier JSON"),
       fileInput, importMessage);
 

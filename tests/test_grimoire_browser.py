@@ -1,0 +1,329 @@
+"""Grimoires in real Chromium, the test site served under /regles/ (as on GitHub Pages).
+
+A reader adds spells from the index, a college page and a spell's bubble; they are still
+there after a reload; the share link opens them read-only in a fresh browser, where
+« Garder ce grimoire » keeps them; a bad file says what is wrong; a spell gone from the data
+shows as missing; offline, through the service worker, the page still works. Expected names
+and ids are read from the built data/spells.json.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_offline import subpath_site
+from tests.test_offline_browser import OfflineReady, offline_ready
+from tests.test_spells_browser import INDEX, PREFIX, Tab, base, fold, served, spells, tab
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["base", "offline_ready", "served", "spells", "subpath_site", "tab"]
+
+PAGE = "sorts/grimoire/"
+READY = "#grimoire[data-grimoire-pret]"
+KEY = f"regles-grimoires:/{PREFIX}/"
+CARDS = "#grimoire .grimoire-sort:not([hidden])"
+
+
+def open_grimoire(t: Tab, path: str = PAGE) -> Any:
+    page = t.page
+    page.goto(t.base + path)
+    page.locator(READY).wait_for(state="attached")
+    return page
+
+
+def card_names(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        CARDS + " .grimoire-sort__nom",
+        "hs => hs.map(h => (h.querySelector('a') || h).textContent.trim())",
+    )
+
+
+def entry(spell: dict[str, Any]) -> dict[str, str]:
+    return {k: spell[k] for k in ("id", "url", "name", "college")}
+
+
+def keep(page: Any, lists: list[tuple[str, list[dict[str, str]]]]) -> None:
+    """Grimoires written into the browser as grimoire.js keeps them."""
+    data = {"version": 1, "last": lists[0][0] if lists else "", "lists": []}
+    data["lists"] = [{"name": n, "spells": s} for n, s in lists]
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(data)])
+
+
+def kept(page: Any) -> Any:
+    raw = page.evaluate("k => localStorage.getItem(k)", KEY)
+    return json.loads(raw) if raw else None
+
+
+def upload(page: Any, name: str, content: bytes) -> None:
+    files = [{"name": name, "mimeType": "application/json", "buffer": content}]
+    page.set_input_files("#grimoire-fichier", files=files)
+
+
+def add_in_dialog(page: Any, new_name: str | None = None) -> None:
+    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog.wait_for()
+    if new_name is not None:
+        dialog.locator("#grimoire-dialogue-nom").fill(new_name)
+    dialog.locator("button[value=ajouter]").click()
+    expect(page.locator(".grimoire-annonce")).to_contain_text("ajouté à")
+    expect(dialog).to_have_count(0)
+
+
+def test_three_spells_added_from_index_college_and_preview_are_there_after_reload(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = t.open(INDEX)
+    rows = page.locator("#table-sorts tbody tr")
+    # 1. The index: the row's « + ».
+    rows.nth(0).locator("button.grimoire-ajout").click()
+    add_in_dialog(page, "Aldric")
+    # 2. A spell's bubble (over a name of the index): « Ajouter au grimoire ».
+    rows.nth(3).locator("td:first-child a").hover()
+    bubble = page.locator("#sort-apercu:not([hidden])")
+    bubble.locator("button.grimoire-ajout").click()
+    add_in_dialog(page)  # the last grimoire used is the default
+    # 3. A college page: the button under the spell's heading.
+    blast = next(s for s in spells if s["url"] == "sorts/acoustique/#blast-sonore")
+    page.goto(t.base + "sorts/acoustique/")
+    page.locator("h2#blast-sonore + p.niveaux button.grimoire-ajout").click()
+    add_in_dialog(page)
+
+    expected = [spells[0], spells[3], blast]
+    page = open_grimoire(t)
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    assert card_names(page) == [s["name"] for s in expected]
+    # In full: the fields and the description of each.
+    first = page.locator(CARDS).first
+    assert first.locator("dl.champs dt").all_text_contents() == list(expected[0]["fields"])
+    assert first.locator(".grimoire-sort__description").inner_text().strip()
+    link = page.input_value("#grimoire-lien")
+    query = parse_qs(urlsplit(link).query)
+    assert query == {"nom": ["Aldric"], "sorts": [",".join(s["id"] for s in expected)]}
+    assert link.startswith(t.base + PAGE + "?")
+
+
+def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
+    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+) -> None:
+    chosen = [spells[5], spells[40], spells[70]]
+    link = f"{base}{PAGE}?nom=Aldric&sorts={','.join(s['id'] for s in chosen)}"
+    t = tab(360, has_touch=True, is_mobile=True)
+    page = t.page
+    page.goto(link)
+    page.locator(READY).wait_for(state="attached")
+    assert card_names(page) == [s["name"] for s in chosen]
+    assert page.locator(".grimoire-retirer").count() == 0  # read-only
+    assert kept(page) is None  # nothing kept by opening it
+    page.get_by_role("button", name="Garder ce grimoire").tap()
+    page.wait_for_url(f"{base}{PAGE}?nom=Aldric")
+    page.locator(READY).wait_for(state="attached")
+    assert card_names(page) == [s["name"] for s in chosen]
+    expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
+    expect(page.locator(".grimoire-message")).to_contain_text("gardé")
+    # Kept a second time: a name clash gets « (2) », the first one stays.
+    page.goto(link)
+    page.locator(READY).wait_for(state="attached")
+    page.get_by_role("button", name="Garder ce grimoire").tap()
+    page.wait_for_url(lambda url: "nom=Aldric+%282%29" in url or "nom=Aldric%20(2)" in url)
+    page.locator(READY).wait_for(state="attached")
+    assert [g["name"] for g in kept(page)["lists"]] == ["Aldric", "Aldric (2)"]
+    expect(page.locator(".grimoire-message").first).to_contain_text("Aldric (2)")
+
+
+def test_a_link_of_twenty_spells_is_under_300_characters(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    # The longest ids of the export, and a name with accents and spaces (encoded).
+    chosen = sorted(spells, key=lambda s: -len(s["id"]))[:20]
+    keep(page, [("Grimoire d’Élise la Grise", [entry(s) for s in chosen])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    link = page.input_value("#grimoire-lien")
+    assert len(link) < 300, (len(link), link)
+    ids = parse_qs(urlsplit(link).query)["sorts"][0].split(",")
+    assert ids == [s["id"] for s in chosen]
+    print(f"\nlien de 20 sorts : {len(link)} caractères ({link})")
+
+
+def test_the_index_filters_and_sorting_work_on_a_grimoire(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    chosen = spells[:12]
+    keep(page, [("Aldric", [entry(s) for s in chosen])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    page.locator("#grimoire[data-sorts-actif]").wait_for(state="attached")
+    college = chosen[-1]["college_slug"]
+    page.select_option("#sorts-college", college)
+    expect(page.locator(CARDS)).to_have_count(sum(s["college_slug"] == college for s in chosen))
+    page.select_option("#sorts-college", "")
+    page.select_option("#sorts-tri", "nom")
+    page.select_option("#sorts-ordre", "desc")
+    names = [s["name"] for s in chosen]
+    expect(page.locator(CARDS).first).to_contain_text(max(names, key=fold))
+    assert card_names(page) == sorted(names, key=fold, reverse=True)
+    assert parse_qs(urlsplit(page.url).query) == {"tri": ["nom"], "ordre": ["desc"]}
+    page.fill("#sorts-texte", chosen[2]["name"])
+    expect(page.locator(CARDS)).to_have_count(1)
+
+
+def test_a_spell_missing_from_the_data_is_shown_as_missing(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(360, has_touch=True, is_mobile=True)
+    page = open_grimoire(t)
+    gone = {"id": "zzzz", "url": "sorts/ancien/#sort-disparu", "name": "Sort disparu",
+            "college": "Collège ancien"}  # fmt: skip
+    keep(page, [("Aldric", [entry(spells[0]), gone])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    assert card_names(page) == [spells[0]["name"], "Sort disparu"]
+    missing = page.locator(".grimoire-sort--absent")
+    expect(missing).to_have_count(1)
+    expect(missing).to_contain_text("Absent des données actuelles")
+    expect(missing).to_contain_text("Collège ancien")
+    # Kept as it was, not dropped.
+    assert kept(page)["lists"][0]["spells"][1] == gone
+
+
+def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    keep(page, [("Aldric", [entry(spells[0])])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    before = kept(page)
+    message = page.locator(".grimoire-import__message")
+    cases = [
+        (b"{pas du json", "n’est pas un fichier JSON"),
+        (b"[1, 2]", "contient une liste, pas un grimoire"),
+        (b'{"sorts": []}', "n’a pas de nom : le champ « nom » manque"),
+        (b'{"nom": "X", "sorts": {}}', "le champ « sorts » doit être une liste"),
+        (b'{"nom": "X", "sorts": [{"id": "A B"}]}', "sort n° 1 : identifiant « A B » mal formé"),
+    ]
+    for content, words in cases:
+        upload(page, "mauvais.json", content)
+        expect(message).to_contain_text(words)
+        expect(message).to_contain_text("« mauvais.json »")
+        expect(message).to_contain_text("Rien n’a été importé")
+        assert kept(page) == before
+    # A good file with a spell this site does not have: imported, that spell listed missing.
+    good = {"format": "regles-grimoire", "version": 1, "nom": "Aldric",
+            "sorts": [{"id": spells[1]["id"], "nom": spells[1]["name"]},
+                      {"id": "zzzz", "nom": "Sort d’ailleurs"}]}  # fmt: skip
+    upload(page, "bon.json", json.dumps(good).encode())
+    expect(page.locator(".grimoire-message").first).to_contain_text(
+        "1 sort inconnu de ce site est gardé comme absent : Sort d’ailleurs"
+    )
+    lists = kept(page)["lists"]
+    assert [g["name"] for g in lists] == ["Aldric", "Aldric (2)"]
+    assert lists[0] == before["lists"][0]
+    assert card_names(page) == [spells[1]["name"], "Sort d’ailleurs"]
+
+
+def test_export_then_import_gives_the_same_grimoire(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    keep(page, [("Élise", [entry(s) for s in spells[10:14]])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    with page.expect_download() as caught:
+        page.get_by_role("button", name="Exporter (fichier JSON)").click()
+    download = caught.value
+    assert download.suggested_filename == "grimoire-elise.json"
+    data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert data["nom"] == "Élise" and data["format"] == "regles-grimoire"
+    assert [s["id"] for s in data["sorts"]] == [s["id"] for s in spells[10:14]]
+    upload(page, "e.json", json.dumps(data).encode())
+    expect(page.locator("#grimoire-nom")).to_have_value("Élise (2)")
+    lists = kept(page)["lists"]
+    assert lists[0]["spells"] == lists[1]["spells"]
+
+
+def test_rename_empty_and_delete_are_confirmed(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    keep(page, [("Aldric", [entry(s) for s in spells[:3]]), ("Brune", [])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    page.get_by_role("button", name="Renommer").click()
+    dialog.locator("input").fill("Brune")
+    dialog.get_by_role("button", name="Valider").click()
+    expect(dialog).to_contain_text("Un grimoire s’appelle déjà « Brune »")
+    dialog.locator("input").fill("Aldric le Gris")
+    dialog.get_by_role("button", name="Valider").click()
+    expect(page.locator("#grimoire-nom")).to_have_value("Aldric le Gris")
+    page.get_by_role("button", name="Vider").click()
+    dialog.get_by_role("button", name="Annuler").click()
+    expect(page.locator(CARDS)).to_have_count(3)
+    page.get_by_role("button", name="Vider").click()
+    dialog.get_by_role("button", name="Vider").click()
+    expect(page.locator(CARDS)).to_have_count(0)
+    expect(page.locator(".grimoire-vide")).to_contain_text("est vide")
+    page.get_by_role("button", name="Supprimer").click()
+    dialog.get_by_role("button", name="Supprimer").click()
+    assert [g["name"] for g in kept(page)["lists"]] == ["Brune"]
+    expect(page.locator("#grimoire-nom")).to_have_value("Brune")
+
+
+def test_tap_targets_are_44_pixels_at_360(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(360, has_touch=True, is_mobile=True)
+    page = open_grimoire(t)
+    keep(page, [("Aldric", [entry(s) for s in spells[:2]])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    small = page.eval_on_selector_all(
+        "#grimoire button, #grimoire select, #grimoire label.md-button",
+        """els => els.filter(e => e.offsetParent).map(e => [e.textContent.trim(),
+            e.getBoundingClientRect().height]).filter(([, h]) => h < 44)""",
+    )
+    assert small == [], small
+    t.open(INDEX)
+    box = page.locator("#table-sorts tbody tr").first.locator(".grimoire-ajout").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360
+
+
+def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
+    page = offline_ready.page
+    page.goto(offline_ready.url + PAGE)
+    page.locator(READY).wait_for(state="attached")
+    data = json.loads((offline_ready.site / "data" / "spells.json").read_text("utf-8"))
+    keep(page, [("Aldric", [entry(s) for s in data[:3]])])
+    with offline_ready.network_cut():
+        page.goto(offline_ready.url + PAGE)
+        page.locator(READY).wait_for(state="attached")
+        assert card_names(page) == [s["name"] for s in data[:3]]
+        # In full, from the precached data: not the « données indisponibles » fallback.
+        expect(page.locator(".grimoire-message--erreur")).to_have_count(0)
+        assert page.locator(CARDS + " .grimoire-sort__description p").count() >= 3
+        # A share link too (its query is ignored by the precache).
+        link = page.input_value("#grimoire-lien")
+        page.goto(link)
+        page.locator(READY).wait_for(state="attached")
+        assert card_names(page) == [s["name"] for s in data[:3]]
+        expect(page.get_by_role("button", name="Garder ce grimoire")).to_be_visible()
