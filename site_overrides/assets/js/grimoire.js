@@ -28,6 +28,8 @@ import { el, onEachPage, siteRoot } from "./page.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters } from "./spells.js";
 
+// A grimoire this short reads whole on a phone's screen or two: no filter form above it.
+const FILTERS_FROM = 8;
 const FORMAT = "regles-grimoire"; // the exported file's « format »
 const VERSION = 1;
 const MAX_NAME = 80;
@@ -469,15 +471,17 @@ const setupGrimoirePage = (signal) => {
     return { list, rows };
   };
 
-  const mount = (nodes, list, rows) => {
+  // `nodes` before the list, `after` below it (what a player needs less often at the table).
+  const mount = (nodes, list, rows, after = []) => {
     if (filters) filters.abort();
     filters = new AbortController();
     signal.addEventListener("abort", () => filters.abort(), { once: true });
     root.replaceChildren(...nodes);
     if (list) {
       root.append(list);
-      if (rows.length > 1) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });
+      if (rows.length >= FILTERS_FROM) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });
     }
+    root.append(...after);
     root.dataset.grimoirePret = "1"; // for the tests: the page is drawn
   };
 
@@ -671,7 +675,9 @@ const setupGrimoirePage = (signal) => {
     const body = n ? list : null;
     const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, `« ${current.name} » est vide. Ajoutez-y des sorts depuis `,
       el("a", { href: root.dataset.index || "../" }, "l’index des sorts"), ", une page de collège ou l’aperçu d’un sort.");
-    mount([controls, ...notes, sharing, emptyNote].filter(Boolean), body, rows);
+    // The spells come right after the choice of grimoire: sharing, exporting and importing
+    // come after them, not between a player and their spells on a phone.
+    mount([controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);
   };
 
   const redraw = () => withData(shared ? drawShared : drawOwn);

@@ -93,7 +93,10 @@ function addChoice() {
     ...options,
     button,
   );
-  (grimoire || headings[0]).before(choice);
+  // A grimoire's spells come first, the printing choice after them; a college page's
+  // choice stands before its first spell.
+  if (grimoire) grimoire.after(choice);
+  else headings[0].before(choice);
 }
 
 /* ------------------------------------------------------------ just before printing */
