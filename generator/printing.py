@@ -79,7 +79,9 @@ def print_page_markdown(system: str) -> str:
     title = f"Imprimer : {system}"
     return (
         f"# {title}\n\n"
-        f"Toutes les pages de « {system} », dans l’ordre du menu, réunies en une seule page "
+        # The name in bold, not between « »: a quoted title after « de » reads as a
+        # reference to a section, and the link pass would lead it to any of that name.
+        f"Toutes les pages de **{system}**, dans l’ordre du menu, réunies en une seule page "
         "pour l’imprimer ou l’enregistrer en PDF (menu du navigateur, « Imprimer »).\n\n"
         f"{PLACEHOLDER}\n"
     )

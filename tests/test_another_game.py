@@ -46,6 +46,7 @@ def test_it_builds_strict_without_a_warning_nor_spell_pages(
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
     assert pages == [
         "brumes/combat/index.html",
+        "brumes/imprimer/index.html",  # the generator's print page of the system
         "brumes/regles/index.html",
         "hors-ligne/index.html",  # the generator's own offline page
         "index.html",

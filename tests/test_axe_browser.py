@@ -26,8 +26,11 @@ PAGES = (
 )
 # Every folded form opened (as for printing, rules.js), then two frames: what the page
 # measures at a change of size (scroll-areas.js) is done.
+# « beforeprint » opens every folded part (rules.js); « afterprint » gives back what the
+# print set-up changed for paper only (print.js: the light palette, cards), folds left open.
 OPEN_ALL = """async () => {
     dispatchEvent(new Event("beforeprint"));
+    dispatchEvent(new Event("afterprint"));
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }"""
 RUN = """async (rules) => {
