@@ -91,7 +91,8 @@ def print_link(system: str, href: str) -> str:
     """The link to a system's print page, written under the title of its first page."""
     return (
         f'<p class="{PRINT_LINK_CLASS}"><a href="{html_lib.escape(href, quote=True)}">'
-        f"Imprimer toutes les pages de « {html_lib.escape(system)} »</a></p>"
+        # Written after the pages' French spacing (generator/typography.py): spaced here.
+        f"Imprimer toutes les pages de «\u00a0{html_lib.escape(system)}\u00a0»</a></p>"
     )
 
 
