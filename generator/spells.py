@@ -1038,6 +1038,17 @@ class IndexLabels:
     def field(self, key: str) -> str:
         return dict(self.fields).get(key, key)
 
+    def data_attributes(self) -> list[str]:
+        """The filters' labels as `data-libelle-*` attributes, for the page's script (the
+        index's table and the grimoires' page carry the same)."""
+        names = {
+            "niveaux": self.levels,
+            "college": self.college,
+            "classe": self.field("Classe"),
+            "resistance": self.field("Résistance"),
+        }
+        return [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
+
 
 # Where the index's Markdown leaves its table out (`render_spell_index(table_mark=True)`).
 SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
@@ -1087,13 +1098,7 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
     filters' labels (``labels``) as the table's data, for the page's script."""
     e = html.escape
     labels = labels or IndexLabels()
-    names = {
-        "niveaux": labels.levels,
-        "college": labels.college,
-        "classe": labels.field("Classe"),
-        "resistance": labels.field("Résistance"),
-    }
-    label_attrs = " ".join(f'data-libelle-{k}="{e(v)}"' for k, v in names.items())
+    label_attrs = " ".join(labels.data_attributes())
     lines = [f'<table id="table-sorts" {label_attrs}>']
     headings = ("Nom", labels.college, labels.levels, *map(labels.field, _INDEX_COLUMNS))
     header = "".join(f"<th>{e(h)}</th>" for h in headings)
@@ -1154,13 +1159,7 @@ def render_grimoire_page(
     them), and the index's link (its title and file name in the same folder)."""
     e = html.escape
     labels = labels or IndexLabels()
-    names = {
-        "niveaux": labels.levels,
-        "college": labels.college,
-        "classe": labels.field("Classe"),
-        "resistance": labels.field("Résistance"),
-    }
-    attrs = [f'data-libelle-{k}="{e(v)}"' for k, v in names.items()]
+    attrs = labels.data_attributes()
     attrs += [f'data-champ-{key}="{e(field)}"' for field, key in _FILTER_KEYS.items()]
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
     lines = [

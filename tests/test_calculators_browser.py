@@ -515,7 +515,12 @@ def test_a_shared_link_or_an_address_unfolds_a_folded_form_at_once(
     page.goto(site_url + "outils/#calc-madness-wis")
     field = page.locator("#calc-madness-wis")
     field.wait_for(state="visible")
-    assert field.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
+    # Scrolled to once shown: on a loaded machine, a frame or two after it shows.
+    page.wait_for_function(
+        "() => document.querySelector('#calc-madness-wis').getBoundingClientRect().top"
+        " < innerHeight",
+        timeout=5000,
+    )
     context.close()
 
 
