@@ -103,6 +103,13 @@ class Glossary:
             candidate[0] = _ELISION.sub("", candidate[0])
             found = self.entry(" ".join(candidate).strip(",’'"))
             if found is not None:
+                # The last of a list (« d’escalade, de nage et de saut (cf. « … ») »): the
+                # reference is to them all, hence to the page, not to the last one.
+                before = words[: len(words) - size]
+                if before and before[-1] in ("de", "d’", "d'"):
+                    before = before[:-1]  # « … et de saut »
+                if before and (before[-1] in ("et", "ou") or before[-1].endswith(",")):
+                    return None
                 return found
         return None
 

@@ -91,7 +91,15 @@ def test_the_term_just_before_a_reference_is_found(before: str, term: str) -> No
 
 @pytest.mark.parametrize(
     "before",
-    ["Reportez-vous à ", "La section ", "Il se cache. Puis, à terre. La section ", ""],
+    [
+        "Reportez-vous à ",
+        "La section ",
+        "Il se cache. Puis, à terre. La section ",
+        "",
+        # The last term of a list: the reference is to them all, the page.
+        "des portions d’escalade, de nage et de se cacher (cf. ",
+        "tomber, à terre ou se cacher (cf. ",
+    ],
 )
 def test_no_term_before_a_reference_gives_none(before: str) -> None:
     glossary = Glossary.from_headings("jeu", "jeu/glossaire.md", segment(GLOSSARY).headings)
