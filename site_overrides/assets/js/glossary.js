@@ -6,31 +6,11 @@
  * the spells' (preview.js): hover, keyboard focus, first tap; « Ouvrir le glossaire » goes
  * to the entry. The texts enter the page through text nodes only.
  */
-import { el, siteRoot } from "./page.js";
+import { el, urlIndexLoader } from "./page.js";
 import { addPreview, openLink } from "./preview.js";
 
-let glossaryData = null;
-
 /** data/glossary.json, loaded once, on demand, kept in memory: Map(url → entry). */
-const loadGlossary = () => {
-  if (!glossaryData) {
-    const address = new URL("data/glossary.json", siteRoot());
-    glossaryData = fetch(address, { credentials: "same-origin" })
-      .then((response) => {
-        if (!response.ok) throw new Error(`data/glossary.json : ${response.status}`);
-        return response.json();
-      })
-      .then((list) => {
-        const byUrl = new Map();
-        for (const entry of Array.isArray(list) ? list : []) {
-          if (entry && typeof entry.url === "string") byUrl.set(entry.url, entry);
-        }
-        return byUrl;
-      });
-    glossaryData.catch(() => { glossaryData = null; }); // a failure (offline) is tried again later
-  }
-  return glossaryData;
-};
+const loadGlossary = urlIndexLoader("data/glossary.json");
 
 const OPEN = "Ouvrir le glossaire";
 

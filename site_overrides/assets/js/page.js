@@ -28,6 +28,31 @@ export function siteRoot() {
   return new URL("./", location.href);
 }
 
+/** A loader of a list the build writes under data/ (`path`, from the site root), each item
+ * with its `url`: fetched once, on the first call, and kept as a Promise of Map(url → item);
+ * a failure (offline before the first visit) is tried again at the next call. */
+export function urlIndexLoader(path) {
+  let loaded = null;
+  return () => {
+    if (!loaded) {
+      loaded = fetch(new URL(path, siteRoot()), { credentials: "same-origin" })
+        .then((response) => {
+          if (!response.ok) throw new Error(`${path} : ${response.status}`);
+          return response.json();
+        })
+        .then((list) => {
+          const byUrl = new Map();
+          for (const item of Array.isArray(list) ? list : []) {
+            if (item && typeof item.url === "string") byUrl.set(item.url, item);
+          }
+          return byUrl;
+        });
+      loaded.catch(() => { loaded = null; });
+    }
+    return loaded;
+  };
+}
+
 /** `text` without accents and in lower case: "Évocation" and "evocation" compare equal. */
 export function foldAccents(text) {
   return String(text).normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();

@@ -12,7 +12,7 @@
  * The texts come from the spell export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
-import { el, foldAccents, onEachPage, siteRoot } from "./page.js";
+import { el, foldAccents, onEachPage, siteRoot, urlIndexLoader } from "./page.js";
 import { addPreview, linkKey, openLink, preview } from "./preview.js";
 
 const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
@@ -82,27 +82,7 @@ const excerpt = (text, length = 200) => {
 // Data: data/spells.json, loaded once, on demand, kept in memory
 // ---------------------------------------------------------------------------------------
 
-let spellData = null;
-
-export const loadSpells = () => {
-  if (!spellData) {
-    const address = new URL("data/spells.json", siteRoot());
-    spellData = fetch(address, { credentials: "same-origin" })
-      .then((response) => {
-        if (!response.ok) throw new Error(`data/spells.json : ${response.status}`);
-        return response.json();
-      })
-      .then((list) => {
-        const byUrl = new Map();
-        for (const spell of Array.isArray(list) ? list : []) {
-          if (spell && typeof spell.url === "string") byUrl.set(spell.url, spell);
-        }
-        return byUrl;
-      });
-    spellData.catch(() => { spellData = null; }); // a failure (offline) is tried again later
-  }
-  return spellData;
-};
+export const loadSpells = urlIndexLoader("data/spells.json");
 
 // ---------------------------------------------------------------------------------------
 // A spell's preview (hover, focus, tap): the bubble of preview.js
