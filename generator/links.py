@@ -172,17 +172,12 @@ class TargetIndex:
         *,
         glossaries: Mapping[str, str] | None = None,
         old_paths: Mapping[str, str] | None = None,
-        scope_of: Callable[[str], str | None] | None = None,
+        scope_of: Callable[[str], str | None] = _no_scope,
     ) -> TargetIndex:
         """`glossaries` names each system's glossary page (folder → page); `scope_of`
-        gives a page's system (by default, the deepest glossary folder holding it)."""
+        gives a page's system (by default none: every page reaches every target)."""
         glossary_of = {page: folder for folder, page in (glossaries or {}).items()}
-        folders = sorted(glossaries or {}, key=len, reverse=True)
-
-        def deepest(page: str) -> str | None:
-            return next((f for f in folders if page.startswith(f + "/")), None)
-
-        index = cls(scope_of=scope_of or deepest, old_paths=dict(old_paths or {}))
+        index = cls(scope_of=scope_of, old_paths=dict(old_paths or {}))
         for order, (page, text) in enumerate(pages):
             index.page_order[page] = order
             index.headings[page] = [
