@@ -450,6 +450,42 @@ def test_forms_far_down_the_page_stay_folded_until_the_reader_comes_near(
     context.close()
 
 
+def test_a_form_unfolded_above_the_reader_keeps_the_text_below_in_place(
+    browser: Any, site_url: str
+) -> None:
+    # A reader who lands just below a folded form before the page's script has run (a link
+    # to a heading, a quick scroll): the form, once unfolded, grows upwards, and the text
+    # they are on does not move under their finger.
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    held: list[Any] = []
+    context.route("**/assets/js/site.*.js", lambda route: held.append(route))
+    page = context.new_page()
+    page.goto(site_url + "outils/", wait_until="commit")
+    form = page.locator("form[data-calculateur='death_saves']")
+    form.wait_for(state="attached")
+    page.wait_for_function("() => document.readyState !== 'loading'")
+    assert form.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    # The folded form ends a quarter down the screen; the reader is on what follows it.
+    page.evaluate(
+        "(f) => scrollBy(0, f.getBoundingClientRect().bottom - innerHeight / 4)",
+        form.element_handle(),
+    )
+    after = """(f) => {
+        let next = f.nextElementSibling;
+        while (next.tagName === "SCRIPT") next = next.nextElementSibling;
+        return next.getBoundingClientRect().top;
+    }"""
+    before = form.evaluate(after)
+    while not held:  # the page's script, asked for once the page is parsed
+        page.wait_for_timeout(50)
+    for route in held:
+        route.continue_()
+    form.and_(page.locator("[data-pret]")).wait_for(timeout=60000)
+    assert not form.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    assert abs(form.evaluate(after) - before) <= 1
+    context.close()
+
+
 FIELDS = """(form) => [...form.querySelectorAll("input, select, textarea")].map(
     (field) => [field.tagName, field.id, field.name, field.type])"""
 

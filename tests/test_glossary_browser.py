@@ -131,9 +131,6 @@ def test_without_its_data_the_preview_says_so_and_still_opens_the_entry(
     page = t.open("jeu/combat/")
     page.route("**/data/glossary.json", lambda route: route.abort("internetdisconnected"))
     link = page.locator("article a.lien-glossaire").first
-    # In view before the pointer comes: hover's own scroll can leave the page moving under
-    # it, and a pointer that leaves the link before the show delay cancels the preview.
-    link.scroll_into_view_if_needed()
     link.hover()
     preview = page.locator("#sort-apercu")
     preview.wait_for(state="visible")

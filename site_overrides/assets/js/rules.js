@@ -660,13 +660,15 @@ function unfold(form) {
   body.hidden = false;
 }
 
-// A form that starts above the screen (the reader scrolls up, or jumped past it) grows
-// upwards: the page is scrolled by what it grew, so that what the reader sees stays put.
-// Measured after the change, so that any scroll anchoring by the browser is counted.
+// A folded form that ends in the upper half of the screen or above it (the reader scrolls
+// up, jumped past it, or landed just below it before the script came) grows upwards: the
+// page is scrolled by what it grew, so that the text the reader is on stays put. Lower
+// down, it grows downwards, below what the reader is on. Measured after the change, so
+// that any scroll anchoring by the browser is counted.
 function openAndKeepInPlace(form) {
   const before = form.getBoundingClientRect();
   openWidget(form);
-  if (before.top >= 0) return;
+  if (before.bottom > window.innerHeight / 2) return;
   const grown = form.getBoundingClientRect().bottom - before.bottom;
   if (grown) window.scrollBy(0, grown);
 }
