@@ -30,6 +30,7 @@ INDEX = "sorts/index-des-sorts/"  # the test site's spell index (tests/site/mkdo
 SPELLS = 79  # in the test site's export
 READY = "#table-sorts[data-sorts-actif]"
 VISIBLE = "#table-sorts tbody tr:not([hidden])"
+SHOTS = Path("/tmp/spells-shots")  # screenshots of the phone journeys, to look at
 ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 INDEX_FIELDS = ("Classe", "Durée", "Temps", "Résistance")
 # What the page calls them: what they hold, not the export's bare keys.
@@ -622,6 +623,7 @@ def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> No
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path}: la page déborde de {overflow} px"
     if path.startswith(INDEX):
+        page.click("button.sorts-plier")  # the filters, folded on a phone
         for selector in (
             "#sorts-texte",
             "#sorts-college",
@@ -665,6 +667,51 @@ def test_phone_cards_name_their_fields(
             for k in INDEX_FIELDS
         ]
         assert by_url[spell["url"]] == expected, spell["url"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
+    tab: Callable[..., Tab], scheme: str
+) -> None:
+    """At 360 × 800 the filters and the sorting are folded behind one button that says how
+    many are set: the first screen holds the search field, the count and the first spells.
+    Wider, there is no such button and every filter is shown."""
+    t = tab(360, has_touch=True, is_mobile=True, color_scheme=scheme)
+    page = t.open(INDEX + "?max=3&tri=nom")
+    toggle = page.locator("button.sorts-plier")
+    expect(toggle).to_have_text("Filtres et tri (2 actifs)")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    college = page.locator("#sorts-college")
+    sorting = page.locator("#table-sorts thead")
+    expect(college).to_be_hidden()
+    expect(sorting).to_be_hidden()
+    first = page.locator(VISIBLE).first
+    box = first.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 800, box  # a whole card in view
+    # The add button sits at the card's right end, past the level.
+    plus = first.locator(".grimoire-ajout").bounding_box()
+    level = first.locator("td:nth-child(3)").bounding_box()
+    assert plus is not None and level is not None and plus["x"] > level["x"] + level["width"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"filtres-plies-360-{scheme}.png"))
+
+    toggle.tap()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(college).to_be_visible()
+    expect(sorting).to_be_visible()
+    page.select_option("#sorts-college", "illusions")
+    expect(toggle).to_have_text("Filtres et tri (3 actifs)")
+    page.screenshot(path=str(SHOTS / f"filtres-ouverts-360-{scheme}.png"))
+    toggle.tap()
+    expect(college).to_be_hidden()
+    assert t.query() == {"max": ["3"], "tri": ["nom"], "college": ["illusions"]}
+    page.click("button.sorts-effacer")
+    expect(toggle).to_have_text("Filtres et tri")
+
+    wide = tab(1280, color_scheme=scheme)
+    page = wide.open(INDEX)
+    expect(page.locator("button.sorts-plier")).to_be_hidden()
+    expect(page.locator("#sorts-college")).to_be_visible()
 
 
 def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
@@ -756,7 +803,7 @@ def test_phone_cards_far_down_are_laid_out_when_reached(tab: Callable[..., Tab])
     first = page.locator("#table-sorts tbody tr").first
     assert first.evaluate("tr => getComputedStyle(tr).contentVisibility") == "auto"
     guessed = page.evaluate("document.documentElement.scrollHeight")
-    last = page.locator("#table-sorts tbody tr").last.locator("td").first
+    last = page.locator("#table-sorts tbody tr").last.locator("td:first-child a")  # its name
     for _ in range(3):
         page.keyboard.press("End")
         settled = None
@@ -766,7 +813,7 @@ def test_phone_cards_far_down_are_laid_out_when_reached(tab: Callable[..., Tab])
             if now == settled:
                 break
             settled = now
-        if last.evaluate("td => td.getBoundingClientRect().bottom <= innerHeight"):
+        if last.evaluate("a => a.getBoundingClientRect().bottom <= innerHeight"):
             break
     expect(last).to_be_in_viewport()
     laid_out = page.evaluate(
@@ -785,6 +832,7 @@ def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     t.context.set_offline(True)
     page.fill("#sorts-texte", "blast")
     t.wait_count(1)
+    page.click("button.sorts-plier")
     page.select_option("#sorts-college", "illusions")
     t.wait_count(0)
     page.click("button.sorts-effacer")

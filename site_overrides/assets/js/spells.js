@@ -298,8 +298,13 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // What each filter filters, as the table names it (spells.render_spell_table): « Classe
   // de sort » rather than the export's bare « Classe », read as a character's class.
   const label = (key, fallback) => table.getAttribute(`data-libelle-${key}`) || fallback;
-  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": "Filtrer les sorts" },
-    field("texte", "Rechercher un sort", textInput, "sorts-champ--texte"),
+  // On a phone the filters and the sorting are folded behind one button, so that the first
+  // screen shows the search field, the count and the first spells (sorts.css); wider, the
+  // button is not shown and everything is.
+  const toggle = el("button", {
+    type: "button", class: "sorts-plier", "aria-expanded": "false", "aria-controls": id("plus"),
+  });
+  const more = el("div", { class: "sorts-plus", id: id("plus") },
     field("college", label("college", "Collège"), collegeChoice, "sorts-champ--college"),
     el("fieldset", { class: "sorts-niveaux" },
       el("legend", {}, label("niveaux", "Niveaux")),
@@ -309,7 +314,11 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     field("resistance", label("resistance", "Résistance"), resistanceChoice),
     el("div", { class: "sorts-cases" },
       el("label", { for: id("long") }, longBox, " « Temps : long » seulement"),
-      el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")),
+      el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")));
+  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": "Filtrer les sorts" },
+    field("texte", "Rechercher un sort", textInput, "sorts-champ--texte"),
+    toggle,
+    more,
     el("div", { class: "sorts-barre" }, counter, clear),
     note);
   const empty = el("p", { class: "sorts-vide", hidden: true },
@@ -336,9 +345,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     option("", "Ordre de la liste"), ...COLUMNS.map((c) => option(c, SORT_NAMES[c])));
   const orderChoice = headers.length ? null : el("select", { id: id("ordre"), name: "ordre" },
     option("asc", "croissant"), option("desc", "décroissant"));
-  if (sortChoice) {
-    form.querySelector(".sorts-barre").before(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
-  }
+  if (sortChoice) more.append(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
 
   // State -------------------------------------------------------------------------------
   const DEFAULT = { text: "", college: "", min: 1, max: MAX_LEVEL, spellClass: "", resistance: "",
@@ -411,6 +418,19 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     };
   };
 
+  // The folding button says how many filters and sorts are set, hidden as they are.
+  const showToggle = () => {
+    const set = [state.college, state.min !== DEFAULT.min || state.max !== DEFAULT.max, state.spellClass,
+      state.resistance, state.longOnly, state.descriptions, state.sort].filter(Boolean).length;
+    toggle.textContent = "Filtres et tri";
+    if (set) toggle.append(el("span", { class: "sorts-plier__compte" }, ` (${set} ${set > 1 ? "actifs" : "actif"})`));
+  };
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    form.classList.toggle("sorts-filtres--ouvert", open);
+  }, { signal });
+
   // Filter ------------------------------------------------------------------------------
   const keeps = (row, words) => {
     if (state.college && row.college !== state.college) return false;
@@ -441,6 +461,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     wrapper.hidden = n === 0;
     form.classList.toggle("sorts-filtres--actif", JSON.stringify({ ...state, sort: "", order: "asc" })
       !== JSON.stringify({ ...DEFAULT }));
+    showToggle();
     writeAddress();
   };
 
@@ -515,6 +536,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     if (e && sortChoice && (e.target === sortChoice || e.target === orderChoice)) {
       state = { ...state, sort: sortChoice.value, order: orderChoice.value };
       sortRows();
+      showToggle();
       writeAddress();
       return;
     }
@@ -541,6 +563,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     const column = b.dataset.colonne;
     state = { ...state, order: state.sort === column && state.order === "asc" ? "desc" : "asc", sort: column };
     sortRows();
+    showToggle();
     writeAddress();
   }, { signal }));
 
