@@ -83,6 +83,8 @@ QUERIES: list[tuple[str, str]] = [
     ("épuisement", "dnd5e/glossaire/#epuisement"),
     ("concentration", "dnd5e/glossaire/#concentration"),
     ("invisible", "dnd5e/glossaire/#invisible"),
+    # A word of the same family as a spell's name: the condition, then the spell.
+    ("invisible", "magie/ombre-lumiere/#invisibilite"),
     ("repos long", "dnd5e/glossaire/#repos-long"),
     ("repos court", "dnd5e/glossaire/#repos-court"),
     ("vision dans le noir", "dnd5e/glossaire/#vision-dans-le-noir"),

@@ -258,11 +258,21 @@ function nameKey(folded) {
     .join(" ");
 }
 
+/* The root of a word that French derives others from by its ending ("invisible",
+ * "invisibilité"): the word less its last two letters, for a word of seven letters at least
+ * (shorter ones would find unrelated words: "vol", "volonté"). */
+const ROOT_WORD = 7;
+const rootOf = (word) => (word.length >= ROOT_WORD ? word.slice(0, -2) : null);
+
 function tierOf(query, title) {
   const name = fold(title);
   if (!query || !name) return 0;
   if (nameKey(name) === nameKey(query)) return 2;
   if (name.startsWith(query)) return 1;
+  // A one-word query, and a title that begins with a word of its family: « Invisibilité »
+  // for "invisible".
+  const root = query.includes(" ") ? null : rootOf(query);
+  if (root && name.startsWith(root)) return 1;
   return 0;
 }
 
