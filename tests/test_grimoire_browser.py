@@ -157,6 +157,42 @@ def test_a_link_of_twenty_spells_is_under_300_characters(
     print(f"\nlien de 20 sorts : {len(link)} caractères ({link})")
 
 
+def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = open_grimoire(t)
+    keep(page, [("Aldric", [entry(s) for s in spells[:3]])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    link = page.input_value("#grimoire-lien")
+    page.get_by_role("button", name="Copier le lien").click()
+    expect(page.locator(".grimoire-copie__message")).to_have_text("Lien copié.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+    # A phone's browser that gives no clipboard and cannot copy the selection: the reader is
+    # told, under the button, and the link is selected, ready to copy by hand.
+    refused = tab(360, has_touch=True, is_mobile=True)
+    refused.context.add_init_script(
+        "Object.defineProperty(navigator, 'clipboard', { value: undefined });"
+        " document.execCommand = () => false;"
+    )
+    page = open_grimoire(refused)
+    keep(page, [("Aldric", [entry(s) for s in spells[:3]])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    page.get_by_role("button", name="Copier le lien").tap()
+    said = page.locator(".grimoire-copie__message")
+    expect(said).to_contain_text("Copie impossible")
+    expect(said).to_be_in_viewport()
+    selected = page.evaluate(
+        "() => { const f = document.activeElement;"
+        " return [f.id, f.value.slice(f.selectionStart, f.selectionEnd)]; }"
+    )
+    assert selected == ["grimoire-lien", link]
+
+
 def test_the_index_filters_and_sorting_work_on_a_grimoire(
     tab: Callable[..., Tab], spells: list[dict[str, Any]]
 ) -> None:

@@ -634,12 +634,27 @@ const setupGrimoirePage = (signal) => {
 
     const link = shareLink(current.name, current.spells);
     const linkField = el("input", { type: "text", id: "grimoire-lien", readonly: true, value: link, class: "grimoire-lien" });
+    // What copying did, said under the buttons the reader just used (not at the page's top).
+    const copyMessage = el("p", { class: "grimoire-copie__message", role: "status", hidden: true });
     const copy = button("Copier le lien", () => {
-      linkField.select();
-      const done = () => { status = "Lien copié."; statusKind = "info"; redraw(); };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(link).then(done, () => { document.execCommand("copy"); done(); });
-      } else { document.execCommand("copy"); done(); }
+      const say = (text, kind) => {
+        copyMessage.textContent = text;
+        copyMessage.className = `grimoire-message grimoire-message--${kind} grimoire-copie__message`;
+        copyMessage.hidden = false;
+      };
+      const copied = () => say("Lien copié.", "info");
+      // Without the clipboard (refused, or an older browser): the selection's copy; if that
+      // fails too, the reader is told, and the link is left selected to copy by hand.
+      const byHand = () => {
+        linkField.focus();
+        linkField.select();
+        let done = false;
+        try { done = document.execCommand("copy"); } catch { done = false; }
+        if (done) copied();
+        else say("Copie impossible dans ce navigateur : le lien est sélectionné, copiez-le à la main.", "erreur");
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(link).then(copied, byHand);
+      else byHand();
     });
     const exportFile = button("Exporter (fichier JSON)", () => {
       const content = { format: FORMAT, version: VERSION, nom: current.name,
@@ -670,6 +685,7 @@ const setupGrimoirePage = (signal) => {
       withoutId ? el("p", { class: "grimoire-message grimoire-message--attention" },
         `${withoutId} ${withoutId > 1 ? "sorts sans identifiant ne sont" : "sort sans identifiant n’est"} pas dans le lien.`) : null,
       el("div", { class: "grimoire-boutons" }, copy, exportFile),
+      copyMessage,
       importer);
     const { list, rows } = spellList(current.spells, data, removeSpell);
     const body = n ? list : null;
