@@ -193,6 +193,23 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
     assert selected == ["grimoire-lien", link]
 
 
+def test_on_a_phone_a_grimoire_of_twelve_spells_shows_the_first_on_the_first_screen(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(360, has_touch=True, is_mobile=True)
+    page = open_grimoire(t)
+    intro = page.locator(".grimoire-intro")
+    expect(intro).to_be_visible()  # no grimoire yet: how to make one
+    keep(page, [("Aldric", [entry(s) for s in spells[:12]])])
+    page.reload()
+    page.locator(READY).wait_for(state="attached")
+    expect(page.locator("button.sorts-plier")).to_be_visible()  # its filters, folded
+    expect(intro).to_be_hidden()
+    name = page.locator(CARDS + " .grimoire-sort__nom").first
+    box = name.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 800, box
+
+
 def test_the_index_filters_and_sorting_work_on_a_grimoire(
     tab: Callable[..., Tab], spells: list[dict[str, Any]]
 ) -> None:

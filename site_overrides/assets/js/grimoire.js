@@ -477,6 +477,7 @@ const setupGrimoirePage = (signal) => {
     filters = new AbortController();
     signal.addEventListener("abort", () => filters.abort(), { once: true });
     root.replaceChildren(...nodes);
+    root.classList.toggle("grimoire--avec-sorts", Boolean(list)); // grimoire.css: the phone's intro
     if (list) {
       root.append(list);
       if (rows.length >= FILTERS_FROM) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });
