@@ -78,3 +78,34 @@ def test_axe_finds_no_contrast_nor_unreachable_scroll_area(
     violations = page.evaluate(RUN, list(RULES))
     assert violations == [], json.dumps(violations, ensure_ascii=False, indent=1)
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_focused_button_keeps_its_contrast(
+    browser: Any, site_url: str, axe: str, scheme: str
+) -> None:
+    # A button a reader has just tapped keeps the focus, in the colours Material gives a
+    # button under the pointer or the focus (the accent): its text must still be read.
+    context = browser.new_context(viewport={"width": 360, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    page.route(
+        "**/__axe.min.js",
+        lambda route: route.fulfill(body=axe, content_type="text/javascript"),
+    )
+    page.goto(site_url + "outils/")
+    page.wait_for_load_state("load")
+    page.evaluate(OPEN_ALL)
+    button = page.get_by_role("button", name="Ajouter une ligne").first
+    button.scroll_into_view_if_needed()
+    button.focus()
+    assert button.evaluate("b => b.matches(':focus')")
+    page.add_script_tag(url=site_url + "__axe.min.js")
+    violations = page.evaluate(
+        """async () => {
+            const results = await axe.run(document.activeElement,
+                { runOnly: { type: "rule", values: ["color-contrast"] } });
+            return results.violations.map((v) => v.nodes.map((n) => n.failureSummary));
+        }"""
+    )
+    assert violations == [], violations
+    context.close()
