@@ -130,14 +130,38 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     assert card_names(page) == [s["name"] for s in chosen]
     expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
     expect(page.locator(".grimoire-message")).to_contain_text("gardé")
-    # Kept a second time: a name clash gets « (2) », the first one stays.
+    # Kept a second time: the reader is asked. « Annuler » keeps nothing.
+    dialog = page.locator("dialog.grimoire-dialogue[open]")
     page.goto(link)
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").tap()
+    expect(dialog.locator("h2")).to_have_text("Un grimoire « Aldric » existe déjà")
+    expect(dialog).to_contain_text("Celui de ce navigateur a 3 sorts, celui du lien 3 sorts.")
+    # It opens on « Annuler »: a stray tap or Enter replaces nothing.
+    expect(dialog.get_by_role("button", name="Annuler")).to_be_focused()
+    dialog.get_by_role("button", name="Annuler").tap()
+    expect(dialog).to_have_count(0)
+    assert [g["name"] for g in kept(page)["lists"]] == ["Aldric"]
+    # « Garder les deux »: the new one gets « (2) », the first one stays.
+    page.get_by_role("button", name="Garder ce grimoire").tap()
+    dialog.get_by_role("button", name="Garder les deux").tap()
     page.wait_for_url(lambda url: "nom=Aldric+%282%29" in url or "nom=Aldric%20(2)" in url)
     page.locator(READY).wait_for(state="attached")
     assert [g["name"] for g in kept(page)["lists"]] == ["Aldric", "Aldric (2)"]
     expect(page.locator(".grimoire-message").first).to_contain_text("Aldric (2)")
+    # « Remplacer », from a link sent again with another list: Aldric holds the new spells.
+    again = [spells[1], spells[2]]
+    page.goto(f"{base}{PAGE}?nom=Aldric&sorts={','.join(s['id'] for s in again)}")
+    page.locator(READY).wait_for(state="attached")
+    page.get_by_role("button", name="Garder ce grimoire").tap()
+    expect(dialog).to_contain_text("Celui de ce navigateur a 3 sorts, celui du lien 2 sorts.")
+    dialog.get_by_role("button", name="Remplacer").tap()
+    page.wait_for_url(f"{base}{PAGE}?nom=Aldric")
+    page.locator(READY).wait_for(state="attached")
+    assert card_names(page) == [s["name"] for s in again]
+    lists = {g["name"]: [e["id"] for e in g["spells"]] for g in kept(page)["lists"]}
+    assert lists == {"Aldric": [s["id"] for s in again], "Aldric (2)": [s["id"] for s in chosen]}
+    expect(page.locator(".grimoire-message").first).to_contain_text("remplacé")
 
 
 def test_a_link_of_twenty_spells_is_under_300_characters(

@@ -147,9 +147,11 @@ const grimoirePage = (record) => {
 const modal = ({ title, content, buttons, check = () => "" }) => new Promise((done) => {
   const heading = el("h2", { class: "grimoire-dialogue__titre", id: "grimoire-dialogue-titre" }, title);
   const error = el("p", { class: "grimoire-dialogue__erreur", role: "alert", hidden: true });
+  // A dialog that can destroy something opens on « Annuler »: a stray tap or Enter keeps all.
+  const risky = buttons.some((b) => b.danger);
   const form = el("form", { method: "dialog" }, heading, ...content, error,
     el("div", { class: "grimoire-dialogue__boutons" }, ...buttons.map(({ value, label, main, danger }) =>
-      el("button", { type: "submit", value,
+      el("button", { type: "submit", value, autofocus: risky && value === "annuler",
         class: `md-button${main ? " md-button--primary" : ""}${danger ? " grimoire-danger" : ""}` }, label))));
   const dialog = el("dialog", { class: "md-typeset grimoire-dialogue", "aria-labelledby": "grimoire-dialogue-titre" }, form);
   form.addEventListener("submit", (e) => {
@@ -501,16 +503,37 @@ const setupGrimoirePage = (signal) => {
     });
     const missing = entries.filter((e) => !data.byId.has(e.id)).length;
     const own = new URL(location.pathname, location.origin);
-    const keep = button("Garder ce grimoire", () => {
+    // Kept under its name; when a grimoire already has it (the same character's list, sent
+    // again after a change), the reader chooses: replace it, keep both, or nothing.
+    const keepAs = (choice) => {
       const store = readStore();
-      const kept = freeName(store, name);
-      store.lists.push({ name: kept, spells: entries });
+      const same = findList(store, name);
+      let kept = name;
+      let said = `Grimoire « ${name} » gardé dans ce navigateur.`;
+      if (same && choice === "remplacer") {
+        same.spells = entries;
+        said = `Grimoire « ${name} » remplacé par celui du lien.`;
+      } else {
+        kept = freeName(store, name);
+        store.lists.push({ name: kept, spells: entries });
+        if (kept !== name) said = `Grimoire « ${kept} » gardé dans ce navigateur. Un grimoire s’appelait déjà « ${name} » : il est resté tel quel.`;
+      }
       store.last = kept;
       try { writeStore(store); } catch (error) { status = error.message; statusKind = "erreur"; drawShared(data); return; }
       own.searchParams.set("nom", kept);
-      const renamed = kept !== name ? ` Un grimoire s’appelait déjà « ${name} » : celui-ci est gardé sous le nom « ${kept} ».` : "";
-      try { sessionStorage.setItem("regles-grimoire-annonce", `Grimoire « ${kept} » gardé dans ce navigateur.${renamed}`); } catch { /* no message */ }
+      try { sessionStorage.setItem("regles-grimoire-annonce", said); } catch { /* no message */ }
       location.assign(own.href);
+    };
+    const keep = button("Garder ce grimoire", () => {
+      const same = findList(readStore(), name);
+      if (!same) { keepAs("garder"); return; }
+      const count = (n) => `${n} ${n > 1 ? "sorts" : "sort"}`;
+      modal({
+        title: `Un grimoire « ${name} » existe déjà`,
+        content: [el("p", {}, `Celui de ce navigateur a ${count(same.spells.length)}, celui du lien ${count(entries.length)}.`)],
+        buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
+          { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
+      }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
     }, { class: "md-button md-button--primary grimoire-bouton grimoire-garder" });
     const head = el("section", { class: "grimoire-partage-vue", "aria-label": "Grimoire partagé" },
       el("p", { class: "grimoire-partage-vue__titre" }, "Grimoire partagé : ", el("strong", {}, name),
