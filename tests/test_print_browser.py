@@ -14,8 +14,10 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
@@ -147,6 +149,26 @@ def test_spells_of_a_shared_grimoire_print_as_cards(
     sheets = pdf_pages(page)
     cards_on_one_sheet(sheets, cards)
     assert "Garder ce grimoire" not in "".join(sheets)
+    context.close()
+
+
+def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
+    browser: Any, site_url: str, site_dir: Path
+) -> None:
+    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    chosen = [{k: r[k] for k in ("id", "url", "name", "college")} for r in records[:3]]
+    context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
+    intro = page.locator(".grimoire-intro").inner_text()
+    data = {"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": chosen}]}
+    key = "regles-grimoires:" + urlsplit(site_url).path  # grimoire.js's storeKey
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(data)])
+    page.reload()
+    page.wait_for_selector("#grimoire.grimoire--avec-sorts[data-grimoire-pret]")
+    expect(page.locator(".grimoire-impression-titre")).to_be_hidden()  # on screen: the controls
+    text = squeezed("".join(pdf_pages(page)))
+    assert squeezed("Grimoire « Aldric » (3 sorts)") in text
+    assert squeezed(intro)[:40] not in text
+    assert all(squeezed(r["name"]) in text for r in chosen)
     context.close()
 
 

@@ -717,7 +717,10 @@ const setupGrimoirePage = (signal) => {
       el("a", { href: root.dataset.index || "../" }, "l’index des sorts"), ", une page de collège ou l’aperçu d’un sort.");
     // The spells come right after the choice of grimoire: sharing, exporting and importing
     // come after them, not between a player and their spells on a phone.
-    mount([controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);
+    // On paper the controls are gone: the sheet still says whose spells these are.
+    const printTitle = el("p", { class: "grimoire-impression-titre" },
+      `Grimoire « ${current.name} » (${n} ${n > 1 ? "sorts" : "sort"})`);
+    mount([printTitle, controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);
   };
 
   const redraw = () => withData(shared ? drawShared : drawOwn);
