@@ -327,8 +327,11 @@ class SiteBuild:
         self.report.extend(checks.shift_lines(problems, cut.count("\n")))
         return text
 
-    def page_html(self, uri: str, destination: str, html: str, title: str) -> str:
-        """A page's converted HTML, as the site writes it; the search index gets it."""
+    def page_html(
+        self, uri: str, destination: str, html: str, title: str, *, searched: bool = True
+    ) -> str:
+        """A page's converted HTML, as the site writes it; the search index gets it, unless
+        its front matter says `search: exclude: true` (`searched`, as Material reads it)."""
         if self.spells is not None and self._is_spell_index(uri):
             try:
                 html = self.spells.with_table(html)
@@ -346,7 +349,7 @@ class SiteBuild:
             self.glossary_entries[uri] = glossary_records(
                 (r.url, r.title, r.body) for r in records if r.level > 1
             )
-        if self.indexer is not None:
+        if self.indexer is not None and searched:
             area = search.area_of(self.systems, uri)
             self.indexer.add_page(destination, search.article(html, title), area)
         return html

@@ -22,6 +22,7 @@ from generator.bundle import BundleError, concatenate, script_bundle, with_eager
 from generator.config import ReglesConfig
 from generator.minify import MinifyError, bundle_modules, minify
 from generator.nav_cache import NavItems
+from generator.search import searched
 from generator.spell_pages import SpellSettings
 from generator.template_cache import TemplateCache
 
@@ -287,7 +288,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             return html
         title = page.title or config.site_name
         try:
-            return self._build().page_html(page.file.src_uri, page.file.dest_uri, html, title)
+            return self._build().page_html(
+                page.file.src_uri, page.file.dest_uri, html, title, searched=searched(page.meta)
+            )
         except BuildError as error:
             raise PluginError(str(error)) from error
 

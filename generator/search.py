@@ -72,6 +72,7 @@ __all__ = [
     "page_url",
     "record_document",
     "remove_material_search",
+    "searched",
     "site_records",
 ]
 
@@ -382,6 +383,14 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
         )
         trail.append((section.level, section.title))
     return records
+
+
+def searched(meta: Mapping[str, Any]) -> bool:
+    """Whether a page's front matter lets the search index it: `search: exclude: true`, as
+    Material's own search reads it, keeps the page out (a page for the game master, such as
+    reading notes on the sources, that players need not find at the table)."""
+    options = meta.get("search")
+    return not (isinstance(options, Mapping) and options.get("exclude") is True)
 
 
 def is_indexed(path: str, excluded: Iterable[str] = EXCLUDED_PAGES) -> bool:

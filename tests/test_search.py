@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from bench.project import load_mkdocs_yaml, plugin_options
 from generator import search
 from generator.printing import PRINT_SLUG
 from generator.systems import Systems
-from tests.conftest import TEST_SITE
+from tests.conftest import TEST_SITE, build_site, variant_of_test_site
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie", spells_section="Magie")
 RULES = search.area_of(SYSTEMS, "dnd5e/combat.md")
@@ -212,6 +213,35 @@ def test_excluded_pages_are_not_indexed(fragments: dict[str, dict[str, Any]]) ->
     for path in search.EXCLUDED_PAGES:
         url = search.page_url(path)
         assert not any(u.partition("#")[0] == url for u in fragments), path
+
+
+def test_a_page_whose_front_matter_says_so_stays_out_of_the_index(tmp_path: Path) -> None:
+    # Material's own setting (`search: exclude: true`): a page for the game master is built
+    # and served, and players' searches never lead to it.
+    content = tmp_path / "content"
+    shutil.copytree(TEST_SITE.parent / "content", content)
+    page = content / "licences.md"
+    page.write_text("---\nsearch:\n  exclude: true\n---\n" + page.read_text("utf-8"), "utf-8")
+    config = variant_of_test_site(
+        tmp_path,
+        lambda text: text.replace(
+            f"docs_dir: {TEST_SITE.parent / 'content'}", f"docs_dir: {content}"
+        ),
+    )
+    site = tmp_path / "site"
+    result = build_site(site, config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    urls = [fragment["url"] for fragment in read_fragments(site)]
+    assert any(url.startswith("jeu/combat/") for url in urls), urls[:5]
+    assert not any(url.startswith("licences/") for url in urls)
+    assert (site / "licences" / "index.html").is_file()
+
+
+def test_front_matter_reads_as_material_reads_it() -> None:
+    assert search.searched({})
+    assert search.searched({"search": {"boost": 2}})
+    assert not search.searched({"search": {"exclude": True}})
+    assert search.searched({"search": "exclude"})  # not Material's form: indexed
 
 
 # The page reader, on small pages ----------------------------------------------------------
