@@ -276,6 +276,40 @@ def test_description_search_loads_the_data_once(
     assert loads == [t.base + "data/spells.json"]
 
 
+def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    # The descriptions' box is folded away on a phone: a word that only descriptions hold
+    # finds nothing, and the empty list offers that search.
+    t = tab(360, has_touch=True, is_mobile=True)
+    page = t.open(INDEX)
+    word = "sonar"
+    in_descriptions = expected_urls(spells, lambda s: word in fold(s["description"]))
+    assert in_descriptions and not expected_urls(spells, lambda s: matches(s, word))
+    page.fill("#sorts-texte", word)
+    t.wait_count(0)
+    offer = page.get_by_role("button", name="Chercher aussi dans les descriptions")
+    expect(offer).to_be_visible()
+    box = offer.bounding_box()
+    assert box is not None and box["height"] >= 44
+    offer.tap()
+    t.wait_count(len(in_descriptions))
+    assert sorted(t.visible_urls()) == sorted(in_descriptions)
+    assert t.query()["desc"] == ["1"]
+    # Without words typed, no such offer: only « Tout réafficher ».
+    page.fill("#sorts-texte", "")
+    # The first tap on the fold button opens it, though it takes the focus from the text
+    # field (whose « change » then redraws the button's count).
+    toggle = page.locator("button.sorts-plier")
+    toggle.tap()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    page.select_option("#sorts-college", "acoustique")
+    page.select_option("#sorts-classe", "Enchantement")
+    t.wait_count(0)
+    expect(page.get_by_role("button", name="Tout réafficher")).to_be_visible()
+    expect(offer).to_be_hidden()
+
+
 def test_college_and_levels_combine_and_live_in_the_url(
     tab: Callable[..., Tab], spells: list[dict[str, Any]]
 ) -> None:

@@ -301,9 +301,10 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // On a phone the filters and the sorting are folded behind one button, so that the first
   // screen shows the search field, the count and the first spells (sorts.css); wider, the
   // button is not shown and everything is.
+  const toggleCount = el("span", { class: "sorts-plier__compte" });
   const toggle = el("button", {
     type: "button", class: "sorts-plier", "aria-expanded": "false", "aria-controls": id("plus"),
-  });
+  }, "Filtres et tri", toggleCount);
   const more = el("div", { class: "sorts-plus", id: id("plus") },
     field("college", label("college", "Collège"), collegeChoice, "sorts-champ--college"),
     el("fieldset", { class: "sorts-niveaux" },
@@ -321,9 +322,13 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     more,
     el("div", { class: "sorts-barre" }, counter, clear),
     note);
+  // No spell left: everything back; or, for words typed while the descriptions are not
+  // searched (their box folded away on a phone), the descriptions searched too.
+  const showAll = el("button", { type: "button", class: "sorts-lien" }, "Tout réafficher");
+  const searchDescriptions = el("button", { type: "button", class: "sorts-lien", hidden: true },
+    "Chercher aussi dans les descriptions");
   const empty = el("p", { class: "sorts-vide", hidden: true },
-    "Aucun sort ne correspond à ces filtres. ",
-    el("button", { type: "button", class: "sorts-lien" }, "Tout réafficher"));
+    "Aucun sort ne correspond à ces filtres. ", showAll, searchDescriptions);
 
   wrapper.before(form);
   wrapper.after(empty);
@@ -418,12 +423,14 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     };
   };
 
-  // The folding button says how many filters and sorts are set, hidden as they are.
+  // The folding button says how many filters and sorts are set, hidden as they are. Its
+  // nodes stay: the text field's « change », fired as a tap on the button takes the focus,
+  // redraws the count, and a node taken out under the finger would lose the tap.
   const showToggle = () => {
     const set = [state.college, state.min !== DEFAULT.min || state.max !== DEFAULT.max, state.spellClass,
       state.resistance, state.longOnly, state.descriptions, state.sort].filter(Boolean).length;
-    toggle.textContent = "Filtres et tri";
-    if (set) toggle.append(el("span", { class: "sorts-plier__compte" }, ` (${set} ${set > 1 ? "actifs" : "actif"})`));
+    const text = set ? ` (${set} ${set > 1 ? "actifs" : "actif"})` : "";
+    if (toggleCount.textContent !== text) toggleCount.textContent = text;
   };
   toggle.addEventListener("click", () => {
     const open = toggle.getAttribute("aria-expanded") !== "true";
@@ -458,6 +465,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     counter.append(el("span", { class: "sorts-compte__total" }, ` sur ${total}`));
     table.dataset.visibles = String(n);
     empty.hidden = n > 0;
+    searchDescriptions.hidden = !words.length || state.descriptions;
     wrapper.hidden = n === 0;
     form.classList.toggle("sorts-filtres--actif", JSON.stringify({ ...state, sort: "", order: "asc" })
       !== JSON.stringify({ ...DEFAULT }));
@@ -558,7 +566,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     apply();
   };
   clear.addEventListener("click", clearAll, { signal });
-  empty.querySelector("button").addEventListener("click", () => { clearAll(); textInput.focus(); }, { signal });
+  showAll.addEventListener("click", () => { clearAll(); textInput.focus(); }, { signal });
+  searchDescriptions.addEventListener("click", () => {
+    descriptionsBox.checked = true;
+    onChange();
+    textInput.focus();
+  }, { signal });
   buttons.forEach((b) => b.addEventListener("click", () => {
     const column = b.dataset.colonne;
     state = { ...state, order: state.sort === column && state.order === "asc" ? "desc" : "asc", sort: column };
