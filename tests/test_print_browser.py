@@ -172,6 +172,20 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     context.close()
 
 
+def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) -> None:
+    # Its headers are the sort buttons, and buttons do not print: their names do.
+    context, page = opened(browser, f"{site_url}sorts/index-des-sorts/")
+    page.wait_for_selector("#table-sorts[data-sorts-actif]")
+    names = page.eval_on_selector_all("#table-sorts th", "ths => ths.map(t => t.innerText.trim())")
+    assert len(names) >= 5 and all(names), names
+    first = squeezed(pdf_pages(page)[0])
+    assert squeezed("".join(names)) in first
+    # A name is not followed by its target: its college, the next column, says it.
+    name = page.locator("#table-sorts tbody tr td:first-child a").first.inner_text()
+    assert squeezed(name) in first and squeezed(f"{name} (→") not in first
+    context.close()
+
+
 def test_a_college_prints_as_cards_or_as_a_list_by_choice(browser: Any, site_url: str) -> None:
     context, page = opened(browser, site_url + COLLEGE_PAGE)
     cards = page.evaluate(
