@@ -172,6 +172,26 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     context.close()
 
 
+def test_the_dice_of_the_text_print_as_words(browser: Any, site_url: str) -> None:
+    # « vous lancez 2d4 pour les dégâts » : the dice are buttons on screen (a tap rolls them),
+    # and words of the sentence on paper.
+    context, page = opened(browser, f"{site_url}jeu/degats-et-soins/")
+    # Each dice with the words of its sentence around it (text only: a link's target is
+    # written after it on paper).
+    phrases = page.eval_on_selector_all(
+        "article button.de",
+        """bs => bs.map(b => {
+            const side = (node) => (node && node.nodeType === Node.TEXT_NODE ? node.textContent : "");
+            return side(b.previousSibling).slice(-20) + b.textContent + side(b.nextSibling).slice(0, 12);
+        })""",
+    )
+    assert phrases
+    text = squeezed("".join(pdf_pages(page)))
+    for phrase in phrases:
+        assert squeezed(phrase) in text, phrase
+    context.close()
+
+
 def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) -> None:
     # Its headers are the sort buttons, and buttons do not print: their names do.
     context, page = opened(browser, f"{site_url}sorts/index-des-sorts/")
