@@ -172,6 +172,18 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     context.close()
 
 
+def test_the_home_page_prints_its_text_not_its_quick_links(browser: Any, site_url: str) -> None:
+    context, page = opened(browser, site_url)
+    grid = page.locator("nav.regles-accueil-liens")
+    assert grid.locator("a").count() >= 3
+    intro = page.locator("article h1 + p").inner_text()
+    text = squeezed("".join(pdf_pages(page)))
+    assert squeezed(intro)[:60] in text  # the owner's text
+    page.emulate_media(media="print")
+    expect(grid).to_be_hidden()  # a phone's way about the site, not paper's
+    context.close()
+
+
 def test_the_dice_of_the_text_print_as_words(browser: Any, site_url: str) -> None:
     # « vous lancez 2d4 pour les dégâts » : the dice are buttons on screen (a tap rolls them),
     # and words of the sentence on paper.
