@@ -193,8 +193,10 @@ def test_the_dice_of_the_text_print_as_words(browser: Any, site_url: str) -> Non
     phrases = page.eval_on_selector_all(
         "article button.de",
         """bs => bs.map(b => {
-            const side = (node) => (node && node.nodeType === Node.TEXT_NODE ? node.textContent : "");
-            return side(b.previousSibling).slice(-20) + b.textContent + side(b.nextSibling).slice(0, 12);
+            const side = (node) =>
+                node && node.nodeType === Node.TEXT_NODE ? node.textContent : "";
+            return side(b.previousSibling).slice(-20) + b.textContent
+                + side(b.nextSibling).slice(0, 12);
         })""",
     )
     assert phrases
