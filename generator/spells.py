@@ -76,6 +76,7 @@ import bisect
 import hashlib
 import html
 import re
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -906,11 +907,16 @@ def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
         for s in college.spells
     }
     ids: dict[tuple[str, str], str] = {}
-    for key, digest in digests.items():
-        length = SPELL_ID_LENGTH
-        while any(d[:length] == digest[:length] for k, d in digests.items() if k != key):
-            length += 1
-        ids[key] = digest[:length]
+    pending = dict(digests)  # the spells whose start is still shared, at `length` digits
+    length = SPELL_ID_LENGTH
+    while pending:
+        # Counted over every digest: a start must be no other spell's, settled or not.
+        starts = Counter(d[:length] for d in digests.values())
+        for key, digest in list(pending.items()):
+            if starts[digest[:length]] == 1:
+                ids[key] = digest[:length]
+                del pending[key]
+        length += 1
     return ids
 
 
