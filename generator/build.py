@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,10 +36,9 @@ from generator.home_links import quick_links
 from generator.links import TargetIndex
 from generator.markdown_text import segment
 from generator.printing import (
-    PLACEHOLDER,
     PrintSource,
     annotate_targets,
-    combine,
+    fill_print_page,
     print_link,
     print_page_markdown,
     print_page_uri,
@@ -58,9 +56,6 @@ from generator.wrapped_tables import wrap_tables
 __all__ = ["POST_BUILD", "BuildError", "Settings", "SiteBuild", "as_written"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
-
-ID_ATTRIBUTE = re.compile(r'\sid="([^"]*)"')
-
 
 def as_written(path: Path, project: Path) -> str:
     """A path as the owner would write it in mkdocs.yml: from its folder."""
@@ -416,19 +411,14 @@ class SiteBuild:
         added around `content` (title, nav, table of contents) gets French spacing; a
         system's print page gets the system's pages (generator/printing.py)."""
         document = with_skip_link(spaced_around(document, content))
-        if uri is not None and uri in self.print_pages and PLACEHOLDER in document:
-            taken = set(ID_ATTRIBUTE.findall(document))
-            document = document.replace(PLACEHOLDER, self._print_content(uri, taken), 1)
+        if uri is not None and uri in self.print_pages:
+            sources = [
+                PrintSource(page, self.page_urls[page], self.contents[page])
+                for page in self._system_pages(self.print_pages[uri])
+                if page in self.contents
+            ]
+            document = fill_print_page(document, sources, self.page_urls[uri])
         return document
-
-    def _print_content(self, uri: str, taken: set[str]) -> str:
-        folder = self.print_pages[uri]
-        sources = [
-            PrintSource(page, self.page_urls[page], self.contents[page])
-            for page in self._system_pages(folder)
-            if page in self.contents
-        ]
-        return combine(sources, self.page_urls[uri], taken)
 
     def template_document(self, document: str) -> str:
         """A page the theme makes without content (the error page): French spacing."""

@@ -40,6 +40,7 @@ __all__ = [
     "PrintSource",
     "annotate_targets",
     "combine",
+    "fill_print_page",
     "print_link",
     "print_page_markdown",
     "print_page_uri",
@@ -215,6 +216,15 @@ def combine(pages: Sequence[PrintSource], print_url: str, taken: set[str] | None
         id_maps[page.url] = mapping
     sections = {page.url: _section_id(page.uri) for page in pages}
     return "\n".join(_moved(page, print_url, id_maps, sections) for page in pages)
+
+
+def fill_print_page(document: str, pages: Sequence[PrintSource], print_url: str) -> str:
+    """A print page's whole document with the system's pages in place of its `PLACEHOLDER`,
+    their ids kept apart from those the document has already; as it is without one."""
+    if PLACEHOLDER not in document:
+        return document
+    taken = {match.group("value") for match in _ID.finditer(document)}
+    return document.replace(PLACEHOLDER, combine(pages, print_url, taken), 1)
 
 
 def _moved(
