@@ -10,7 +10,8 @@
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
  *   imports one.
  * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of data/spells.json) opens that
- *   grimoire read-only; « Garder ce grimoire » keeps it (« (2) » after a name already used).
+ *   grimoire read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
+ *   replaces that grimoire or keeps both, the new one as « name (2) »).
  *
  * Storage: localStorage, one key per site root (several sites may share an origin, as on
  * GitHub Pages). A grimoire is a few hundred bytes; localStorage is synchronous (the page
@@ -24,9 +25,9 @@
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
-import { el, onEachPage, siteRoot } from "./page.js";
+import { el, foldAccents, onEachPage, siteRoot } from "./page.js";
 import { linkKey } from "./preview.js";
-import { filterRow, levels, loadSpells, previewActions, roman, setupFilters } from "./spells.js";
+import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
 // A grimoire this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
@@ -218,10 +219,9 @@ const addToGrimoire = async (record) => {
   const choices = store.lists.map((list, i) => {
     const radio = el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.name,
       checked: list === last });
-    const n = list.spells.length;
     return el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` }, radio,
       el("span", {}, list.name),
-      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${n} ${n > 1 ? "sorts" : "sort"})`));
+      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${spellCount(list.spells.length)})`));
   });
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "",
     checked: !last });
@@ -360,7 +360,7 @@ const shareLink = (name, entries) => {
   return `${page.href}?nom=${encodeURIComponent(name)}&sorts=${ids.join(",")}`;
 };
 
-const fileName = (name) => `grimoire-${name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+const fileName = (name) => `grimoire-${foldAccents(name)
   .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
 
 /** An imported file's text → { name, entries } or throws an Error naming what is wrong. */
@@ -527,17 +527,16 @@ const setupGrimoirePage = (signal) => {
     const keep = button("Garder ce grimoire", () => {
       const same = findList(readStore(), name);
       if (!same) { keepAs("garder"); return; }
-      const count = (n) => `${n} ${n > 1 ? "sorts" : "sort"}`;
       modal({
         title: `Un grimoire « ${name} » existe déjà`,
-        content: [el("p", {}, `Celui de ce navigateur a ${count(same.spells.length)}, celui du lien ${count(entries.length)}.`)],
+        content: [el("p", {}, `Celui de ce navigateur a ${spellCount(same.spells.length)}, celui du lien ${spellCount(entries.length)}.`)],
         buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
           { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
       }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
     }, { class: "md-button md-button--primary grimoire-bouton grimoire-garder" });
     const head = el("section", { class: "grimoire-partage-vue", "aria-label": "Grimoire partagé" },
       el("p", { class: "grimoire-partage-vue__titre" }, "Grimoire partagé : ", el("strong", {}, name),
-        ` (${entries.length} ${entries.length > 1 ? "sorts" : "sort"})`),
+        ` (${spellCount(entries.length)})`),
       el("p", {}, "En lecture seule : rien n’est gardé dans ce navigateur tant que vous ne le gardez pas."),
       el("p", { class: "grimoire-boutons" }, keep,
         el("a", { class: "md-button grimoire-bouton", href: own.href }, "Mes grimoires")));
@@ -601,7 +600,7 @@ const setupGrimoirePage = (signal) => {
         const kept = freeName(store, read.name);
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
         select(kept);
-        let done = `Grimoire « ${kept} » importé (${read.entries.length} ${read.entries.length > 1 ? "sorts" : "sort"}).`;
+        let done = `Grimoire « ${kept} » importé (${spellCount(read.entries.length)}).`;
         if (kept !== read.name) done += ` Un grimoire s’appelait déjà « ${read.name} ».`;
         if (unknown.length) {
           done += ` ${unknown.length > 1 ? `${unknown.length} sorts inconnus de ce site sont gardés` : "1 sort inconnu de ce site est gardé"} comme absent${unknown.length > 1 ? "s" : ""} : ${unknown.map((e) => e.name).join(", ")}.`;
@@ -627,7 +626,7 @@ const setupGrimoirePage = (signal) => {
 
     const choice = el("select", { id: "grimoire-nom", class: "grimoire-choix__liste" },
       ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
-        `${l.name} (${l.spells.length} ${l.spells.length > 1 ? "sorts" : "sort"})`)));
+        `${l.name} (${spellCount(l.spells.length)})`)));
     choice.addEventListener("change", () => {
       select(choice.value);
       save((s) => { s.last = choice.value; }, "");
@@ -715,11 +714,11 @@ const setupGrimoirePage = (signal) => {
     const body = n ? list : null;
     const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, `« ${current.name} » est vide. Ajoutez-y des sorts depuis `,
       el("a", { href: root.dataset.index || "../" }, "l’index des sorts"), ", une page de collège ou l’aperçu d’un sort.");
-    // The spells come right after the choice of grimoire: sharing, exporting and importing
-    // come after them, not between a player and their spells on a phone.
     // On paper the controls are gone: the sheet still says whose spells these are.
     const printTitle = el("p", { class: "grimoire-impression-titre" },
-      `Grimoire « ${current.name} » (${n} ${n > 1 ? "sorts" : "sort"})`);
+      `Grimoire « ${current.name} » (${spellCount(n)})`);
+    // The spells come right after the choice of grimoire: sharing, exporting and importing
+    // come after them, not between a player and their spells on a phone.
     mount([printTitle, controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);
   };
 

@@ -63,6 +63,9 @@ export const roman = (n) => {
 
 export const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
 
+/** « 1 sort », « 3 sorts ». */
+export const spellCount = (n) => `${n} ${n > 1 ? "sorts" : "sort"}`;
+
 /** A description's Markdown → plain text (escapes, emphasis, bullets). */
 const plainText = (markdown) =>
   String(markdown)
@@ -461,7 +464,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       if (row.node.hidden === kept) row.node.hidden = !kept;
       if (kept) n += 1;
     }
-    counter.textContent = `${n} ${n > 1 ? "sorts" : "sort"}`;
+    counter.textContent = spellCount(n);
     counter.append(el("span", { class: "sorts-compte__total" }, ` sur ${total}`));
     table.dataset.visibles = String(n);
     empty.hidden = n > 0;
