@@ -352,6 +352,7 @@ def test_rename_empty_and_delete_are_confirmed(
     dialog.get_by_role("button", name="Valider").click()
     expect(page.locator("#grimoire-nom")).to_have_value("Aldric le Gris")
     page.get_by_role("button", name="Vider").click()
+    expect(dialog).to_contain_text("Retirer les 3 sorts de « Aldric le Gris » ?")
     dialog.get_by_role("button", name="Annuler").click()
     expect(page.locator(CARDS)).to_have_count(3)
     page.get_by_role("button", name="Vider").click()
@@ -359,6 +360,8 @@ def test_rename_empty_and_delete_are_confirmed(
     expect(page.locator(CARDS)).to_have_count(0)
     expect(page.locator(".grimoire-vide")).to_contain_text("est vide")
     page.get_by_role("button", name="Supprimer").click()
+    # Empty, it has no spells to name (not « ses 0 sorts »).
+    expect(dialog).to_contain_text("Supprimer « Aldric le Gris » de ce navigateur ?")
     dialog.get_by_role("button", name="Supprimer").click()
     assert [g["name"] for g in kept(page)["lists"]] == ["Brune"]
     expect(page.locator("#grimoire-nom")).to_have_value("Brune")

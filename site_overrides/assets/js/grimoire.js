@@ -637,12 +637,14 @@ const setupGrimoirePage = (signal) => {
       select(name);
       save((s) => { const l = findList(s, old); if (l) l.name = name; if (s.last === old) s.last = name; }, `« ${old} » s’appelle maintenant « ${name} ».`);
     });
+    const n = current.spells.length;
+    const its = n > 1 ? `ses ${n} sorts` : "son sort"; // « Vider » is not offered for none
     const empty = () => confirmAction("Vider le grimoire",
-      `Retirer les ${current.spells.length} sorts de « ${current.name} » ? Le grimoire reste, vide.`, "Vider").then((yes) => {
+      `Retirer ${n > 1 ? `les ${n} sorts` : "le sort"} de « ${current.name} » ? Le grimoire reste, vide.`, "Vider").then((yes) => {
       if (yes) save((s) => { const l = findList(s, current.name); if (l) l.spells = []; }, `« ${current.name} » est vide.`);
     });
     const remove = () => confirmAction("Supprimer le grimoire",
-      `Supprimer « ${current.name} » et ses ${current.spells.length} sorts de ce navigateur ? Ce n’est pas réversible (exportez-le d’abord pour le garder).`,
+      `Supprimer « ${current.name} »${n ? ` et ${its}` : ""} de ce navigateur ? Ce n’est pas réversible (exportez-le d’abord pour le garder).`,
       "Supprimer").then((yes) => {
       if (!yes) return;
       select("");
@@ -692,7 +694,6 @@ const setupGrimoirePage = (signal) => {
     });
     const withoutId = current.spells.filter((e) => !e.id).length;
 
-    const n = current.spells.length;
     const controls = el("section", { class: "grimoire-choix", "aria-label": "Vos grimoires" },
       el("div", { class: "grimoire-choix__ligne" },
         el("label", { for: "grimoire-nom" }, "Grimoire"), choice),
