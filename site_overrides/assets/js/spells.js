@@ -91,7 +91,7 @@ export const loadSpells = urlIndexLoader("data/spells.json");
 // A spell's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
-export const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
+const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
 
 const spellContent = (spell, href) => {
   const min = Number(spell.level_min);
@@ -543,12 +543,16 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   };
 
   // Events (on this page's elements, dropped at the next navigation) -----------------------
+  // A new order (a header, or « Trier par »): the rows, the fold button's count, the address.
+  const sortBy = (sort, order) => {
+    state = { ...state, sort, order };
+    sortRows();
+    showToggle();
+    writeAddress();
+  };
   const onChange = (e) => {
     if (e && sortChoice && (e.target === sortChoice || e.target === orderChoice)) {
-      state = { ...state, sort: sortChoice.value, order: orderChoice.value };
-      sortRows();
-      showToggle();
-      writeAddress();
+      sortBy(sortChoice.value, orderChoice.value);
       return;
     }
     fromForm();
@@ -577,10 +581,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   }, { signal });
   buttons.forEach((b) => b.addEventListener("click", () => {
     const column = b.dataset.colonne;
-    state = { ...state, order: state.sort === column && state.order === "asc" ? "desc" : "asc", sort: column };
-    sortRows();
-    showToggle();
-    writeAddress();
+    sortBy(column, state.sort === column && state.order === "asc" ? "desc" : "asc");
   }, { signal }));
 
   state = readAddress();
