@@ -5,7 +5,8 @@
  * - Closed details blocks print open.
  * - A page of spells (a college page: `h2.sort`, each spell's name, followed by its levels,
  *   fields and description; a grimoire, whose spells are each an article) gets a choice of
- *   its paper form above its first spell: « Liste compacte » (the page as it is, set tighter) or « Cartes à découper ». In
+ *   its paper form (before a college's first spell, after a grimoire's spells): « Liste
+ *   compacte » (the page as it is, set tighter) or « Cartes à découper ». In
  *   cards, each spell is put in a card (`.regles-carte`) of a grid (`.regles-cartes-grille`)
  *   for the time of printing, and taken out again afterwards (a grimoire's articles are the
  *   cards; a grimoire prints as cards by default). The choice is kept in the
