@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from generator import offline
 from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path, hold_load
@@ -375,6 +376,31 @@ def test_the_download_waits_until_the_page_has_loaded(
         context.close()
 
 
+def back_during_the_first_download(browser: Any, site: SubpathSite, profile: Path) -> None:
+    """Open a spell page, leave it while the site downloads, come back with Back."""
+    context = open_profile(browser, profile, ignore_default_args=["--disable-back-forward-cache"])
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.add_init_script(
+            "addEventListener('pageshow', (e) => {"
+            " document.documentElement.dataset.restauree = String(e.persisted); });"
+        )
+        page.goto(site.url + "sorts/acoustique/")
+        page.locator("html[data-hors-ligne='telechargement']").wait_for(state="attached")
+        away = len(site.server.requests)
+        page.goto(site.url + "licences/")
+        page.wait_for_timeout(1500)
+        page.go_back(wait_until="commit")  # a restored page fires no new "load"
+        page.locator("html[data-restauree]").wait_for(state="attached")
+        # The worker went on downloading, and announcing its progress, meanwhile.
+        downloads = site.server.requests[away:]
+        assert len([p for p in downloads if "/licences/" not in p]) > 3, downloads
+        assert page.locator("html").get_attribute("data-restauree") == "true"
+        wait_until_offline_ready(page)  # the progress, heard again, reaches the end
+    finally:
+        context.close()
+
+
 def test_back_button_during_the_first_download_restores_the_page(
     browser: Any,
     subpath_site: SubpathSite,  # noqa: F811
@@ -382,30 +408,18 @@ def test_back_button_during_the_first_download_restores_the_page(
 ) -> None:
     """Leaving a page while the site downloads for offline use, then coming back with the
     Back button: the page comes back from the back/forward cache, its download still shown.
-    (Playwright turns that cache off by default: turned back on here.)"""
-    context = open_profile(
-        browser, tmp_path / "profil", ignore_default_args=["--disable-back-forward-cache"]
-    )
+    (Playwright turns that cache off by default: turned back on here.)
+
+    Once in CI (Debian's Chromium 156.0.8078.114, 1 test of 1,419), the renderer crashed
+    during the restore (« Target crashed »), never seen in 50 runs here, alone or under load.
+    A crashed renderer tells nothing of the page, so that one error, and it only, gets one
+    more try in a new profile; a second crash, or any failed check, fails the test."""
     try:
-        page = context.pages[0] if context.pages else context.new_page()
-        page.add_init_script(
-            "addEventListener('pageshow', (e) => {"
-            " document.documentElement.dataset.restauree = String(e.persisted); });"
-        )
-        page.goto(subpath_site.url + "sorts/acoustique/")
-        page.locator("html[data-hors-ligne='telechargement']").wait_for(state="attached")
-        away = len(subpath_site.server.requests)
-        page.goto(subpath_site.url + "licences/")
-        page.wait_for_timeout(1500)
-        page.go_back(wait_until="commit")  # a restored page fires no new "load"
-        page.locator("html[data-restauree]").wait_for(state="attached")
-        # The worker went on downloading, and announcing its progress, meanwhile.
-        downloads = subpath_site.server.requests[away:]
-        assert len([p for p in downloads if "/licences/" not in p]) > 3, downloads
-        assert page.locator("html").get_attribute("data-restauree") == "true"
-        wait_until_offline_ready(page)  # the progress, heard again, reaches the end
-    finally:
-        context.close()
+        back_during_the_first_download(browser, subpath_site, tmp_path / "profil")
+    except PlaywrightError as error:
+        if "Target crashed" not in str(error):
+            raise
+        back_during_the_first_download(browser, subpath_site, tmp_path / "profil-2")
 
 
 # Updates ----------------------------------------------------------------------------------
