@@ -19,6 +19,7 @@ from generator import spells as spellbook
 from generator.links import SpellTarget
 from generator.report import Kind, Problem
 from generator.slugs import slugify
+from generator.typography import spaced_markdown
 
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
@@ -151,8 +152,14 @@ class SpellBook:
         return html.replace(mark, spellbook.render_spell_table(self.result, self.labels))
 
     def records(self) -> list[dict[str, object]]:
-        """The records of `data/spells.json`."""
-        return spellbook.spell_records(self.result, self.settings.folder)
+        """The records of `data/spells.json`. Their descriptions get the pages' French
+        spacing: the grimoire shows and prints them as the scripts write them, past the
+        built pages' typography. Names and fields are left as exported: the filters read
+        the fields as words, and a kept grimoire names its spells."""
+        records = spellbook.spell_records(self.result, self.settings.folder)
+        for record in records:
+            record["description"] = spaced_markdown(str(record["description"]))
+        return records
 
 
 def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Problem]]:

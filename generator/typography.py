@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CODE_TAGS", "UNITS", "french_spacing", "map_prose", "spaced_text"]
+__all__ = ["CODE_TAGS", "UNITS", "french_spacing", "map_prose", "spaced_markdown", "spaced_text"]
 
 NBSP = "\u00a0"  # no-break space: before « : », inside « », between a number and its unit
 NNBSP = "\u202f"  # narrow no-break space: before « ; ! ? » and « % »
@@ -89,6 +89,23 @@ def spaced_text(text: str) -> str:
     text = _BEFORE_CLOSING.sub(NBSP, text)
     text = _BEFORE_PERCENT.sub(NNBSP, text)
     return _BEFORE_UNIT.sub(NBSP, text)
+
+
+# A Markdown code span: `…` (its text is code, left as written).
+_CODE_SPAN = re.compile(r"(`[^`\n]*`)")
+
+
+def spaced_markdown(text: str) -> str:
+    """A Markdown text shown by the pages' scripts (a spell's description in the grimoire)
+    with the pages' French spacing, line by line: no line break is ever joined, so lists and
+    paragraphs stay as they were, and code spans are left as written."""
+    return "\n".join(
+        "".join(
+            part if part.startswith("`") else spaced_text(part)
+            for part in _CODE_SPAN.split(line)
+        )
+        for line in text.split("\n")
+    )
 
 
 def _code_regions(html: str) -> list[tuple[int, int]]:

@@ -3,6 +3,7 @@ tableau à droite » (generator/directions.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,7 +11,14 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator.directions import NOTE_CLASS, annotate_directions
-from generator.typography import CODE_TAGS, NBSP, NNBSP, french_spacing, spaced_text
+from generator.typography import (
+    CODE_TAGS,
+    NBSP,
+    NNBSP,
+    french_spacing,
+    spaced_markdown,
+    spaced_text,
+)
 
 # An ordinary space or a line break before ; : ! ? », or after «.
 ORDINARY = re.compile(r"[ \t\r\n](?=[;:!?»])|«[ \t\r\n]")
@@ -39,6 +47,16 @@ ORDINARY = re.compile(r"[ \t\r\n](?=[;:!?»])|«[ \t\r\n]")
 )
 def test_spaced_text(text: str, spaced: str) -> None:
     assert spaced_text(text) == spaced
+
+
+def test_markdown_keeps_its_lines_and_code_spans() -> None:
+    text = "3 composantes :\n\n- Vent : Calme ; Fort\n- `a ; b` « c »\ndurée 3\nminutes"
+    assert spaced_markdown(text) == (
+        f"3 composantes{NBSP}:\n\n- Vent{NBSP}: Calme{NNBSP}; Fort\n"
+        f"- `a ; b` «{NBSP}c{NBSP}»\ndurée 3\nminutes"
+    )
+    # Spaced as one text, the last two lines would become one (« 3 minutes » kept together).
+    assert spaced_text("durée 3\nminutes") == f"durée 3{NBSP}minutes"
 
 
 @pytest.mark.parametrize("tag", sorted(CODE_TAGS))
@@ -139,6 +157,26 @@ def test_no_ordinary_space_before_french_marks_in_the_built_pages(site_dir: Path
     for spaced in (f"français{NBSP}:", f"signes{NNBSP};", f"«{NBSP}un mot{NBSP}»", f"50{NNBSP}%"):
         assert spaced in licences
     assert f"9{NBSP}m" in licences and f"{NBSP}heures" in licences
+
+
+def test_the_grimoire_s_descriptions_are_spaced_and_fields_left_as_exported(
+    site_dir: Path,
+) -> None:
+    """data/spells.json: the grimoire writes its descriptions into the page as they are."""
+    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    descriptions = {str(r["name"]): str(r["description"]) for r in records}
+    found = [
+        (name, text[max(0, m.start() - 20) : m.end() + 5])
+        for name, text in descriptions.items()
+        for m in ORDINARY.finditer(re.sub(r"`[^`\n]*`", "", text))
+    ]
+    assert found == []
+    assert f"l’autre{NBSP}: utiliser" in descriptions["Tunnel sonore"]
+    assert f"«{NBSP}mur{NBSP}»" in descriptions["Mur de silence"]
+    assert f"de vent{NNBSP}; à l’intérieur" in descriptions["Puanteur toxique"]
+    # The fields are the filters' words: as exported.
+    tunnel = next(r for r in records if r["name"] == "Tunnel sonore")
+    assert tunnel["fields"]["Durée"] == "10 minutes"
 
 
 def test_code_urls_and_attributes_are_unchanged_in_the_built_pages(site_dir: Path) -> None:
