@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
 from tests.test_spells_browser import INDEX, PREFIX, Tab, base, fold, served, spells, tab
+from tests.test_typography import ORDINARY
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,10 @@ def add_in_dialog(page: Any, new_name: str | None = None) -> None:
     if new_name is not None:
         dialog.locator("#grimoire-dialogue-nom").fill(new_name)
     dialog.locator("button[value=ajouter]").click()
-    expect(page.locator(".grimoire-annonce")).to_contain_text("ajouté à")
+    said = page.locator(".grimoire-annonce")
+    expect(said).to_contain_text("ajouté à")
+    # « « Sort » ajouté à « Aldric ». »: French spacing, as in the built pages.
+    assert ORDINARY.findall(said.inner_text()) == []
     expect(dialog).to_have_count(0)
 
 
@@ -299,6 +303,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
         expect(message).to_contain_text(words)
         expect(message).to_contain_text("« mauvais.json »")
         expect(message).to_contain_text("Rien n’a été importé")
+        assert ORDINARY.findall(message.inner_text()) == [], words
         assert kept(page) == before
     # A good file with a spell this site does not have: imported, that spell listed missing.
     good = {"format": "regles-grimoire", "version": 1, "nom": "Aldric",

@@ -540,6 +540,9 @@ def test_status_and_banner_screenshots(
             page.goto(url + "jeu/combat/")
             page.locator(".hors-ligne-puce").wait_for(state="visible", timeout=30_000)
             page.screenshot(path=str(out / f"1-telechargement-{width}-{scheme}.png"))
+            # « … hors ligne : 42 % », French-spaced as the pages' prose.
+            said = page.locator(".hors-ligne-puce [data-texte]").inner_text()
+            assert " :" not in said and " %" not in said, said  # ordinary spaces (U+0020)
             wait_until_offline_ready(page)
             # First visit on a page two levels down: the worker still has the site's scope.
             assert worker_state(page)["scope"] == url

@@ -386,10 +386,11 @@ def test_a_result_leads_to_its_anchor(tab: Tab) -> None:
 
 
 def wait_shown(page: Any, query: str) -> str:
-    """Wait until the status line names `query` (as text), and return that line."""
+    """Wait until the status line names `query` (as text, between guillemets kept to it by
+    no-break spaces), and return that line."""
     page.wait_for_function(
         "(q) => document.querySelector('[data-recherche-etat]').textContent.includes(q)",
-        arg=f"pour « {query} »",
+        arg=f"pour «\u00a0{query}\u00a0»",
     )
     return str(page.locator("[data-recherche-etat]").inner_text())
 

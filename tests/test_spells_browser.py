@@ -758,7 +758,9 @@ def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
     )
     assert labels[:2] == ["Rechercher un sort", "Collège"]
     assert "Niveaux de puissance" in labels
-    assert {"Classe de sort", "Résistance du sort", "« Temps : long » seulement"} <= set(labels)
+    # French-spaced as the pages' prose (no-break spaces inside « » and before « : »).
+    long_only = "«\u00a0Temps\u00a0: long\u00a0» seulement"
+    assert {"Classe de sort", "Résistance du sort", long_only} <= set(labels)
     assert not {"Classe", "Résistance"} & set(labels)
     assert not any("rituel" in label for label in labels)
     headers = page.eval_on_selector_all("#table-sorts th", "ths => ths.map(t => t.textContent)")

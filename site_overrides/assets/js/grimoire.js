@@ -25,7 +25,7 @@
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
-import { el, foldAccents, onEachPage, siteRoot } from "./page.js";
+import { el, foldAccents, frenchSpacing, onEachPage, siteRoot } from "./page.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
@@ -160,7 +160,7 @@ const modal = ({ title, content, buttons, check = () => "" }) => new Promise((do
     const problem = value && value !== "annuler" ? check(value) : "";
     if (problem) {
       e.preventDefault();
-      error.textContent = problem;
+      error.textContent = frenchSpacing(problem);
       error.hidden = false;
       return;
     }
@@ -592,7 +592,7 @@ const setupGrimoirePage = (signal) => {
     fileInput.addEventListener("change", () => {
       const file = fileInput.files && fileInput.files[0];
       if (!file) return;
-      const fail = (text) => { importMessage.textContent = text; importMessage.hidden = false; fileInput.value = ""; };
+      const fail = (text) => { importMessage.textContent = frenchSpacing(text); importMessage.hidden = false; fileInput.value = ""; };
       if (file.size > 2_000_000) { fail(`« ${file.name} » pèse ${Math.round(file.size / 1000)} Ko : trop pour un grimoire, rien n’a été importé.`); return; }
       file.text().then((text) => {
         let read;
@@ -663,7 +663,7 @@ const setupGrimoirePage = (signal) => {
     const copyMessage = el("p", { class: "grimoire-copie__message", role: "status", hidden: true });
     const copy = button("Copier le lien", () => {
       const say = (text, kind) => {
-        copyMessage.textContent = text;
+        copyMessage.textContent = frenchSpacing(text);
         copyMessage.className = `grimoire-message grimoire-message--${kind} grimoire-copie__message`;
         copyMessage.hidden = false;
       };

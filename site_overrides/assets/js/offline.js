@@ -11,7 +11,7 @@
  * page parts are (re)attached on every page (onEachPage); the worker is registered once.
  * The state is also on <html data-hors-ligne="…"> (for the CSS and the tests).
  */
-import { el, onEachPage, siteRoot } from "./page.js";
+import { el, frenchSpacing, onEachPage, siteRoot } from "./page.js";
 
 const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
@@ -105,7 +105,8 @@ function setData(element, name, value) {
 function fill(container, text, value) {
   setData(container, "phase", state.phase);
   const label = container.querySelector("[data-texte]");
-  if (label.textContent !== text) label.textContent = text;
+  const spaced = frenchSpacing(text);
+  if (label.textContent !== spaced) label.textContent = spaced;
   const progress = container.querySelector("progress");
   const hidden = value === null || value === undefined;
   if (progress.hidden !== hidden) progress.hidden = hidden;
@@ -171,7 +172,7 @@ function renderCorner() {
       ? `${PHASE.downloading}-${Math.floor((state.percent || 0) / 25)}`
       : state.phase;
   if (milestone !== lastMilestone && (state.downloadSeen || state.phase === PHASE.failed)) {
-    announcer.textContent = state.phase === PHASE.ready ? "Disponible hors ligne" : statusText();
+    announcer.textContent = state.phase === PHASE.ready ? "Disponible hors ligne" : frenchSpacing(statusText());
   }
   lastMilestone = milestone;
 }
@@ -516,7 +517,7 @@ function renderInstall() {
     }
     button.hidden = !installPrompt || standalone();
   }
-  if (text) text.textContent = installText();
+  if (text) text.textContent = frenchSpacing(installText());
 }
 
 async function install() {

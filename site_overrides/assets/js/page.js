@@ -58,8 +58,21 @@ export function foldAccents(text) {
   return String(text).normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
+/** `text` with French spacing, as the build gives the pages' prose (generator/typography.py,
+ * units aside): a narrow no-break space before ; ! ? and %, a no-break space before : and
+ * inside « ». Only the spaces already there change: « 10:30 » and « http://x?y » stay. */
+export function frenchSpacing(text) {
+  return String(text)
+    .replace(/[ \t\r\n\u00a0]+(?=[;!?])/g, "\u202f")
+    .replace(/[ \t\r\n]+(?=:)/g, "\u00a0")
+    .replace(/(?<=«)[ \t\r\n]+/g, "\u00a0")
+    .replace(/[ \t\r\n]+(?=»)/g, "\u00a0")
+    .replace(/(?<=\d)[ \t\r\n]+(?=%)/g, "\u202f");
+}
+
 /** An element: attributes set with setAttribute (true gives an empty value; false, null and
- * undefined none), children appended, strings as text nodes (never parsed as HTML). */
+ * undefined none), children appended, strings as text nodes (never parsed as HTML), with
+ * French spacing (`frenchSpacing`). */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -68,7 +81,7 @@ export function el(tag, attributes = {}, ...children) {
   }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(child instanceof Node ? child : document.createTextNode(frenchSpacing(child)));
   }
   return node;
 }

@@ -429,7 +429,7 @@ function renderOutputs(form, outputs) {
     // Each cell names its column (as generator/render.py writes them): on a phone, a row is
     // read as a card.
     const rows = (Array.isArray(records) ? records : []).map((record) =>
-      el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, formatValue(key, record)))),
+      el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, document.createTextNode(formatValue(key, record))))),
     );
     table.tBodies[0].replaceChildren(...rows);
   }

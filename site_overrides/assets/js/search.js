@@ -37,7 +37,7 @@
  * (full screen on a phone) with the focus, and searches. Reaching it with Tab does not open
  * the box; typing does. When the box closes, the field shows the query the box was left with.
  */
-import { el, foldAccents, onEachPage, rules, siteRoot } from "./page.js";
+import { el, foldAccents, frenchSpacing, onEachPage, rules, siteRoot } from "./page.js";
 
 const PAGE = 10; // results shown at once
 const RERANK = 20; // results whose titles are read to put exact names first
@@ -428,6 +428,9 @@ function renderEntry(entry) {
   return item;
 }
 
+/** The reader's query, between guillemets kept to it (its own text is left as typed). */
+const quoted = (text) => `«\u00a0${text}\u00a0»`;
+
 function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -516,7 +519,7 @@ function setupBox(box) {
       if (seq !== ui.seq) return;
       list.replaceChildren();
       more.hidden = true;
-      status.textContent = "La recherche n’a pas pu démarrer (index injoignable hors ligne ?).";
+      status.textContent = frenchSpacing("La recherche n’a pas pu démarrer (index injoignable hors ligne ?).");
       return;
     }
     if (seq !== ui.seq) return; // a newer query is under way
@@ -531,8 +534,8 @@ function setupBox(box) {
     if (seq !== ui.seq) return;
     // The query is shown back as text (textContent), whatever it contains.
     status.textContent = found.total
-      ? `${plural(found.total, "résultat", "résultats")} pour « ${query.trim()} »`
-      : `Aucun résultat pour « ${query.trim()} »`;
+      ? `${plural(found.total, "résultat", "résultats")} pour ${quoted(query.trim())}`
+      : `Aucun résultat pour ${quoted(query.trim())}`;
   }
 
   function goToFirst() {

@@ -12,7 +12,7 @@
  * The texts come from the spell export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
-import { el, foldAccents, onEachPage, siteRoot, urlIndexLoader } from "./page.js";
+import { el, foldAccents, frenchSpacing, onEachPage, siteRoot, urlIndexLoader } from "./page.js";
 import { addPreview, linkKey, openLink, preview } from "./preview.js";
 
 const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
@@ -538,7 +538,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       apply();
     }, () => {
       if (!table.isConnected) return;
-      note.textContent = "Descriptions indisponibles (hors connexion ?) : recherche limitée au tableau.";
+      note.textContent = frenchSpacing("Descriptions indisponibles (hors connexion ?) : recherche limitée au tableau.");
     });
   };
 
