@@ -60,7 +60,7 @@ export function foldAccents(text) {
 
 /** `text` with French spacing, as the build gives the pages' prose (generator/typography.py,
  * units aside): a narrow no-break space before ; ! ? and %, a no-break space before : and
- * inside « ». Only the spaces already there change: « 10:30 » and « http://x?y » stay. */
+ * inside « ». Only the spaces already there change: « 10:30 » and « 1d6! » stay. */
 export function frenchSpacing(text) {
   return String(text)
     .replace(/[ \t\r\n\u00a0]+(?=[;!?])/g, "\u202f")
