@@ -27,6 +27,7 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from generator import offline
 from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path, hold_load
@@ -233,7 +234,8 @@ def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
         page.wait_for_url("**/jeu/combat/")
         page.locator("article h1", has_text="Combat").wait_for()
         assert page.evaluate("() => window.pasRecharge === true"), "navigation complète"
-        assert page.locator(".md-footer .hors-ligne-etat").is_visible()
+        # The status is set up in a task of its own after Material's page swap: waited for.
+        expect(page.locator(".md-footer .hors-ligne-etat")).to_be_visible()
     assert failed == [], failed
 
 
@@ -580,6 +582,5 @@ def test_search_and_calculators_work_offline(offline_ready: OfflineReady) -> Non
         form = page.locator("form[data-calculateur='grid']")
         form.scroll_into_view_if_needed()  # far down the page, folded until the reader nears
         form.locator("[name='speed_m']").fill("9")
-        from playwright.sync_api import expect
 
         expect(form.locator("output[name='squares']")).to_have_text("6", timeout=60000)
