@@ -172,7 +172,7 @@ function renderCorner() {
       ? `${PHASE.downloading}-${Math.floor((state.percent || 0) / 25)}`
       : state.phase;
   if (milestone !== lastMilestone && (state.downloadSeen || state.phase === PHASE.failed)) {
-    announcer.textContent = state.phase === PHASE.ready ? "Disponible hors ligne" : frenchSpacing(statusText());
+    announcer.textContent = state.phase === PHASE.ready ? "Disponible hors ligne" : statusText();
   }
   lastMilestone = milestone;
 }

@@ -427,7 +427,8 @@ function renderOutputs(form, outputs) {
     const columns = [...table.querySelectorAll("th[data-cle]")].map((th) => [th.dataset.cle, th.textContent]);
     const records = outputs[table.dataset.sortie];
     // Each cell names its column (as generator/render.py writes them): on a phone, a row is
-    // read as a card.
+    // read as a card. A text node, not a string: el() would French-space the rules code's
+    // values, which are shown as it wrote them (as the build leaves an `output`).
     const rows = (Array.isArray(records) ? records : []).map((record) =>
       el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, document.createTextNode(formatValue(key, record))))),
     );
