@@ -33,12 +33,13 @@ deps: $(STAMP) $(NPM_STAMP)
 site: deps
 	$(VENV)/bin/mkdocs build --strict
 
-# mkdocs serve rebuilds on every edit (mkdocs.yml's `watch`); an edit of the generator's or
-# the calculators' Python code restarts it, since code already loaded would stay as it was.
+# mkdocs serve rebuilds on every edit of the site (its pages, mkdocs.yml, its rules package,
+# which the build imports anew) and of the generator's theme; an edit of the generator's
+# Python code restarts it, since code already loaded would stay as it was.
 serve: deps
-	$(VENV)/bin/watchmedo auto-restart --directory generator --directory calculators \
+	$(VENV)/bin/watchmedo auto-restart --directory generator \
 		--patterns '**/*.py' --recursive --debounce-interval 1 --kill-after 5 -- \
-		$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+		$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8000 --watch generator/regles/theme
 
 lint: deps
 	$(VENV)/bin/ruff check .

@@ -69,7 +69,7 @@ FIRST_COLLEGE = re.compile(r"(?<!\S)## ")
 def empty_export(text: str) -> str:
     """The export's preamble alone: the same site, with spell pages that list no spell.
     (Building without any export is not an option: the pages link to « Tous les sorts ».)"""
-    from generator.spells import parse_export
+    from regles.features.spells.export import parse_export
 
     body = text.rstrip()
     if body.endswith(END_OF_EXPORT):

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from regles.features.assets import npm
+
 __all__ = [
     "ROOT",
     "BenchError",
@@ -129,6 +131,9 @@ def mirror_project(destination: Path, configs: dict[str, str]) -> dict[str, Path
     cache.mkdir(parents=True, exist_ok=True)
     (destination / "build").mkdir()
     (destination / "build" / "cache").symlink_to(cache)
+    # The generator's npm packages, installed once for the work tree (features/assets/npm.py).
+    npm.installed(ROOT / "build" / "npm")
+    (destination / "build" / "npm").symlink_to(ROOT / "build" / "npm")
     paths = {}
     for name, text in configs.items():
         paths[name] = destination / name
@@ -149,7 +154,7 @@ class SpellSource:
 
 
 def spell_source() -> SpellSource:
-    from generator import spells as spellbook
+    from regles.features.spells import export as spellbook
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     options = plugin_options(config, "regles") or {}
@@ -171,7 +176,7 @@ def spell_source() -> SpellSource:
 
 
 def count_spells(text: str) -> int:
-    from generator import spells as spellbook
+    from regles.features.spells import export as spellbook
 
     return len(spellbook.parse_export(text).spells)
 
@@ -197,8 +202,9 @@ def stock_project(destination: Path, site_url: str) -> Path:
     the same Markdown (untimed), so that both sites have the same pages. Material is told
     `font: false`, as we are: its default Google Fonts cannot load on this machine anyway.
     """
-    from generator import spells as spellbook
-    from generator.spell_pages import SpellBook, SpellSettings
+    from regles.features.assets.theme import MARKDOWN_EXTENSIONS
+    from regles.features.spells import export as spellbook
+    from regles.features.spells.book import SpellBook, SpellSettings
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     docs_name = str(config.get("docs_dir") or "docs")
@@ -228,11 +234,15 @@ def stock_project(destination: Path, site_url: str) -> Path:
         "copyright": config.get("copyright"),
         "docs_dir": str(docs),
         "use_directory_urls": config.get("use_directory_urls", True),
-        "exclude_docs": config.get("exclude_docs"),
+        # The export is read by our plugin, never published; not a page of the stock site.
+        "exclude_docs": "/" + source.path.relative_to(ROOT / docs_name).as_posix(),
         "not_in_nav": config.get("not_in_nav"),
         "theme": {"name": "material", "language": theme.get("language", "fr"), "font": False},
         "plugins": ["search"],
-        "markdown_extensions": _plain_extensions(list(config.get("markdown_extensions") or [])),
+        # Ours, with those our plugin adds (the spell pages are written with them).
+        "markdown_extensions": _plain_extensions(
+            [*(config.get("markdown_extensions") or []), *MARKDOWN_EXTENSIONS]
+        ),
         "nav": nav,
     }
     path = destination / "mkdocs.yml"

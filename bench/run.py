@@ -69,7 +69,7 @@ from bench.report import (
     verdict,
 )
 from bench.server import CountingServer
-from generator.formatting import format_value
+from regles.features.calculators.formatting import format_value
 
 __all__ = ["main"]
 

@@ -1,38 +1,17 @@
-"""Calculateurs de règles du site (D&D 5e, OSE, PMT Lankhmar, règle maison) en Python pur."""
+"""Calculateurs de règles du site (D&D 5e, OSE, PMT Lankhmar, règle maison) en Python pur.
+
+This site's rules package, written with the generator's kit (`regles.kit`): each module
+offers its `CALCULATORS`, `TABLES` and `NOTES`, found by `discover`; the dice roller comes
+from the kit.
+"""
 
 from __future__ import annotations
 
-from typing import Final
+from regles.kit import discover
 
-from . import tables
-from .bridge import run_json
-from .catalog import catalog, run
-from .encumbrance import STRENGTH_EXAMPLE_NOTE
-from .errors import (
-    CalculatorError,
-    CalculatorInputError,
-    LimitExceededError,
-    UnknownCalculatorError,
-)
-from .lankhmar import CORRUPTION_TIER_MALUS_NOTE
-from .sentient_sword import LANGUAGES_OVERLAP_NOTE
+__all__ = ["catalog", "rules", "run", "run_json"]
 
-__all__ = [
-    "NOTES",
-    "CalculatorError",
-    "CalculatorInputError",
-    "LimitExceededError",
-    "UnknownCalculatorError",
-    "catalog",
-    "run",
-    "run_json",
-    "tables",
-]
-
-# How each contradiction of the documents was settled, shown on the rule pages.
-# A plain dict because the site serialises it; nothing in the package mutates it.
-NOTES: Final[dict[str, str]] = {
-    "encumbrance_strength_example": STRENGTH_EXAMPLE_NOTE,
-    "corruption_tier_malus": CORRUPTION_TIER_MALUS_NOTE,
-    "sword_languages_overlap": LANGUAGES_OVERLAP_NOTE,
-}
+rules = discover(__name__)
+run = rules.run
+run_json = rules.run_json
+catalog = rules.catalog

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from .errors import CalculatorInputError
-from .schema import (
+from regles.kit.errors import CalculatorInputError
+from regles.kit.schema import (
     Calculator,
     Chart,
     Choice,

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal
 
-from .dnd5e import ability_modifier, signed
-from .schema import (
+from regles.kit.schema import (
     Calculator,
     Choice,
     Field,
@@ -18,6 +17,8 @@ from .schema import (
     fmt_number,
     frozen_record,
 )
+
+from .dnd5e import ability_modifier, signed
 
 __all__ = [
     "ARMOR_LOADS",
@@ -467,3 +468,6 @@ CALCULATORS = (
         handler=_handle,
     ),
 )
+
+# How a contradiction of the documents was settled, shown on the rule page (```note).
+NOTES: Mapping[str, str] = MappingProxyType({"encumbrance_strength_example": STRENGTH_EXAMPLE_NOTE})

@@ -9,8 +9,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final, Literal
 
-from .errors import CalculatorInputError
-from .schema import (
+from regles.kit.errors import CalculatorInputError
+from regles.kit.schema import (
     Calculator,
     Chart,
     Choice,
@@ -546,3 +546,6 @@ CALCULATORS = (
         handler=_h_madness,
     ),
 )
+
+# How a contradiction of the documents was settled, shown on the rule page (```note).
+NOTES: Mapping[str, str] = MappingProxyType({"corruption_tier_malus": CORRUPTION_TIER_MALUS_NOTE})

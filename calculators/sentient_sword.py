@@ -10,7 +10,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final, Literal
 
-from .schema import (
+from regles.kit.schema import (
     Calculator,
     Chart,
     Choice,
@@ -450,3 +450,6 @@ CALCULATORS = (
         handler=_h_control,
     ),
 )
+
+# How a contradiction of the documents was settled, shown on the rule page (```note).
+NOTES: Mapping[str, str] = MappingProxyType({"sword_languages_overlap": LANGUAGES_OVERLAP_NOTE})

@@ -3,40 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from regles.kit import Table, fmt_number
+from regles.kit import group_runs as _group_runs
+from regles.kit import span as _span
+
 from . import dnd5e, encumbrance, lankhmar, sentient_sword
-from .schema import fmt_number
 
-__all__ = ["Table", "table", "table_ids"]
-
-_DASH = "\u2013"  # en dash, as in the documents' ranges ("2–3")
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table to render: caption, header cells and rows of text cells."""
-
-    caption: str
-    headers: list[str]
-    rows: list[list[str]]
-
-
-def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}{_DASH}{high}"
-
-
-def _group_runs(values: range, key: Callable[[int], object]) -> list[tuple[int, int, object]]:
-    """Consecutive runs of ``values`` with the same ``key``: (first, last, key)."""
-    runs: list[tuple[int, int, object]] = []
-    for v in values:
-        k = key(v)
-        if runs and runs[-1][2] == k and runs[-1][1] == v - 1:
-            runs[-1] = (runs[-1][0], v, k)
-        else:
-            runs.append((v, v, k))
-    return runs
+__all__ = ["TABLES"]
 
 
 def _ability_modifiers() -> Table:
@@ -122,7 +97,7 @@ def _corruption_tiers() -> Table:
     )
 
 
-_TABLES: Mapping[str, Callable[[], Table]] = MappingProxyType(
+TABLES: Mapping[str, Callable[[], Table]] = MappingProxyType(
     {
         "ability_modifiers": _ability_modifiers,
         "proficiency_bonus": _proficiency_bonus,
@@ -132,16 +107,3 @@ _TABLES: Mapping[str, Callable[[], Table]] = MappingProxyType(
         "corruption_tiers": _corruption_tiers,
     }
 )
-
-
-def table_ids() -> list[str]:
-    """Ids of every available table."""
-    return list(_TABLES)
-
-
-def table(table_id: str) -> Table:
-    """Build the table ``table_id`` (a fresh object each call); KeyError if unknown."""
-    builder = _TABLES.get(table_id)
-    if builder is None:
-        raise KeyError(table_id)
-    return builder()

@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+from regles.features.assets import npm
+from regles.features.offline.app import App
+
 ROOT = Path(__file__).resolve().parent.parent
 TEST_SITE = ROOT / "tests" / "site" / "mkdocs.yml"  # the generator's own test site
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -66,6 +69,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# The installed app of the sites that tests build from settings alone, without mkdocs.yml.
+SITE_APP = App("Site", "Site", "", "#795548")
+NODE_MODULES = ROOT / "build" / "npm" / "node_modules"  # the generator's, as the sites name it
+
+
+def npm_packages() -> Path:
+    """The generator's npm packages, in the repository's build/npm/, where every test site's
+    mkdocs.yml looks for them (`node_modules:`): installed once, before the first build."""
+    return npm.installed(ROOT / "build" / "npm")
+
+
 def build_site(
     destination: Path,
     config: Path = TEST_SITE,
@@ -78,6 +92,7 @@ def build_site(
     (or overrides) the environment, e.g. SOURCE_DATE_EPOCH; `engine` names the module that
     builds ("properdocs": the same command under ProperDocs); `verbose` adds `-v` (the
     report's notes, line by line)."""
+    npm_packages()
     return subprocess.run(
         [
             sys.executable,
@@ -153,6 +168,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, config: Path, port: int
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
     return destination
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generator_npm_packages() -> Path:
+    """Esbuild, Workbox and Pyodide, which some tests run without a build."""
+    return npm_packages()
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,9 @@
-"""Another table's site from the same generator, unchanged: three pages of another game, one
-calculator of its own rules package, no spell database, its own system
-(tests/integration/autre-jeu/). It builds with --strict and, in Chromium under a project
-sub-path, its search, its calculator and its offline copy work."""
+"""Another table's game in a site that `regles new` wrote, as a game master adopts the
+generator: the scaffold's example pages and calculator, plus the pages of another game
+(tests/integration/autre-jeu/content/brumes/) and its calculator module dropped into the
+site's rules package, with no registry to edit. It builds with --strict and, in Chromium under
+a project sub-path, its search, its calculators (the example, the other game's, the generic
+dice and the inline dice) and its offline copy work."""
 
 from __future__ import annotations
 
@@ -14,23 +16,47 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, build_site
+from regles.cli import new_site
+from tests.conftest import NODE_MODULES, ROOT, build_site
 from tests.test_offline import SiteServer
 from tests.test_offline_browser import READY, first_visit
 
-SITE = ROOT / "tests" / "integration" / "autre-jeu"
+OTHER_GAME = ROOT / "tests" / "integration" / "autre-jeu"
 SUBPATH = "brumes-site"
-SYSTEM = "Chroniques des Brumes"
+SITE_NAME = "Chroniques des Brumes"
+SYSTEM = "Les Brumes"
+
+
+def adopt(folder: Path) -> Path:
+    """A new site in `folder`, with the other game's pages and calculator; its mkdocs.yml."""
+    new_site(folder, SITE_NAME, pin="regles[test]")
+    shutil.copytree(OTHER_GAME / "content" / "brumes", folder / "content" / "brumes")
+    shutil.copy(OTHER_GAME / "brumes.py", folder / "calculators" / "brumes.py")
+    config = folder / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    # What the game master edits: the new system, its pages in the nav; and, here, the
+    # generator's npm packages that the tests share (a site installs its own in build/npm).
+    edits = (
+        ("      systems:\n", f"      systems:\n        brumes: {SYSTEM}\n"),
+        ("      calculators: calculators\n", f"      node_modules: {NODE_MODULES}\n"),
+        ("nav:\n", f"nav:\n  - {SYSTEM}:\n      - brumes/regles.md\n      - brumes/combat.md\n"),
+    )
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    config.write_text(text, encoding="utf-8")
+    return config
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, str]]:
-    """The other site built for, and served at, http://127.0.0.1:<port>/brumes-site/; with
-    the build's output."""
+    """The adopted site built for, and served at, http://127.0.0.1:<port>/brumes-site/;
+    with the build's output."""
+    config = adopt(tmp_path_factory.mktemp("adoption") / "brumes")
     www = tmp_path_factory.mktemp("autre-jeu")
     server = SiteServer(www)
     url = f"{server.origin}/{SUBPATH}/"
-    result = build_site(www / SUBPATH, SITE / "mkdocs.yml", site_url=url)
+    result = build_site(www / SUBPATH, config, site_url=url)
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
     yield www / SUBPATH, url, result.stdout + result.stderr
@@ -46,13 +72,26 @@ def test_it_builds_strict_without_a_warning_nor_spell_pages(
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
     assert pages == [
         "brumes/combat/index.html",
-        "brumes/imprimer/index.html",  # the generator's print page of the system
+        "brumes/imprimer/index.html",  # the generator's print page of each system
         "brumes/regles/index.html",
         "hors-ligne/index.html",  # the generator's own offline page
         "index.html",
+        "jeu/glossaire/index.html",
+        "jeu/imprimer/index.html",
+        "jeu/index.html",
     ]
     fallback = (site / "hors-ligne" / "index.html").read_text(encoding="utf-8")
     assert "sorts" not in fallback.split("<article", 1)[1].split("</article>", 1)[0]
+
+
+def test_it_is_named_after_itself(served: tuple[Path, str, str]) -> None:
+    site, _, _ = served
+    manifest = json.loads((site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert (manifest["name"], manifest["short_name"]) == (SITE_NAME, "Chroniques")
+    assert manifest["theme_color"] == "#009485"  # Material's teal, the scaffold's palette
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert f"<title>{SITE_NAME}</title>" in home
+    assert 'name="apple-mobile-web-app-title" content="Chroniques"' in home
 
 
 def test_its_pages_are_searched_under_their_own_system(served: tuple[Path, str, str]) -> None:
@@ -63,10 +102,11 @@ def test_its_pages_are_searched_under_their_own_system(served: tuple[Path, str, 
         filters[record["url"]] = record["filters"]
     assert filters["brumes/combat/#blessures"]["systeme"] == [SYSTEM]
     assert filters["brumes/regles/"]["systeme"] == [SYSTEM]
+    assert filters["jeu/#tests"]["systeme"] == [SITE_NAME]
 
 
 @pytest.mark.browser
-def test_search_calculator_and_offline_work(
+def test_search_calculators_dice_and_offline_work(
     browser: Any, served: tuple[Path, str, str], tmp_path: Path
 ) -> None:
     _, url, _ = served
@@ -75,7 +115,7 @@ def test_search_calculator_and_offline_work(
         found = page.evaluate("window.rules.search('blessures')")
         assert found and found[0]["url"] == url + "brumes/combat/#blessures", found
 
-        # Its own rules package, run by Pyodide: 2d6 + 2 ≥ 8 in 26 cases of 36.
+        # The other game's module, run by Pyodide: 2d6 + 2 ≥ 8 in 26 cases of 36.
         form = page.locator("form[data-calculateur='test_brumes']")
         form.scroll_into_view_if_needed()
         form.locator("input[name='trait']").fill("2")
@@ -83,9 +123,25 @@ def test_search_calculator_and_offline_work(
         chance.filter(has_text="(13/18)").wait_for(timeout=60_000)
         assert chance.inner_text().startswith("72,2")
 
-        context.set_offline(True)
+        # The scaffold's example: 2d6 + 1 ≥ 8, 7 chances in 12.
+        page.goto(url + "jeu/")
+        example = page.locator("form[data-calculateur='reussite']")
+        example.scroll_into_view_if_needed()
+        example.locator("input[name='modificateur']").fill("1")
+        success = example.locator("output[name='p_reussite']")
+        success.filter(has_text="(7/12)").wait_for(timeout=60_000)
+
+        # The generic dice, through an inline dice button of the other game's pages.
         page.goto(url + "brumes/combat/")
-        assert page.locator("article h1").inner_text().startswith("Combat")
+        button = page.locator("button.de[data-de='1d6+1']").first
+        button.click()
+        rolled = page.locator("button.de[data-de='1d6+1'] ~ output.de-resultat").first
+        rolled.filter(has_text="→").wait_for(timeout=60_000)
+        assert 2 <= int(rolled.inner_text().split("→")[1]) <= 7
+
+        context.set_offline(True)
+        page.goto(url + "brumes/regles/")
+        assert page.locator("article h1").inner_text().startswith("Règles de base")
         page.locator(READY).wait_for(state="attached")  # « Disponible hors ligne »
     finally:
         context.close()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from generator import checks
+from regles.core import checks
 from tests.conftest import ROOT, build_site
 
 INTEGRATION = ROOT / "tests" / "integration"
@@ -92,7 +92,7 @@ CATALOGUE: dict[str, Case] = {
         "warning",
     ),
     "nav-vers-page-absente": Case(
-        "liens", "mkdocs.yml:34", "nav : la page « page-oubliee.md » n’existe pas"
+        "liens", "mkdocs.yml:29", "nav : la page « page-oubliee.md » n’existe pas"
     ),
     "ancre-definie-deux-fois": Case(
         "liens", "regles.md:19", "ancre « #sorts » déjà définie ligne 15"

@@ -13,7 +13,7 @@ import calculators
 from bench import browser as web
 from bench.project import BenchError, free_port
 from bench.server import CountingServer
-from generator.formatting import format_value
+from regles.features.calculators.formatting import format_value
 
 pytestmark = pytest.mark.browser
 

@@ -1,38 +1,34 @@
-"""The site's own stylesheets and scripts reach the pages as one file each (generator/bundle.py):
+"""The site's own stylesheets and scripts reach the pages as one file each
+(regles/features/assets/bundle.py):
 the stylesheets concatenated, the scripts bundled by esbuild from one module graph."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import material
 import pytest
-import yaml
 from bs4 import BeautifulSoup
 
-from generator import minify as minify_module
-from generator.bundle import EAGER_HINT, BundleError, concatenate, script_bundle, with_eager_hint
-from generator.minify import MinifyError, bundle_modules, minify
-from tests.conftest import ROOT, build_site, variant_of_test_site
+from regles.features.assets import minify as minify_module
+from regles.features.assets.bundle import (
+    EAGER_HINT,
+    BundleError,
+    concatenate,
+    script_bundle,
+    with_eager_hint,
+)
+from regles.features.assets.minify import MinifyError, bundle_modules, minify
+from regles.features.assets.theme import ENTRY_SCRIPT, STYLESHEETS, THEME_DIR
+from tests.conftest import NODE_MODULES, build_site, variant_of_test_site
 
-MODULES = ROOT / "site_overrides" / "assets" / "js"
+MODULES = THEME_DIR / "assets" / "js"
 # Loaded by its own Worker, not by the page: not a module of the page's graph.
 WORKER = "rules-worker.mjs"
-
-
-def listed(key: str) -> list[str]:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=Loader)
-    return [str(item) for item in config[key]]
 
 
 def test_concatenation_keeps_the_order_and_names_each_source() -> None:
@@ -70,7 +66,7 @@ def test_a_missing_source_is_named() -> None:
 
 
 def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_dir: Path) -> None:
-    css_sources, js_sources = listed("extra_css"), listed("extra_javascript")
+    css_sources, js_sources = list(STYLESHEETS), [ENTRY_SCRIPT]
     bundles = set()
     for page in sorted(site_dir.rglob("*.html")):
         if page.parent.name == "pagefind":
@@ -95,21 +91,21 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
     for source in css_sources:
         assert f"/* {source} */" in text, source
         assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
-        body = (ROOT / "site_overrides" / source).read_text("utf-8")
-        small = minify(body, source, ROOT / "node_modules").strip()
+        body = (THEME_DIR / source).read_text("utf-8")
+        small = minify(body, source, NODE_MODULES).strip()
         assert small in text, source
         assert len(small) < 0.8 * len(body), source  # comments and spaces gone
     # The script: the one entry module's graph, bundled, minified, opened by the hint.
     assert js_sources == ["assets/js/site.js"]
-    modules = bundle_modules(MODULES / "site.js", ROOT, ROOT / "node_modules")
+    modules = bundle_modules(MODULES / "site.js", THEME_DIR, NODE_MODULES)
     assert script.read_text("utf-8") == EAGER_HINT + modules.code
-    graph = {name.removeprefix("site_overrides/") for name in modules.inputs}
+    graph = set(modules.inputs)
     ours = {f"assets/js/{path.name}" for path in MODULES.iterdir() if path.name != WORKER}
     assert graph == ours  # every module of ours is in the graph, and only they are
     for source in graph:
         assert not (site_dir / source).exists(), f"{source} copié en plus du paquet"
     assert (site_dir / "assets" / "js" / WORKER).is_file()
-    body = sum(len((ROOT / "site_overrides" / source).read_text("utf-8")) for source in graph)
+    body = sum(len((THEME_DIR / source).read_text("utf-8")) for source in graph)
     assert len(modules.code) < 0.6 * body  # comments and spaces gone, local names shortened
 
 
@@ -156,34 +152,34 @@ def test_minified_scripts_and_styles_keep_their_meaning(tmp_path: Path) -> None:
       window.regles = { salut: longName };
     })();
     """
-    small = minify(script, "a.js", ROOT / "node_modules", tmp_path)
+    small = minify(script, "a.js", NODE_MODULES, tmp_path)
     assert "comment" not in small and "longName" not in small  # local names shortened
     assert "window.regles" in small and "Bonjour, « lecteur »" in small  # globals, UTF-8 text
     assert len(list(tmp_path.iterdir())) == 1  # kept in the cache…
-    assert minify(script, "a.js", ROOT / "node_modules", tmp_path) == small  # …and read back
+    assert minify(script, "a.js", NODE_MODULES, tmp_path) == small  # …and read back
     css = ".a  {  color : red ;  }\n/* note */\n.b{margin:0px}"
-    assert minify(css, "a.css", ROOT / "node_modules") == ".a{color:red}.b{margin:0}\n"
+    assert minify(css, "a.css", NODE_MODULES) == ".a{color:red}.b{margin:0}\n"
 
 
 def test_the_cache_only_saves_time(tmp_path: Path) -> None:
     blocked = tmp_path / "fichier"  # a file where the cache folder should be
     blocked.write_text("", encoding="utf-8")
-    assert minify("a { color: red }", "a.css", ROOT / "node_modules", blocked / "cache") == (
+    assert minify("a { color: red }", "a.css", NODE_MODULES, blocked / "cache") == (
         "a{color:red}\n"
     )
     cache = tmp_path / "cache"
-    first = minify("let x = 1;", "a.js", ROOT / "node_modules", cache)
+    first = minify("let x = 1;", "a.js", NODE_MODULES, cache)
     (entry,) = cache.iterdir()
     entry.write_bytes(b"\xff\xfe")  # damaged: not UTF-8
-    assert minify("let x = 1;", "a.js", ROOT / "node_modules", cache) == first
+    assert minify("let x = 1;", "a.js", NODE_MODULES, cache) == first
 
 
 def test_a_syntax_error_names_the_source_and_line(tmp_path: Path) -> None:
     with pytest.raises(MinifyError, match=r"assets/js/casse\.js:2:"):
-        minify("const a = 1;\nconst = ;\n", "assets/js/casse.js", ROOT / "node_modules", tmp_path)
+        minify("const a = 1;\nconst = ;\n", "assets/js/casse.js", NODE_MODULES, tmp_path)
     assert list(tmp_path.iterdir()) == []  # nothing cached
     with pytest.raises(MinifyError, match="non pris en charge"):
-        minify("x", "a.txt", ROOT / "node_modules")
+        minify("x", "a.txt", NODE_MODULES)
     with pytest.raises(MinifyError, match="npm ci"):
         minify("x", "a.js", tmp_path / "node_modules")
 
@@ -194,7 +190,7 @@ def test_an_esbuild_that_hangs_is_an_error(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(subprocess, "run", hang)
     with pytest.raises(MinifyError, match=r"assets/lent\.js en 60 s"):
-        minify("x", "assets/lent.js", ROOT / "node_modules")
+        minify("x", "assets/lent.js", NODE_MODULES)
 
 
 # esbuild on a module graph of its own ---------------------------------------------------------
@@ -218,7 +214,7 @@ def write_graph(folder: Path) -> Path:
 
 def test_the_script_is_bundled_from_the_import_graph(tmp_path: Path) -> None:
     entry = write_graph(tmp_path)
-    bundle = bundle_modules(entry, tmp_path, ROOT / "node_modules")
+    bundle = bundle_modules(entry, tmp_path, NODE_MODULES)
     assert sorted(bundle.inputs) == [
         "assets/js/a.js",
         "assets/js/b.js",
@@ -243,7 +239,7 @@ def test_the_script_is_bundled_from_the_import_graph(tmp_path: Path) -> None:
         "a": "partagé par deux modulesa",
         "b": "partagé par deux modulesb",
     }
-    again = bundle_modules(entry, tmp_path, ROOT / "node_modules")
+    again = bundle_modules(entry, tmp_path, NODE_MODULES)
     assert again == bundle  # the same sources, the same bytes
 
 
@@ -252,7 +248,7 @@ def test_a_warm_build_does_not_start_esbuild(
 ) -> None:
     entry = write_graph(tmp_path / "site")
     cache = tmp_path / "cache"
-    first = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    first = bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache)
     runs: list[list[str]] = []
     real_run = subprocess.run
 
@@ -261,18 +257,18 @@ def test_a_warm_build_does_not_start_esbuild(
         return real_run(command, **options)
 
     monkeypatch.setattr(subprocess, "run", counted)
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache) == first
     assert runs == []  # read back from the cache
     # A module the entry does not name itself changed: the key covers every input.
     shared = tmp_path / "site" / "assets" / "js" / "shared.js"
     shared.write_text(SHARED.replace("partagé", "mis en commun"), "utf-8")
-    changed = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    changed = bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache)
     assert len(runs) == 1 and "mis en commun" in changed.code
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == changed
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache) == changed
     assert len(runs) == 1
     # Back to the first sources: that result is still kept, under their content's key.
     shared.write_text(SHARED, "utf-8")
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache) == first
     assert len(runs) == 1
 
 
@@ -281,13 +277,13 @@ def test_the_script_cache_is_keyed_by_esbuild_version_and_options(
 ) -> None:
     entry = write_graph(tmp_path / "site")
     cache = tmp_path / "cache"
-    first = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    first = bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache)
     monkeypatch.setattr(minify_module, "esbuild_version", lambda node_modules: "0.0.0")
     kept = len(list(cache.iterdir()))
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == first
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache) == first
     assert len(list(cache.iterdir())) == kept + 2  # another graph and result, not the old ones
     monkeypatch.setitem(minify_module.SCRIPT_OPTIONS, "minify", False)
-    loose = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    loose = bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache)
     assert len(loose.code) > len(first.code)
 
 
@@ -295,13 +291,13 @@ def test_the_script_cache_only_saves_time(tmp_path: Path) -> None:
     entry = write_graph(tmp_path / "site")
     blocked = tmp_path / "fichier"  # a file where the cache folder should be
     blocked.write_text("", encoding="utf-8")
-    plain = bundle_modules(entry, tmp_path / "site", ROOT / "node_modules")
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", blocked / "c") == plain
+    plain = bundle_modules(entry, tmp_path / "site", NODE_MODULES)
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, blocked / "c") == plain
     cache = tmp_path / "cache"
-    bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache)
+    bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache)
     for kept in cache.iterdir():
         kept.write_bytes(b"\xff\xfe")  # damaged: not UTF-8, not JSON
-    assert bundle_modules(entry, tmp_path / "site", ROOT / "node_modules", cache) == plain
+    assert bundle_modules(entry, tmp_path / "site", NODE_MODULES, cache) == plain
 
 
 def test_esbuild_refusing_a_module_names_its_file_and_line(tmp_path: Path) -> None:
@@ -311,7 +307,7 @@ def test_esbuild_refusing_a_module_names_its_file_and_line(tmp_path: Path) -> No
     )
     cache = tmp_path / "cache"
     with pytest.raises(MinifyError) as refused:
-        bundle_modules(entry, tmp_path, ROOT / "node_modules", cache)
+        bundle_modules(entry, tmp_path, NODE_MODULES, cache)
     message = str(refused.value)
     assert message.startswith("esbuild refuse les scripts :")
     assert "assets/js/b.js, ligne 2, colonne 7 : " in message, message
@@ -320,23 +316,24 @@ def test_esbuild_refusing_a_module_names_its_file_and_line(tmp_path: Path) -> No
     with pytest.raises(
         MinifyError, match=r'assets/js/b\.js, ligne 1, colonne 8 : .*"\./absent\.js"'
     ):
-        bundle_modules(entry, tmp_path, ROOT / "node_modules", cache)
+        bundle_modules(entry, tmp_path, NODE_MODULES, cache)
     with pytest.raises(MinifyError, match="npm ci"):
         bundle_modules(entry, tmp_path, tmp_path / "node_modules")
 
 
 def test_a_script_the_site_adds_is_bundled_after_ours(tmp_path: Path) -> None:
-    # A game master lists a script of their own after the generator's entry module: the
+    # A game master adds a script of their own (in their theme overrides, `custom_dir`): the
     # pages still get one script, ours first, then theirs; neither is published apart.
-    theme = tmp_path / "site_overrides"
-    shutil.copytree(ROOT / "site_overrides", theme)
+    theme = tmp_path / "surcharges"
+    (theme / "assets" / "js").mkdir(parents=True)
     (theme / "assets" / "js" / "table.js").write_text(
         'document.documentElement.dataset.table = "ma table";\n', "utf-8"
     )
     config = variant_of_test_site(
         tmp_path,
-        lambda text: text.replace(f"{ROOT}/site_overrides", str(theme)).replace(
-            "  - assets/js/site.js\n", "  - assets/js/site.js\n  - assets/js/table.js\n"
+        lambda text: (
+            text.replace("  name: material\n", f"  name: material\n  custom_dir: {theme}\n")
+            + "\nextra_javascript:\n  - assets/js/table.js\n"
         ),
     )
     site = tmp_path / "site"
@@ -354,9 +351,7 @@ def test_a_script_the_site_adds_is_bundled_after_ours(tmp_path: Path) -> None:
 def test_a_script_from_another_site_is_refused_with_its_reason(tmp_path: Path) -> None:
     config = variant_of_test_site(
         tmp_path,
-        lambda text: text.replace(
-            "  - assets/js/site.js\n", "  - assets/js/site.js\n  - https://exemple.org/x.js\n"
-        ),
+        lambda text: text + "\nextra_javascript:\n  - https://exemple.org/x.js\n",
     )
     result = build_site(tmp_path / "site", config)
     assert result.returncode != 0

@@ -1,4 +1,4 @@
-"""The ways in to a page's calculators (generator/calculator_links.py, calculator-links.js):
+"""The ways in to a page's calculators (regles/features/calculators/links.py, calculator-links.js):
 the skip link, within a few presses of Tab from the top of the page, and the list of
 calculators at the top of Outils, whose links open the forms they name."""
 

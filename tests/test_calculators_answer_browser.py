@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import calculators
-from generator.formatting import format_number, format_percent, format_value
+from regles.features.calculators.formatting import format_number, format_percent, format_value
 
 pytestmark = pytest.mark.browser
 
@@ -84,8 +84,8 @@ def test_every_form_reads_whole_without_javascript(browser: Any, site_url: str) 
 
 
 def test_the_page_computes_what_the_build_wrote(browser: Any, site_url: str) -> None:
-    # The build writes the result with Python (generator/formatting.py), the page with its
-    # script (rules.js): the same values give the same text, calculator by calculator.
+    # The build writes the result with Python (regles/features/calculators/formatting.py), the page
+    # with its script (rules.js): the same values give the same text, calculator by calculator.
     context = browser.new_context()
     page = context.new_page()
     for calc_id, form in forms_of_tools_page(page, site_url):

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import calculators
+from regles.kit import CalculatorInputError
 from tests.conftest import HOLD_FRAMES, hold_load
 
 pytestmark = pytest.mark.browser
@@ -117,7 +118,7 @@ def test_input_error_reaches_the_page_as_a_french_message(page: Any) -> None:
     assert answer["ok"] is False and answer["field"] == "score" and answer["kind"] == "input"
     try:
         calculators.run("ability_modifier", {"score": 99})
-    except calculators.CalculatorInputError as error:
+    except CalculatorInputError as error:
         assert answer["message"] == error.message
     # The worker survives: the next calculation works.
     assert browser_run(page, "ability_modifier", {"score": 18})["outputs"]["modifier"] == 4

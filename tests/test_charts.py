@@ -1,4 +1,5 @@
-"""The bar charts of the laws of chances, as the build writes them (generator/charts.py):
+"""The bar charts of the laws of chances, as the build writes them
+(regles/features/calculators/charts.py):
 their bars are the exact law the calculator gives, put in ranges when there are many
 totals, the threshold's bars highlighted, with a table of every value."""
 
@@ -12,9 +13,9 @@ from typing import Any
 import pytest
 
 import calculators
-from calculators.dice import distribution, parse
-from generator.charts import MAX_BARS, chart_html
-from generator.render import widget_form
+from regles.features.calculators.charts import MAX_BARS, chart_html
+from regles.features.calculators.forms import widget_form
+from regles.kit.dice import distribution, parse
 
 CATALOG = {str(e["id"]): e for e in calculators.catalog()}
 RECT = re.compile(r"<rect ([^>]*)>")

@@ -1,6 +1,6 @@
-"""The bar charts in Chromium, on a phone (360×800, touch): the page's script draws what the
-build draws (generator/charts.py and assets/js/charts.js, element by element), the bars are
-the exact law `calculators.run` gives, the table holds every value, and the chart of a dice
+"""The bar charts in Chromium, on a phone (360×800, touch): the page's script draws what the build
+draws (regles/features/calculators/charts.py and assets/js/charts.js, element by element), the bars
+are the exact law `calculators.run` gives, the table holds every value, and the chart of a dice
 expression of the text opens beside it, by a tap or the keyboard."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import calculators
-from generator.charts import chart_html
+from regles.features.calculators.charts import chart_html
 
 pytestmark = pytest.mark.browser
 

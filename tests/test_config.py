@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import BuildError, Settings, SiteBuild
-from generator.plugin import ReglesPlugin
-from generator.report import Kind
-from generator.slugs import slugify
-from generator.spell_pages import SpellSettings
-from generator.systems import Systems
-from tests.conftest import ROOT
+from regles.core.build import BuildError, Settings, SiteBuild
+from regles.core.report import Kind
+from regles.core.slugs import slugify
+from regles.core.systems import Systems
+from regles.features.spells.book import SpellSettings
+from regles.plugin import ReglesPlugin
+from tests.conftest import SITE_APP
 
 
 def load(options: dict[str, object], folder: Path) -> tuple[ReglesPlugin, list[str], list[str]]:
@@ -29,8 +29,10 @@ def test_a_site_without_systems_nor_spells_is_valid(tmp_path: Path) -> None:
     # Paths are resolved by MkDocs from the folder of mkdocs.yml.
     assert plugin.config.cache_dir == str(tmp_path / "build" / "cache")
     assert plugin.config.report_file == str(tmp_path / "build" / "rapport-construction.json")
-    assert plugin.config.node_modules == str(tmp_path / "node_modules")
+    # The generator's npm packages go into build/npm/ unless the site names its own folder.
+    assert plugin.config.node_modules is None and plugin.config.pyodide_dir is None
     assert plugin.config.calculators == str(tmp_path / "calculators")
+    assert plugin.config.app.name is None and plugin.config.app.theme_color is None
 
 
 def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
@@ -174,17 +176,56 @@ def test_one_slug_for_headings_spells_and_pages() -> None:
 def test_a_rules_package_that_cannot_serve_stops_the_build_naming_the_option(
     tmp_path: Path,
 ) -> None:
-    missing = tmp_path / "regles_introuvables"
-    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=missing)
+    # A folder that is no package.
+    folder = tmp_path / "regles_sans_init"
+    folder.mkdir()
+    settings = Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=folder)
     with pytest.raises(BuildError, match=r"n’a pas de __init__\.py \(option calculators"):
         SiteBuild(settings)
-    # A package without the browser's entry point.
-    partial = tmp_path / "regles_sans_run_json"
+    # A package that does not gather its rules with the kit.
+    partial = tmp_path / "regles_sans_rules"
     partial.mkdir()
     (partial / "__init__.py").write_text("def catalog():\n    return []\n", "utf-8")
-    settings = Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=partial)
-    with pytest.raises(BuildError, match="n’a pas de fonction run_json"):
+    settings = Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=partial)
+    with pytest.raises(BuildError, match=r"rules = discover\(__name__\)"):
         SiteBuild(settings)
+    # Two modules that claim the same calculator.
+    twice = tmp_path / "regles_en_double"
+    twice.mkdir()
+    (twice / "__init__.py").write_text(
+        "from regles.kit import discover\nrules = discover(__name__)\n", "utf-8"
+    )
+    for name in ("a", "b"):
+        (twice / f"{name}.py").write_text("from regles.kit.dice import CALCULATORS\n", "utf-8")
+    settings = Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=twice)
+    with pytest.raises(BuildError, match="calculateur « dice » défini deux fois"):
+        SiteBuild(settings)
+
+
+def test_a_site_without_a_rules_package_has_the_generic_calculators(tmp_path: Path) -> None:
+    build = SiteBuild(Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=tmp_path / "absent"))
+    assert build.rules.folder is None and build.rules.module == "regles.kit.generic"
+    assert [entry["id"] for entry in build.rules.rules.catalog()] == ["dice"]
+
+
+def test_the_rules_package_is_read_anew_at_each_build(tmp_path: Path) -> None:
+    # `mkdocs serve` rebuilds with the same process: an edited calculator must show.
+    package = tmp_path / "regles_vivantes"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from regles.kit import discover\nrules = discover(__name__)\n", "utf-8"
+    )
+    module = package / "titre.py"
+    calculator = (
+        "from regles.kit import Calculator, Output\n"
+        "CALCULATORS = (Calculator('titre', {title!r}, 'd', (), (Output('x', 'X'),),"
+        " lambda values: {{'x': 1}}),)\n"
+    )
+    module.write_text(calculator.format(title="Avant"), "utf-8")
+    settings = Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=package)
+    assert SiteBuild(settings).rules.rules.calculator("titre").title == "Avant"
+    module.write_text(calculator.format(title="Après"), "utf-8")
+    assert SiteBuild(settings).rules.rules.calculator("titre").title == "Après"
 
 
 def test_pages_mkdocs_can_read_keep_their_file_for_mkdocs_and_other_plugins(
@@ -197,7 +238,7 @@ def test_pages_mkdocs_can_read_keep_their_file_for_mkdocs_and_other_plugins(
     (docs / "ok.md").write_bytes(b"# Page\r\n\r\nTexte.\r\n")
     (docs / "latin.md").write_bytes("# Page\n\nd\xe9g\xe2ts\n".encode("cp1252"))
     build = SiteBuild(
-        Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=ROOT / "calculators")
+        Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=tmp_path / "sans-paquet")
     )
     plugin = ReglesPlugin()
     ok, latin = (

@@ -71,7 +71,7 @@ def test_properdocs_finds_the_plugin_through_the_mkdocs_entry_point() -> None:
         text=True,
         check=True,
     )
-    assert found.stdout.split() == ["mkdocs.plugins", "generator.plugin:ReglesPlugin"]
+    assert found.stdout.split() == ["mkdocs.plugins", "regles.plugin:ReglesPlugin"]
 
 
 def test_both_engines_write_the_same_pages(sites: dict[str, Path]) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from generator import links
-from generator.glossary import Glossary, glossary_records
-from generator.links import TargetIndex
-from generator.markdown_text import segment
-from generator.report import Kind
-from generator.slugs import slugify
+from regles.core.markdown_text import segment
+from regles.core.report import Kind
+from regles.core.slugs import slugify
+from regles.features.glossary.glossary import Glossary, glossary_records
+from regles.features.links import references as links
+from regles.features.links.references import TargetIndex
 from tests.test_config import load
 
 GLOSSARY = """# Glossaire de règles

@@ -1,12 +1,12 @@
-"""Headings never skip a level (generator/checks.py): the outline screen readers and the
+"""Headings never skip a level (regles/core/checks.py): the outline screen readers and the
 table of contents read. The fixture page that skips is tests/integration/imbrication/
 content/titres.md (tests/test_bad_content.py)."""
 
 from __future__ import annotations
 
-from generator.checks import check_heading_levels
-from generator.markdown_text import segment
-from generator.report import Kind
+from regles.core.checks import check_heading_levels
+from regles.core.markdown_text import segment
+from regles.core.report import Kind
 
 
 def test_a_heading_that_skips_levels_is_a_warning_naming_both() -> None:

@@ -1,4 +1,4 @@
-"""The test site's home page in Chromium (the ```accueil block, generator/home_links.py,
+"""The test site's home page in Chromium (the ```accueil block, regles/features/links/home.py,
 search.js): on a 360 × 800 phone the search field and every quick link are on the first
 screen, each a tap target of 48 px at least; tapping the field and typing searches in the
 header's box; the links work without JavaScript, and the field, which needs it, is hidden."""

@@ -1,4 +1,4 @@
-"""The ```accueil block (generator/home_links.py): its links come from the nav, one per
+"""The ```accueil block (regles/features/links/home.py): its links come from the nav, one per
 top-level entry, and the test site's home page shows every one of its nav's entries."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 from bs4 import BeautifulSoup
 
 from bench.project import load_mkdocs_yaml, plugin_options
-from generator.content import ContentRenderer
-from generator.fences import Directive, DirectiveError
-from generator.home_links import LINKS_LABEL, QuickLink, home_block, quick_links
-from generator.links import TargetIndex
-from generator.report import Kind
-from generator.slugs import slugify
+from regles.core.directives import Directive, DirectiveError
+from regles.core.passes import ContentRenderer
+from regles.core.report import Kind
+from regles.core.slugs import slugify
+from regles.features.links.home import LINKS_LABEL, QuickLink, home_block, quick_links
+from regles.features.links.references import TargetIndex
 from tests.conftest import TEST_SITE
 
 NAV: list[Any] = [

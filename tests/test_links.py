@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator import links
-from generator.links import SpellTarget, TargetIndex
-from generator.markdown_text import Heading, segment
-from generator.report import Problem
+from regles.core.markdown_text import Heading, segment
+from regles.core.report import Problem
+from regles.features.links import references as links
+from regles.features.links.references import SpellTarget, TargetIndex
 
 
 # The passes take a page as `segment` reads it; these tests write its text.
@@ -160,7 +160,7 @@ def test_heading_anchors_follow_toc_rules_for_repeats_and_explicit_ids() -> None
 
 
 def test_report_sorts_problems_with_and_without_a_line() -> None:
-    from generator.report import BuildReport, Kind, Problem
+    from regles.core.report import BuildReport, Kind, Problem
 
     report = BuildReport()
     report.add(Problem("a.md", 3, "error", Kind.MALFORMED_LINK, "trois"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.markdown_text import Fence, LineKind, PageText, segment
+from regles.core.markdown_text import Fence, LineKind, PageText, segment
 
 P, F, M = LineKind.PROSE, LineKind.FENCED, LineKind.FRONT_MATTER
 

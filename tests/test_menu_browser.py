@@ -1,4 +1,4 @@
-"""The navigation drawer of narrow screens (regles.css, site_overrides/partials/header.html):
+"""The navigation drawer of narrow screens (regles.css, regles/theme/partials/header.html):
 not drawn while closed, out of the tab order then, and opened and closed from the keyboard
 by the header's menu button; without JavaScript, and on a wide screen, the navigation is
 drawn as in Material."""

@@ -1,4 +1,5 @@
-"""The navigation's items rendered once per folder (generator/nav_cache.py): which renders may
+"""The navigation's items rendered once per folder (regles/features/assets/nav.py): which renders
+may
 be reused, and a build that reuses them writes the same pages as one that renders every item
 for every page."""
 
@@ -12,7 +13,7 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from generator.nav_cache import NavItems
+from regles.features.assets.nav import NavItems
 from tests.conftest import ROOT
 
 

@@ -28,13 +28,19 @@ from urllib.parse import unquote, urljoin, urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from generator import offline
-from generator.build import Settings, SiteBuild
-from tests.conftest import ROOT, TEST_SITE, QuietHandler, build_site
+from regles.core.build import Settings, SiteBuild
+from regles.features.assets.theme import THEME_DIR
+from regles.features.calculators.package import LoadedRules
+from regles.features.offline import offline
+from regles.features.offline.app import App
+from regles.kit.generic import rules as generic_rules
+from tests.conftest import NODE_MODULES, ROOT, SITE_APP, TEST_SITE, QuietHandler, build_site
 
 SUBPATH = "regles"
-TEMPLATE = ROOT / "site_overrides" / "sw.js"
-NODE_MODULES = ROOT / "node_modules"
+TEMPLATE = THEME_DIR / "sw.js"
+# The generic calculators alone: a site without a rules package of its own.
+GENERIC_RULES = LoadedRules(generic_rules, "regles.kit.generic", None)
+NODE_MODULES = NODE_MODULES
 
 
 # Helpers shared with the browser tests ------------------------------------------------------
@@ -287,7 +293,7 @@ def test_a_digest_cache_that_cannot_be_written_only_costs_time(tmp_path: Path) -
 
 def fake_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Snapshots made without starting Pyodide in Node (it takes seconds): the outputs."""
-    from generator import pyodide_assets
+    from regles.features.calculators import pyodide as pyodide_assets
 
     made: list[str] = []
 
@@ -307,13 +313,13 @@ def snapshot_of(site: Path) -> bytes:
 def test_the_pyodide_snapshot_is_made_once_and_kept_in_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import pyodide_assets
+    from regles.features.calculators import pyodide as pyodide_assets
 
     made = fake_snapshots(monkeypatch)
-    source, cache = ROOT / "node_modules" / "pyodide", tmp_path / "cache"
+    source, cache = NODE_MODULES / "pyodide", tmp_path / "cache"
     for build in ("un", "deux"):
         site = tmp_path / build
-        pyodide_assets.write_runtime(site, source, ROOT / "calculators", cache)
+        pyodide_assets.write_runtime(site, source, GENERIC_RULES, cache)
         assert snapshot_of(site) == b"instantane"
     assert len(made) == 1 and Path(made[0]).parent == cache
     assert [p.name for p in cache.iterdir()] == [Path(made[0]).name.removesuffix(".part")]
@@ -322,7 +328,7 @@ def test_the_pyodide_snapshot_is_made_once_and_kept_in_the_cache(
 def test_a_snapshot_cache_that_cannot_be_written_only_costs_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import pyodide_assets
+    from regles.features.calculators import pyodide as pyodide_assets
 
     made = fake_snapshots(monkeypatch)
     blocked = tmp_path / "fichier"
@@ -330,7 +336,7 @@ def test_a_snapshot_cache_that_cannot_be_written_only_costs_time(
     for build in ("un", "deux"):
         site = tmp_path / build
         pyodide_assets.write_runtime(
-            site, ROOT / "node_modules" / "pyodide", ROOT / "calculators", blocked / "cache"
+            site, NODE_MODULES / "pyodide", GENERIC_RULES, blocked / "cache"
         )
         assert snapshot_of(site) == b"instantane"
     assert len(made) == 2  # made again at each build, in a folder of its own
@@ -338,11 +344,11 @@ def test_a_snapshot_cache_that_cannot_be_written_only_costs_time(
 
 
 def test_pyodide_files_are_copied_with_their_times(tmp_path: Path) -> None:
-    from generator import pyodide_assets
+    from regles.features.calculators import pyodide as pyodide_assets
 
-    source = ROOT / "node_modules" / "pyodide"
+    source = NODE_MODULES / "pyodide"
     target = tmp_path / "site"
-    pyodide_assets.write_runtime(target, source, ROOT / "calculators", tmp_path, snapshot=False)
+    pyodide_assets.write_runtime(target, source, GENERIC_RULES, tmp_path, snapshot=False)
     copied = next((target / "assets" / "pyodide").iterdir())
     for name in pyodide_assets.PYODIDE_FILES:
         assert (copied / name).stat().st_mtime_ns == (source / name).stat().st_mtime_ns
@@ -386,7 +392,7 @@ def test_template_mistakes_are_errors(tmp_path: Path) -> None:
 
 def test_manifest_needs_its_icons(tmp_path: Path) -> None:
     with pytest.raises(offline.OfflineError, match="icône"):
-        offline.write_web_manifest(tmp_path, "Règles de la table", "Règles", "…")
+        offline.write_web_manifest(tmp_path, App("Règles de la table", "Règles", "…", "#795548"))
 
 
 # The built site -----------------------------------------------------------------------------
@@ -402,7 +408,9 @@ def test_manifest(site_dir: Path) -> None:
     assert manifest["lang"] == "fr"
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == manifest["scope"] == "./"
-    assert manifest["theme_color"].lower() == "#795548"
+    # Its palette's primary colour as Material draws it (no `app:` settings there).
+    assert manifest["short_name"] == "Site d’essai"
+    assert manifest["theme_color"].lower() == "#795649"
     assert re.fullmatch(r"#[0-9a-fA-F]{6}", manifest["background_color"])
     purposes = {(i["sizes"], i["purpose"]) for i in manifest["icons"]}
     for size in ("192x192", "512x512"):
@@ -466,7 +474,7 @@ def test_service_worker_template_is_javascript(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     workbox = offline.copy_workbox(NODE_MODULES, site)
     offline.write_service_worker(site, TEMPLATE, workbox=workbox)
-    for script in (site / "sw.js", ROOT / "site_overrides/assets/js/offline.js"):
+    for script in (site / "sw.js", THEME_DIR / "assets" / "js" / "offline.js"):
         result = subprocess.run([node, "--check", str(script)], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
 
@@ -479,7 +487,7 @@ def test_every_page_declares_the_app_with_relative_urls(site_dir: Path) -> None:
         touch = soup.select_one('link[rel="apple-touch-icon"]')
         colour = soup.select_one('meta[name="theme-color"]')
         assert manifest and touch and colour, page
-        assert colour["content"].lower() == "#795548"
+        assert colour["content"].lower() == "#795649"
         if page == "404.html":
             continue  # MkDocs gives 404.html site-absolute URLs: it is served at any address
         for link, target in (
@@ -642,7 +650,7 @@ def test_the_generators_offline_page_leads_to_the_home_page_the_site_has(
 ) -> None:
     # MkDocs makes the home page of index.md, or else of README.md; a site may have neither.
     build = SiteBuild(
-        Settings(tmp_path, "mkdocs.yml", "Site", "", calculators=ROOT / "calculators")
+        Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=tmp_path / "sans-paquet")
     )
     ((uri, text, in_nav),) = build.generated_pages([owner])
     assert (uri, in_nav) == (offline.FALLBACK_SOURCE, False)

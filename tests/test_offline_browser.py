@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from generator import offline
+from regles.features.offline import offline
 from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path, hold_load
 from tests.test_offline import (
     NODE_MODULES,

@@ -1,4 +1,4 @@
-"""The passes over a page's Markdown (generator/content.py): they share one reading of it."""
+"""The passes over a page's Markdown (regles/core/passes.py): they share one reading of it."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from generator import markdown_text
-from generator.build import Settings, SiteBuild
-from generator.checks import SiteMap
-from generator.content import ContentRenderer, PageJob
-from generator.links import TargetIndex
-from generator.markdown_text import PageText
-from generator.report import Kind, Problem
-from tests.conftest import ROOT
+from regles.core import markdown_text
+from regles.core.build import Settings, SiteBuild
+from regles.core.checks import SiteMap
+from regles.core.markdown_text import PageText
+from regles.core.passes import ContentRenderer, PageJob
+from regles.core.report import Kind, Problem
+from regles.features.links.references import TargetIndex
+from tests.conftest import SITE_APP
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,7 @@ def test_indexing_reads_each_page_for_fences_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build = SiteBuild(
-        Settings(tmp_path, "mkdocs.yml", "Site", "Règles", calculators=ROOT / "calculators")
+        Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=tmp_path / "sans-paquet")
     )
     shown = f"# Outils\n\n````markdown\n{SHOWN}\n````\n"
     pages = [("index.md", PAGE), ("outils.md", shown)]

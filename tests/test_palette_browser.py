@@ -1,4 +1,4 @@
-"""The light/dark toggle (site_overrides/partials/javascripts/palette.html), which replaces
+"""The light/dark toggle (regles/theme/partials/javascripts/palette.html), which replaces
 Material's palette component: the system's scheme on a first visit, from the first paint;
 a choice kept across pages and visits; the mouse and the keyboard."""
 

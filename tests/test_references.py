@@ -1,6 +1,7 @@
 """References that lead somewhere: a chapter absent from the site is marked as such on the
 page, mentions resolve within their own game system, and the build report lists the faults
-in full and the owner's notes in a few lines (generator/links.py, generator/report.py)."""
+in full and the owner's notes in a few lines (regles/features/links/references.py,
+regles/core/report.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from generator import links, search
-from generator.build import BuildError, Settings, SiteBuild
-from generator.links import ABSENT_NOTE_ID, SpellTarget, TargetIndex
-from generator.markdown_text import segment
-from generator.report import BuildReport, Kind, Problem
-from generator.systems import Systems
-from tests.conftest import ROOT
+from regles.core.build import BuildError, Settings, SiteBuild
+from regles.core.markdown_text import segment
+from regles.core.report import BuildReport, Kind, Problem
+from regles.core.systems import Systems
+from regles.features.links import references as links
+from regles.features.links.references import ABSENT_NOTE_ID, SpellTarget, TargetIndex
+from regles.features.search import index as search
+from tests.conftest import ROOT, SITE_APP
 
 REPORT = ROOT / "build" / "essai-rapport.json"  # tests/site/mkdocs.yml's report_file
 
@@ -215,9 +217,8 @@ def test_the_build_logs_faults_first_then_notes_and_their_detail_at_debug(
     settings = Settings(
         project=tmp_path,
         config_name="mkdocs.yml",
-        site_name="Essai",
-        site_description="",
-        calculators=ROOT / "calculators",
+        app=SITE_APP,
+        calculators=tmp_path / "sans-paquet",
         report_file=tmp_path / "rapport.json",
     )
     build = SiteBuild(settings)

@@ -1,5 +1,6 @@
 """In Chromium: the mark of a chapter absent from the site opens its note on a tap, a click or
-the keyboard, beside the mark and inside the screen (generator/links.py, regles.css)."""
+the keyboard, beside the mark and inside the screen (regles/features/links/references.py,
+regles.css)."""
 
 from __future__ import annotations
 

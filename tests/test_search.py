@@ -18,9 +18,10 @@ import pytest
 from bs4 import BeautifulSoup
 
 from bench.project import load_mkdocs_yaml, plugin_options
-from generator import search
-from generator.printing import PRINT_SLUG
-from generator.systems import Systems
+from regles.core.systems import Systems
+from regles.features.assets.theme import THEME_DIR
+from regles.features.printing.printing import PRINT_SLUG
+from regles.features.search import index as search
 from tests.conftest import TEST_SITE, build_site, variant_of_test_site
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie", spells_section="Magie")
@@ -108,7 +109,7 @@ def test_pages_are_not_changed_for_the_index(site_dir: Path) -> None:
 
 
 def test_the_script_builds_its_urls_from_the_page_root() -> None:
-    scripts = Path(__file__).resolve().parent.parent / "site_overrides/assets/js"
+    scripts = THEME_DIR / "assets" / "js"
     script = (scripts / "search.js").read_text("utf-8")
     shared = (scripts / "page.js").read_text("utf-8")  # siteRoot and the element builder
     assert re.search(r'^import \{[^}]*\bsiteRoot\b[^}]*\} from "\./page\.js";$', script, re.M)

@@ -1,4 +1,4 @@
-"""The search index built in a child process (`generator/search_worker.py`), as the build
+"""The search index built in a child process (`regles/features/search/worker.py`), as the build
 uses it: pages in, an index written, errors raised with the child's message."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from generator import search
-from generator.search_worker import IndexWorker, serve
-from generator.systems import Systems
+from regles.core.systems import Systems
+from regles.features.search import index as search
+from regles.features.search.worker import IndexWorker, serve
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie")
 
@@ -42,12 +42,14 @@ def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) ->
     assert summary.files == sum(1 for p in (tmp_path / "pagefind").rglob("*") if p.is_file())
 
 
-def test_an_index_of_nothing_is_an_error_with_its_reason(tmp_path: Path) -> None:
+def test_an_index_of_nothing_is_an_empty_index(tmp_path: Path) -> None:
+    # A new site may have its home page alone, which is not indexed: its search box still
+    # loads, and finds nothing.
     worker = IndexWorker()
     worker.start_writing(tmp_path / "pagefind")
-    with pytest.raises(search.SearchIndexError, match="aucune page à indexer"):
-        worker.finish()
-    assert not (tmp_path / "pagefind").exists()
+    summary = worker.finish()
+    assert (summary.records, summary.spells) == (0, 0)
+    assert (tmp_path / "pagefind" / "pagefind.js").is_file()
 
 
 def test_an_abandoned_index_stops_the_child() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -16,36 +15,78 @@ from pathlib import Path
 
 from mkdocs.config import load_config
 
-from tests.conftest import ROOT, TEST_SITE, free_port, variant_of_test_site
-
-WATCHED = ("site_overrides", "generator", "calculators")
+from tests.conftest import NODE_MODULES, ROOT, free_port, variant_of_test_site
 
 
-def test_both_sites_watch_the_theme_the_generator_and_the_rules_code() -> None:
-    for config_file in (ROOT / "mkdocs.yml", TEST_SITE):
-        config = load_config(str(config_file))
-        watched = {Path(folder).resolve() for folder in config.watch}
-        assert {ROOT / name for name in WATCHED} <= watched, config_file
+def test_a_site_watches_its_rules_package_and_its_own_theme(tmp_path: Path) -> None:
+    # The plugin adds them to `watch`: the site's mkdocs.yml names none of it.
+    overrides = tmp_path / "surcharges"
+    overrides.mkdir()
+    config_file = variant_of_test_site(
+        tmp_path,
+        lambda text: text.replace(
+            "  name: material\n", f"  name: material\n  custom_dir: {overrides}\n"
+        ),
+    )
+    config = load_config(str(config_file))
+    config = config.plugins.on_config(config)
+    watched = {Path(folder).resolve() for folder in config.watch}
+    rules = Path(config.plugins["regles"].config.calculators).resolve()
+    assert {rules, overrides.resolve()} <= watched, watched
 
 
-def test_make_serve_restarts_on_python_edits_of_the_generator_and_the_rules_code() -> None:
+def test_make_serve_restarts_on_python_edits_of_the_generator() -> None:
+    # The generator's own code is loaded once: its developers' `make serve` restarts; its
+    # theme is rebuilt without a restart. A site's rules package is read anew at each build.
     recipe = subprocess.run(
         ["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     command = " ".join(recipe.replace("\\\n", " ").split())
     command = command[command.find("watchmedo") :]
     assert "watchmedo auto-restart" in command, recipe
-    for option in ("--directory generator", "--directory calculators", "--patterns '**/*.py'"):
+    for option in ("--directory generator", "--patterns '**/*.py'"):
         assert option in command, command
     assert "-- .venv/bin/mkdocs serve" in command, command
+    assert "--watch generator/regles/theme" in command, command
 
 
-def test_an_edit_of_the_theme_is_served_without_a_restart(tmp_path: Path) -> None:
-    # A stylesheet, then a script module: both reach the pages served.
-    theme = tmp_path / "site_overrides"
-    shutil.copytree(ROOT / "site_overrides", theme)
-    config = variant_of_test_site(
-        tmp_path, lambda text: text.replace(f"{ROOT}/site_overrides", str(theme))
+RULES_INIT = "from regles.kit import discover\nrules = discover(__name__)\n"
+CALCULATOR = """from regles.kit import Calculator, Output
+
+CALCULATORS = (
+    Calculator("servi", "Calculateur servi", {description!r}, (), (Output("x", "X"),),
+               lambda values: {{"x": 1}}),
+)
+"""
+
+
+def test_an_edit_of_the_sites_theme_and_rules_is_served_without_a_restart(tmp_path: Path) -> None:
+    # A stylesheet and a script of the site's own overrides, then its rules package: each
+    # edit reaches the pages served.
+    theme = tmp_path / "surcharges"
+    (theme / "assets" / "js").mkdir(parents=True)
+    stylesheet = theme / "assets" / "table.css"
+    stylesheet.write_text(".table{color:blue}\n", "utf-8")
+    module = theme / "assets" / "js" / "table.js"
+    module.write_text('document.documentElement.dataset.table = "1";\n', "utf-8")
+    rules = tmp_path / "regles_servies"
+    rules.mkdir()
+    (rules / "__init__.py").write_text(RULES_INIT, "utf-8")
+    (rules / "servi.py").write_text(CALCULATOR.format(description="Avant."), "utf-8")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "index.md").write_text(
+        "# Accueil\n\nUn calculateur.\n\n```calculateur servi\n```\n", "utf-8"
+    )
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        "site_name: Site servi\ndocs_dir: content\n"
+        "theme:\n  name: material\n  language: fr\n  custom_dir: surcharges\n"
+        "extra_css:\n  - assets/table.css\n"
+        "extra_javascript:\n  - assets/js/table.js\n"
+        "plugins:\n  - regles:\n"
+        f"      calculators: regles_servies\n      node_modules: {NODE_MODULES}\n"
+        "      snapshot: false\n",
+        "utf-8",
     )
     port = free_port()
     process = subprocess.Popen(
@@ -77,27 +118,32 @@ def test_an_edit_of_the_theme_is_served_without_a_restart(tmp_path: Path) -> Non
     try:
         wait_for("Serving on")
         rule = ".essai-de-serve{color:red}"
-        stylesheet = theme / "assets" / "regles.css"
         stylesheet.write_text(stylesheet.read_text(encoding="utf-8") + rule + "\n", "utf-8")
         wait_for("Detected file changes")
         wait_for("Documentation built")
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/jeu/combat/").read().decode()
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         bundle = re.search(r"assets/site\.\w+\.css", page)
         assert bundle is not None, "feuille de style du site absente de la page"
         css = urllib.request.urlopen(f"http://127.0.0.1:{port}/{bundle.group(0)}").read()
         assert rule.encode() in css
 
-        # A module the entry imports (the bundle's cache knows it from esbuild's last run).
-        module = theme / "assets" / "js" / "page.js"
+        # A script module of the site (the bundle's cache knows it from esbuild's last run).
         marker = 'document.documentElement.dataset.essai = "essai-de-serve-js";\n'
         module.write_text(module.read_text(encoding="utf-8") + marker, "utf-8")
         wait_for("Detected file changes")
         wait_for("Documentation built")
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/jeu/combat/").read().decode()
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         script = re.search(r"assets/js/site\.\w+\.js", page)
         assert script is not None, "script du site absent de la page"
         js = urllib.request.urlopen(f"http://127.0.0.1:{port}/{script.group(0)}").read()
         assert b"essai-de-serve-js" in js
+
+        # The rules package: its new description is in the page that places the calculator.
+        (rules / "servi.py").write_text(CALCULATOR.format(description="Après l’édition."), "utf-8")
+        wait_for("Detected file changes")
+        wait_for("Documentation built")
+        catalog = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
+        assert "Après l’édition." in catalog
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -20,7 +20,7 @@ REPORT = ROOT / "build" / "essai-rapport.json"
 
 def rule_pages(site_dir: Path) -> list[str]:
     """The systems' pages, without the print page the build adds to each system
-    (generator/printing.py, tests/test_print_browser.py)."""
+    (regles/features/printing/printing.py, tests/test_print_browser.py)."""
     return sorted(
         p.relative_to(site_dir).as_posix()
         for folder in SYSTEM_FOLDERS

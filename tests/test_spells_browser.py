@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from generator.typography import spaced_text
+from regles.core.typography import spaced_text
 from tests.conftest import build_site, serve
 from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
 

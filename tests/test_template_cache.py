@@ -1,4 +1,4 @@
-"""The templates are compiled once and kept between builds (generator/template_cache.py)."""
+"""The templates are compiled once and kept between builds (regles/features/assets/templates.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import material
 from jinja2 import Environment, FileSystemLoader
 from jinja2.bccache import bc_magic
 
-from generator.template_cache import TemplateCache
+from regles.features.assets.templates import TemplateCache
+from regles.features.assets.theme import THEME_DIR
 from tests.conftest import ROOT
 
 
@@ -92,7 +93,7 @@ def test_a_damaged_entry_is_compiled_again_and_replaced(tmp_path: Path) -> None:
 
 def test_the_site_build_keeps_its_templates_in_the_build_cache(site_dir: Path) -> None:
     # The same search path as MkDocs gives the theme: our folder, then Material's.
-    dirs = [str(ROOT / "site_overrides"), str(Path(material.__file__).parent / "templates")]
+    dirs = [str(THEME_DIR), str(Path(material.__file__).parent / "templates")]
     env = Environment(loader=FileSystemLoader(dirs))
     cache = TemplateCache(ROOT / "build" / "cache" / "gabarits")
     for name in ("main.html", "base.html", "partials/palette.html"):

@@ -1,5 +1,5 @@
-"""French typography of the built pages (generator/typography.py), and the notes after « le
-tableau à droite » (generator/directions.py)."""
+"""French typography of the built pages (regles/core/typography.py), and the notes after « le
+tableau à droite » (regles/features/links/directions.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from generator.directions import NOTE_CLASS, annotate_directions
-from generator.typography import (
+from regles.core.typography import (
     CODE_TAGS,
     NBSP,
     NNBSP,
@@ -19,6 +18,7 @@ from generator.typography import (
     spaced_markdown,
     spaced_text,
 )
+from regles.features.links.directions import NOTE_CLASS, annotate_directions
 
 # An ordinary space or a line break before ; : ! ? », or after «.
 ORDINARY = re.compile(r"[ \t\r\n](?=[;:!?»])|«[ \t\r\n]")

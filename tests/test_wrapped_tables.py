@@ -1,8 +1,9 @@
-"""generator/wrapped_tables.py: which tables are written in Material's container, and how."""
+"""regles/features/assets/wrapped_tables.py: which tables are written in Material's container, and
+how."""
 
 from __future__ import annotations
 
-from generator.wrapped_tables import TABLE_CLASS, wrap_tables
+from regles.features.assets.wrapped_tables import TABLE_CLASS, wrap_tables
 
 WRAPPER = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
 

@@ -1,5 +1,5 @@
 """Content tables written in Material's scrolling container at build time
-(generator/wrapped_tables.py): Material's script leaves them in place, and they look as
+(regles/features/assets/wrapped_tables.py): Material's script leaves them in place, and they look as
 Material styles its own tables (regles.css repeats its `table:not([class])` rules)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from generator.wrapped_tables import TABLE_CLASS
+from regles.features.assets.wrapped_tables import TABLE_CLASS
 
 pytestmark = pytest.mark.browser
 

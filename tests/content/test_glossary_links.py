@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from generator.slugs import slugify
+from regles.core.slugs import slugify
 
 
 def article(site_dir: Path, page: str) -> BeautifulSoup:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from generator.slugs import fold, slugify
+from regles.core.slugs import fold, slugify
 
 PAGE = "dnd5e/glossaire/index.html"
 CONDITIONS = [

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from generator.markdown_text import segment
+from regles.core.markdown_text import segment
 from tests.conftest import ROOT
 
 CONTENT = ROOT / "content"

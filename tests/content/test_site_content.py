@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from generator import checks, spells
-from generator.markdown_text import segment
+from regles.core import checks
+from regles.core.markdown_text import segment
+from regles.features.spells import export as spells
 from tests.conftest import ROOT
 from tests.test_site_pages import (
     assert_blocks_link_to_their_home,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.project import load_mkdocs_yaml, plugin_options
-from generator.spell_pages import SpellBook, SpellSettings, read_spell_book
+from regles.features.spells.book import SpellBook, SpellSettings, read_spell_book
 from tests.conftest import ROOT
 
 OPTIONS = (plugin_options(load_mkdocs_yaml(ROOT / "mkdocs.yml"), "regles") or {})["spells"]

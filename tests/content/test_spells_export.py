@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.report import Kind
-from generator.spells import (
+from regles.core.report import Kind
+from regles.features.spells.export import (
     UNCERTAIN_SPLIT,
     ParseResult,
     Spell,

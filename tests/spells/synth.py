@@ -10,7 +10,7 @@ from pathlib import Path
 
 SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 
-# The keys of a record of data/spells.json: a contract with site_overrides/assets/js/spells.js
+# The keys of a record of data/spells.json: a contract with regles/theme/assets/js/spells.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
     {"id", "name", "college", "college_slug", "level_min", "level_max", "fields", "description",
@@ -23,7 +23,7 @@ _END = " --- Fin du fichier"
 
 def seed_text() -> str:
     """The seed export, read as the site reads it."""
-    from generator.spells import read_export
+    from regles.features.spells.export import read_export
 
     if not SEED.is_file():
         raise AssertionError(f"export de référence introuvable : {SEED}")

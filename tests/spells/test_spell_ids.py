@@ -8,8 +8,8 @@ import re
 import pytest
 from synth import seed_text
 
-from generator import spells
-from generator.spells import parse_export, spell_ids, spell_records
+from regles.features.spells import export as spells
+from regles.features.spells.export import parse_export, spell_ids, spell_records
 
 ID = re.compile(r"[0-9a-z]+")
 

@@ -1,4 +1,4 @@
-"""What an export is made of (generator/spell_terms.py): its fields, labels, levels and
+"""What an export is made of (regles/features/spells/terms.py): its fields, labels, levels and
 abbreviations, found in the export alone, and the header its pages show; the export's
 missing title or date and an owner's term found nowhere, reported."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from synth import SEED, seed_text
 
-from generator import spell_terms
-from generator.report import Kind
-from generator.spell_pages import SpellSettings, read_spell_book
-from generator.spells import ParseResult, parse_export
+from regles.core.report import Kind
+from regles.features.spells import terms as spell_terms
+from regles.features.spells.book import SpellSettings, read_spell_book
+from regles.features.spells.export import ParseResult, parse_export
 
 SMALL = (
     "# Grimoire _Généré le 01/02/2027 à 08:00_ --- "

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.report import Problem
-from generator.slugs import slugify
-from generator.spells import (
+from regles.core.report import Problem
+from regles.core.slugs import slugify
+from regles.features.spells.export import (
     ExportError,
     ParseResult,
     parse_export,

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from synth import seed_text
 
-from generator.spells import (
+from regles.features.spells.export import (
     College,
     ParseResult,
     parse_export,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.report import Problem
-from generator.spells import (
+from regles.core.report import Problem
+from regles.features.spells.export import (
     mention_linker,
     parse_export,
     read_export,

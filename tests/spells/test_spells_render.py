@@ -9,8 +9,8 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from synth import seed_text
 
-from generator.spell_pages import SpellBook, SpellSettings
-from generator.spells import (
+from regles.features.spells.book import SpellBook, SpellSettings
+from regles.features.spells.export import (
     SPELL_TABLE_MARK,
     ParseResult,
     mention_linker,

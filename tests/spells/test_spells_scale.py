@@ -6,7 +6,12 @@ import re
 
 from synth import seed_text, synthesize_export
 
-from generator.spells import parse_export, render_spell_index, restore_line_breaks, spell_records
+from regles.features.spells.export import (
+    parse_export,
+    render_spell_index,
+    restore_line_breaks,
+    spell_records,
+)
 
 
 def test_ten_copies() -> None:

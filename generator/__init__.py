@@ -1,1 +1,0 @@
-"""Build step of the rules site: pure core modules plus a thin MkDocs plugin adapter."""

@@ -1,0 +1,349 @@
+"""Settings of the rules plugin (mkdocs.yml, `plugins: - regles:`).
+
+Everything that belongs to one site rather than to the generator is declared here by the
+site's owner: its game systems (folder → name), the folders of its other pages, its rules
+package and, if it has one, its spell database. Paths are resolved by MkDocs from the folder
+of mkdocs.yml. Messages are the owner's to read: in French.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import BaseConfigOption, Config, ValidationError
+
+from regles.core.slugs import slugify
+from regles.features.offline.app import SHORT_NAME_LENGTH
+from regles.features.spells.book import GRIMOIRE_SLUG
+
+__all__ = [
+    "AppConfig",
+    "Glossaries",
+    "OldPaths",
+    "OptionalSpells",
+    "ReglesConfig",
+    "SearchConfig",
+    "SiteFolders",
+    "SpellsConfig",
+    "Synonyms",
+    "SystemFolders",
+    "docs_folder",
+]
+
+
+def docs_folder(value: object) -> str:
+    """A folder of the docs, as the pages' paths name it: `regles`, `regles/variantes`."""
+    folder = value.strip().strip("/") if isinstance(value, str) else ""
+    normal = posixpath.normpath(folder) if folder else ""
+    if not folder or normal != folder or normal == "." or folder.startswith("..") or "\\" in folder:
+        raise ValidationError(
+            "un dossier des pages est attendu, comme « regles » ou « regles/variantes » ; "
+            f"reçu : {value!r}"
+        )
+    return folder
+
+
+class SystemFolders(c.DictOfItems[str]):
+    """`systems:` — each game system's folder in the docs, and the name readers see."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default={})
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                f"un dictionnaire « dossier: nom du système » est attendu ; reçu : {value!r}"
+            )
+        names = super().run_validation(value)
+        systems: dict[str, str] = {}
+        for folder, name in names.items():
+            key = docs_folder(folder)
+            if not name.strip():
+                raise ValidationError(f"le système du dossier « {key} » n’a pas de nom")
+            if key in systems:
+                raise ValidationError(f"le dossier « {key} » est déclaré deux fois")
+            systems[key] = name.strip()
+        return systems
+
+
+class SiteFolders(c.ListOfItems[str]):
+    """`site_folders:` — folders of pages that belong to no game system (help, tools): they
+    are pages of the site, as those at the top of the docs."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default=[])
+
+    def run_validation(self, value: object) -> list[str]:
+        folders = [docs_folder(folder) for folder in super().run_validation(value)]
+        twice = sorted({f for f in folders if folders.count(f) > 1})
+        if twice:
+            raise ValidationError(f"le dossier « {twice[0]} » est déclaré deux fois")
+        return folders
+
+
+def page_path(value: object) -> str:
+    """A page of the docs, as the pages' paths name it: `regles/glossaire.md`."""
+    page = value.strip().strip("/") if isinstance(value, str) else ""
+    if not page.endswith(".md"):
+        raise ValidationError(
+            f"une page du contenu est attendue, comme « regles/glossaire.md » ; reçu : {value!r}"
+        )
+    folder, _, name = page.rpartition("/")
+    if folder:
+        docs_folder(folder)
+    if not name[: -len(".md")]:
+        raise ValidationError(f"nom de page vide : {value!r}")
+    return page
+
+
+class Glossaries(c.DictOfItems[str]):
+    """`glossaries:` — a game system's glossary page (system folder → page): that system's
+    pages link the terms it defines, and the references to its title, to its entries."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default={})
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « dossier du système: page du glossaire » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        glossaries: dict[str, str] = {}
+        for folder, page in super().run_validation(value).items():
+            key = docs_folder(folder)
+            path = page_path(page)
+            if not path.startswith(key + "/"):
+                raise ValidationError(
+                    f"le glossaire du système « {key} » doit être une de ses pages "
+                    f"(« {key}/… .md ») ; reçu : {page!r}"
+                )
+            glossaries[key] = path
+        return glossaries
+
+
+class OldPaths(c.DictOfItems[str]):
+    """`old_paths:` — root-absolute addresses of the site the text was copied from, each
+    with the page of this site that holds what it pointed to (`/regles/glossaire/:
+    regles/glossaire.md`): such a link leads there (and is still reported)."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str), default={})
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is not None and not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « /ancienne/adresse/: page du contenu » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        paths: dict[str, str] = {}
+        for old, page in super().run_validation(value).items():
+            if not old.startswith("/") or any(c in old for c in "#? "):
+                raise ValidationError(
+                    "une adresse de l’ancien site commence par « / », sans « # », « ? » ni "
+                    f"espace, comme « /regles/glossaire/ » ; reçu : {old!r}"
+                )
+            paths[old.rstrip("/") + "/" if not old.endswith(".html") else old] = page_path(page)
+        return paths
+
+
+class SpellsConfig(Config):  # type: ignore[no-untyped-call]
+    """`spells:` — the spell database's export, and where its pages go."""
+
+    export = c.File(exists=False)  # read at each build; a missing file is a build error
+    folder = c.Type(str)  # the folder of its pages in the site
+    section = c.Type(str)  # the nav section its pages are appended to
+    index_title = c.Type(str, default="Tous les sorts")  # the page listing every spell
+    # The system the spells belong to, as the search filters name it (default: `section`).
+    system = c.Optional(c.Type(str))
+    # The generated page that lists the export's fields, levels and abbreviations.
+    fields_title = c.Type(str, default="Champs et abréviations")
+    # The generated page of the reader's grimoires (`<folder>/grimoire/`).
+    grimoire_title = c.Type(str, default="Mon grimoire")
+    # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
+    terms = c.DictOfItems(c.Type(str), default={})
+
+    def validate(self) -> Any:
+        failed, warnings = super().validate()
+        if failed:
+            return failed, warnings
+        try:
+            self.folder = docs_folder(self.folder)
+        except ValidationError as error:
+            failed.append(("folder", error))
+        if not slugify(self.index_title):
+            message = "le titre de l’index des sorts doit contenir une lettre ou un chiffre"
+            failed.append(("index_title", ValidationError(message)))
+        fields_slug = slugify(self.fields_title)
+        if not fields_slug or fields_slug == slugify(self.index_title):
+            message = (
+                "le titre de la page des champs doit contenir une lettre ou un chiffre et "
+                "différer du titre de l’index des sorts"
+            )
+            failed.append(("fields_title", ValidationError(message)))
+        if GRIMOIRE_SLUG in (slugify(self.index_title), fields_slug):
+            message = (
+                f"« {GRIMOIRE_SLUG} » est l’adresse de la page des grimoires : l’index des "
+                "sorts et la page des champs doivent avoir un autre titre"
+            )
+            failed.append(("index_title", ValidationError(message)))
+        if not self.grimoire_title.strip():
+            message = "le titre de la page des grimoires est vide"
+            failed.append(("grimoire_title", ValidationError(message)))
+        if self.system is not None and not self.system.strip():
+            failed.append(("system", ValidationError("le nom du système des sorts est vide")))
+        terms = self.terms.items()
+        empty = sorted(term for term, text in terms if not term.strip() or not text.strip())
+        if empty:
+            message = f"terme sans nom ou sans définition : « {empty[0]} »"
+            failed.append(("terms", ValidationError(message)))
+        return failed, warnings
+
+
+class OptionalSpells(c.SubConfig[SpellsConfig]):
+    """`spells:` may be left out: the site then has no spell pages."""
+
+    def __init__(self) -> None:
+        super().__init__(SpellsConfig)
+        self.default = None
+
+    def run_validation(self, value: object) -> SpellsConfig | None:  # type: ignore[override]
+        return None if value is None else super().run_validation(value)
+
+
+class Synonyms(BaseConfigOption[dict[str, list[str]]]):
+    """`search: synonyms:` — the game's words a reader types for others: an abbreviation
+    (`CA`) and what it stands for (`classe d'armure`, or a list of such). Each entry works
+    both ways in the search box (theme/assets/js/search.js): the abbreviation is also
+    searched as what it stands for, ahead of itself, and what it stands for, typed in full,
+    also as the abbreviation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default: dict[str, list[str]] = {}
+
+    def run_validation(self, value: object) -> dict[str, list[str]]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError(
+                "un dictionnaire « abréviation: ce qu’elle veut dire » est attendu ; "
+                f"reçu : {value!r}"
+            )
+        words: dict[str, list[str]] = {}
+        seen: dict[str, str] = {}
+        for key, meant in value.items():
+            short = key.strip() if isinstance(key, str) else ""
+            if not slugify(short):
+                raise ValidationError(
+                    f"synonyme « {key} » : une abréviation ou un mot est attendu (une lettre "
+                    "ou un chiffre au moins)"
+                )
+            items = meant if isinstance(meant, list) else [meant]
+            longs = [item.strip() for item in items if isinstance(item, str)]
+            if len(longs) != len(items) or not longs or not all(slugify(w) for w in longs):
+                raise ValidationError(
+                    f"synonyme « {short} » : un texte (ou une liste de textes) qui dit ce "
+                    f"qu’il veut dire est attendu ; reçu : {meant!r}"
+                )
+            folded = slugify(short)
+            if folded in seen:
+                raise ValidationError(
+                    f"synonyme « {short} » déclaré deux fois (aussi « {seen[folded]} »)"
+                )
+            if folded in (slugify(w) for w in longs):
+                raise ValidationError(f"synonyme « {short} » : il se donne lui-même pour sens")
+            seen[folded] = short
+            words[short] = longs
+        return words
+
+
+class SearchConfig(Config):  # type: ignore[no-untyped-call]
+    """`search:` — what the search box knows of the game's words."""
+
+    synonyms = Synonyms()
+
+
+class AppConfig(Config):  # type: ignore[no-untyped-call]
+    """`app:` — the installed app, as the phone shows it: its name under the icon and in
+    the app switcher, and the colour of its title bar. Defaults: the site's name, its first
+    words up to 12 characters, and the primary colour of the theme's palette."""
+
+    name = c.Optional(c.Type(str))
+    short_name = c.Optional(c.Type(str))
+    theme_color = c.Optional(c.Type(str))
+
+    def validate(self) -> Any:
+        failed, warnings = super().validate()
+        if failed:
+            return failed, warnings
+        for key in ("name", "short_name"):
+            value = self[key]
+            if value is not None and not value.strip():
+                failed.append((key, ValidationError("le nom de l’application est vide")))
+        if self.short_name is not None and len(self.short_name.strip()) > SHORT_NAME_LENGTH:
+            message = (
+                f"le nom court de l’application tient en {SHORT_NAME_LENGTH} caractères au "
+                f"plus (sous l’icône d’un téléphone) ; reçu : {self.short_name!r}"
+            )
+            failed.append(("short_name", ValidationError(message)))
+        color = self.theme_color
+        if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color.strip()):
+            message = f"une couleur « #rrvvbb » est attendue, comme « #795548 » ; reçu : {color!r}"
+            failed.append(("theme_color", ValidationError(message)))
+        return failed, warnings
+
+
+class ReglesConfig(Config):  # type: ignore[no-untyped-call]
+    enabled = c.Type(bool, default=True)
+
+    # Settings for the site as an installed app
+    app = c.SubConfig(AppConfig)
+
+    # Settings for the site's content
+    systems = SystemFolders()
+    site_folders = SiteFolders()
+    spells = OptionalSpells()
+    glossaries = Glossaries()
+    old_paths = OldPaths()
+    # The rules package's folder; without one, the site has the generic calculators alone.
+    calculators = c.Dir(exists=False, default="calculators")
+    search = c.SubConfig(SearchConfig)
+
+    # Settings for the calculators in the browser
+    pyodide_dir = c.Optional(c.Dir(exists=False))  # default: node_modules' pyodide
+    snapshot = c.Type(bool, default=True)
+
+    # Settings for the build's own files. The generator's npm packages (Pyodide, Workbox,
+    # esbuild) go into build/npm/, installed from its own lock (features/assets/npm.py),
+    # unless `node_modules` names a folder the site fills itself.
+    node_modules = c.Optional(c.Dir(exists=False))
+    cache_dir = c.Dir(exists=False, default="build/cache")
+    report_file = c.File(exists=False, default="build/rapport-construction.json")
+
+    def validate(self) -> Any:
+        failed, warnings = super().validate()
+        if failed:
+            return failed, warnings
+        undeclared = sorted(set(self.glossaries) - set(self.systems))
+        if undeclared:
+            message = (
+                f"le glossaire du dossier « {undeclared[0]} » : ce dossier n’est pas déclaré "
+                "sous « systems »"
+            )
+            failed.append(("glossaries", ValidationError(message)))
+        if self.spells is None:
+            return failed, warnings
+        # The spell pages' folder is theirs alone: a system's pages there would be read as
+        # spell pages by the search, or the spells as a system's.
+        taken = set(self.systems) | set(self.site_folders)
+        if self.spells.folder in taken:
+            message = (
+                f"le dossier des sorts « {self.spells.folder} » est aussi déclaré sous "
+                "« systems » ou « site_folders »"
+            )
+            failed.append(("spells", ValidationError(message)))
+        return failed, warnings

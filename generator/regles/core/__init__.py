@@ -1,0 +1,1 @@
+"""The build, independent of MkDocs: settings, report, page reading, passes, checks."""

@@ -1,0 +1,1 @@
+"""The generator's features, one folder each; each registers the stages it feeds."""

@@ -1,0 +1,86 @@
+"""The site navigation's items, rendered once per folder instead of once per page.
+
+Every page carries the whole navigation (Material's `partials/nav.html`), so a build renders
+it once per page: its cost grows as the square of the number of pages. With the 10× spell
+export of `make bench` (ten times the colleges, so ten times the college pages), it was
+8.9 s of a 33 s profiled build, against 0.4 s of 4.9 s with the real export.
+
+An item (a section or a page) that does not hold the page being rendered has nothing active
+in it: what changes from page to page is only its links, relative to the page, and whether
+its parent is active (Material's classes for `navigation.tabs`). A link to a page outside the
+current page's folder (`sorts/acoustique/` → `../vegetal/`) reads the same from every page of
+the same parent folder (`sorts/`). So such an item is rendered once per parent folder (and
+state of its parent) and reused, unless one of its pages lies inside the current page's
+folder (then its links differ, and it is rendered as before). The items of the page's own
+section are reused too: the 231 colleges of the 10× export are one section.
+
+`theme/partials/nav.html` and `nav-item.html` render every item through
+`NavItems`; the plugin gives a new one to each build (`on_env`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["NavItems"]
+
+
+def _folder(url: str) -> list[str]:
+    """The folder a page's relative links start from, as path parts (mkdocs.utils'
+    get_relative_url: a last part with a dot is a file name)."""
+    parts = [part for part in url.split("/") if part and part != "."]
+    if parts and not url.endswith("/") and "." in parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _urls(item: Any) -> Iterator[str]:
+    """The URLs of the pages and links under a navigation item."""
+    url = getattr(item, "url", None)
+    if isinstance(url, str):
+        yield url
+    for child in getattr(item, "children", None) or ():
+        yield from _urls(child)
+
+
+Key = tuple[str, tuple[str, ...], bool]
+
+
+class NavItems:
+    """Rendered items, by (item's path, parent folder of the current page, parent active)."""
+
+    def __init__(self) -> None:
+        self._html: dict[Key, Any] = {}
+        self._targets: dict[int, list[list[str]]] = {}  # by id(item): the nav lives all build
+        self.rendered = 0  # items rendered, for the tests
+        self.reused = 0
+
+    def key(self, item: Any, path: str, page: Any, parent: Any = None) -> Key | None:
+        url = getattr(page, "url", None)
+        if not isinstance(url, str):
+            return None  # no page (a theme template): links relative to the site's root
+        folder = _folder(url)
+        if not folder or getattr(item, "active", False):
+            return None
+        targets = self._targets.get(id(item))
+        if targets is None:
+            targets = [_folder(url + "/") for url in _urls(item) if "://" not in url]
+            self._targets[id(item)] = targets
+        if any(target[: len(folder)] == folder for target in targets):
+            return None  # a link into the current page's folder
+        return (path, tuple(folder[:-1]), bool(getattr(parent, "active", False)))
+
+    def __call__(
+        self, item: Any, path: str, page: Any, parent: Any = None, *, caller: Callable[[], Any]
+    ) -> Any:
+        key = self.key(item, path, page, parent)
+        if key is None:
+            self.rendered += 1
+            return caller()
+        if key in self._html:
+            self.reused += 1
+        else:
+            self.rendered += 1
+            self._html[key] = caller()
+        return self._html[key]

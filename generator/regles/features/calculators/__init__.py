@@ -1,0 +1,1 @@
+"""Calculators in the pages: forms, charts, dice buttons, and Python for the browser."""

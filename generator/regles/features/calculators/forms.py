@@ -1,0 +1,283 @@
+"""Markdown and HTML made from the rules code: computed tables, reading notes, widget forms."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from regles.features.calculators.charts import chart_html
+from regles.features.calculators.formatting import format_value
+
+__all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table; every cell is text computed by the rules code."""
+    lines = [
+        "| " + " | ".join(_cell(h) for h in headers) + " |",
+        "|" + "|".join(" --- " for _ in headers) + "|",
+    ]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def note_admonition(text: str) -> str:
+    """A visible reading note where the source contradicts itself."""
+    body = "\n".join("    " + line for line in text.strip().split("\n"))
+    return f'!!! info "Note de lecture"\n\n{body}'
+
+
+def _attr(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def start_value(spec: Mapping[str, Any]) -> object:
+    """What a field of a form starts from: `initial` when the rules give one (a worked
+    example), else the value a left-out field gets."""
+    return spec["initial"] if spec.get("initial") is not None else spec.get("default")
+
+
+_DEFAULT = object()  # a field shows its catalogue default unless given a value
+
+
+def _field(
+    calc_id: str, spec: Mapping[str, Any], prefix: str = "", value: object = _DEFAULT
+) -> str:
+    """One labelled control; its id is unique in the page as each calculator appears once.
+    A required field that can be emptied (a number, a text) says so to assistive tools:
+    emptied, it gets a message, never a hidden default."""
+    name = spec["name"]
+    control_id = f"calc-{calc_id}-{prefix}{name}"
+    label = _attr(spec.get("label", name))
+    kind = spec.get("type", "text")
+    default = start_value(spec) if value is _DEFAULT else value  # a list's row: its own
+    error_id = f"{control_id}-erreur"
+    help_id = f"{control_id}-aide"
+    described = f"{help_id} {error_id}" if spec.get("help") else error_id
+    # Required, unless empty is a value of its own (a list of numbers whose default is none).
+    empty_is_a_value = spec.get("default") in ("", [], ())
+    required = spec.get("required", True) and kind not in ("bool", "choice")
+    required = required and not empty_is_a_value
+    common = (
+        f'id="{control_id}" name="{_attr(name)}" data-type="{_attr(kind)}" '
+        f'aria-describedby="{described}"' + (' aria-required="true"' if required else "")
+    )
+    help_text = spec.get("help")
+    help_html = f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>' if help_text else ""
+    if kind == "bool":
+        checked = " checked" if default else ""
+        control = f'<input type="checkbox" {common}{checked}>'
+        label_html = f'<label for="{control_id}">{label}</label>'
+        return (
+            f'<div class="champ champ-case">{control}{label_html}{help_html}'
+            f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
+        )
+    if kind == "choice":
+        # An optional choice can be left unsaid: the form sends null, not its first option.
+        unsaid = not spec.get("required", True)
+        options = (
+            '<option value="" data-json="null"'
+            + (" selected" if default is None else "")
+            + ">Non indiqué</option>"
+            if unsaid
+            else ""
+        ) + "".join(
+            f'<option value="{_attr(c["value"])}" data-json="{_attr(json.dumps(c["value"]))}"'
+            f"{' selected' if c['value'] == default else ''}>{_attr(c['label'])}</option>"
+            for c in spec.get("choices", [])
+        )
+        control = f"<select {common}>{options}</select>"
+    elif kind == "int" and spec.get("choices"):
+        # A number chosen by its name (an encumbrance level): the page reads the number.
+        options = "".join(
+            f'<option value="{_attr(c["value"])}"'
+            f"{' selected' if c['value'] == str(default) else ''}>{_attr(c['label'])}</option>"
+            for c in spec["choices"]
+        )
+        control = f"<select {common}>{options}</select>"
+    elif kind in ("int", "float"):
+        bounds = "".join(
+            f' {key}="{_attr(spec[key])}"'
+            for key in ("min", "max", "step")
+            if spec.get(key) is not None
+        )
+        if kind == "int" and spec.get("step") is None:
+            bounds += ' step="1"'
+        elif kind == "float" and spec.get("step") is None:
+            bounds += ' step="any"'
+        value = "" if default is None else f' value="{_attr(default)}"'
+        control = f'<input type="number" inputmode="decimal" {common}{bounds}{value}>'
+    else:
+        if kind == "int_list" and isinstance(default, list):
+            default = ", ".join(str(v) for v in default)
+        value = "" if default is None else f' value="{_attr(default)}"'
+        control = f'<input type="text" autocomplete="off" spellcheck="false" {common}{value}>'
+    unit = spec.get("unit")
+    unit_html = f'<span class="unite">{_attr(unit)}</span>' if unit else ""
+    return (
+        f'<div class="champ"><label for="{control_id}">{label}</label>'
+        f'<span class="saisie">{control}{unit_html}</span>{help_html}'
+        f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
+    )
+
+
+_REMOVE_ROW = '<button type="button" class="md-button liste-retirer">Retirer</button>'
+
+
+def _list_field(calc_id: str, spec: Mapping[str, Any]) -> str:
+    """A repeatable group of fields (e.g. the objects carried): its default rows are in the
+    page, the page's script adds others from the template."""
+    name = spec["name"]
+    template = "".join(_field(calc_id, sub, prefix=f"{name}-__i__-") for sub in spec["fields"])
+    rows = "".join(
+        '<div class="liste-ligne">'
+        + "".join(
+            _field(calc_id, sub, f"{name}-{i}-", row.get(sub["name"], sub.get("default")))
+            for sub in spec["fields"]
+        )
+        + f"{_REMOVE_ROW}</div>"
+        for i, row in enumerate(spec.get("default") or [])
+        if isinstance(row, Mapping)
+    )
+    default = _attr(json.dumps(spec.get("default", []), ensure_ascii=False))
+    limit = _attr(spec.get("max_items", 20))
+    return (
+        f'<fieldset class="liste" data-liste="{_attr(name)}" data-max="{limit}"'
+        f' data-defaut="{default}"><legend>{_attr(spec.get("label", name))}</legend>'
+        f'<div class="liste-lignes">{rows}</div>'
+        f'<template><div class="liste-ligne">{template}{_REMOVE_ROW}</div></template>'
+        f'<button type="button" class="md-button liste-ajouter">Ajouter une ligne</button>'
+        f'<span class="erreur" id="calc-{calc_id}-{name}-erreur" aria-live="polite"></span>'
+        f"</fieldset>"
+    )
+
+
+def _output(
+    calc_id: str, spec: Mapping[str, Any], result: Mapping[str, object] | None, main: bool
+) -> str:
+    """A labelled result: a value, or a table when the output is a list of records; with the
+    value of `result` when there is one (the defaults' result, written at build time)."""
+    label = _attr(spec.get("label", spec["name"]))
+    name = spec["name"]
+    kind = "sortie sortie-principale" if main else "sortie"
+    if spec.get("sentence"):
+        kind += " sortie-phrase"
+    chart = spec.get("chart")
+    if chart:
+        # A law of chances: its bar chart and table (features/calculators/charts.py; the
+        # page's script draws the next ones from the catalogue's description kept here).
+        drawn = chart_html(chart, result.get(name), result) if result is not None else ""
+        described = _attr(json.dumps(chart, ensure_ascii=False, separators=(",", ":")))
+        return (
+            f'<div class="{kind} sortie-graphique"><dt>{label}</dt><dd>'
+            f'<div class="graphique-place" data-graphique="{_attr(name)}" '
+            f'data-spec="{described}">{drawn}</div></dd></div>'
+        )
+    if spec.get("columns"):
+        keys = [str(c["name"]) for c in spec["columns"]]
+        labels = {str(c["name"]): _attr(c["label"]) for c in spec["columns"]}
+        headers = "".join(f'<th scope="col" data-cle="{_attr(k)}">{labels[k]}</th>' for k in keys)
+        records = result.get(name) if result is not None else None
+        # Each cell names its column (data-colonne): on a phone, a row is read as a card.
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f'<td data-colonne="{labels[k]}">{_attr(format_value(k, r))}</td>' for k in keys
+            )
+            + "</tr>"
+            for r in (records if isinstance(records, list) else [])
+            if isinstance(r, dict)
+        )
+        return (
+            f'<div class="{kind} sortie-table"><dt>{label}</dt><dd>'
+            f'<table class="calculateur-table" data-sortie="{_attr(name)}">'
+            f"<thead><tr>{headers}</tr></thead><tbody>{body}</tbody></table></dd></div>"
+        )
+    unit = f" {_attr(spec['unit'])}" if spec.get("unit") else ""
+    shown = format_value(name, dict(result)) if result is not None else "–"
+    return (
+        f'<div class="{kind}"><dt>{label}</dt>'
+        f'<dd><output name="{_attr(name)}" for="calc-{calc_id}">{_attr(shown)}</output>{unit}</dd>'
+        "</div>"
+    )
+
+
+def _summary(entry: Mapping[str, Any], result: Mapping[str, object] | None) -> str:
+    """The headline results on one line, kept at the bottom of the screen by the page while
+    the form's fields are edited and its results are out of view (its script shows it)."""
+    specs = {str(o["name"]): o for o in entry.get("outputs", [])}
+    parts = []
+    for name in entry.get("headline", []):
+        spec = specs[name]
+        shown = format_value(name, dict(result)) if result is not None else "–"
+        parts.append(
+            f'<span class="calculateur-resume__valeur" data-sortie="{_attr(name)}">'
+            f"{_attr(spec.get('label', name))} : <b>{_attr(shown)}</b></span>"
+        )
+    return f'<p class="calculateur-resume" aria-hidden="true" hidden>{"".join(parts)}</p>'
+
+
+# Run as soon as its form is parsed (window.rules.fold is defined in the page's head,
+# main.html): a form that starts more than two screens down is shown folded, its title and
+# description only, until the reader comes near it. A page of sixteen calculators then does
+# not lay out and restyle a thousand controls while it loads, and a form on the first screens
+# is whole from the first paint (unfolding it later would shift the text under it).
+FOLD_SCRIPT = "<script>window.rules&&rules.fold(document.currentScript)</script>"
+
+
+def widget_form(entry: Mapping[str, Any], result: Mapping[str, object] | None = None) -> str:
+    """The form of one calculator, generated from its catalogue entry (never by hand); with
+    `result`, the outputs for its default inputs, the form is whole before any script runs:
+    the outputs that are a draw of the dice (`rolled`) wait for the reader to roll."""
+    calc_id = entry["id"]
+    fields = "".join(
+        _list_field(calc_id, spec) if spec.get("type") == "list" else _field(calc_id, spec)
+        for spec in entry["inputs"]
+        if spec["name"] != "seed"
+    )
+    rolled = set(entry.get("rolled", []))
+    shown = (
+        {
+            k: v
+            for k, v in result.items()
+            if k not in rolled and k.removesuffix("_exact") not in rolled
+        }
+        if result is not None
+        else None
+    )
+    headline = list(entry.get("headline", []))
+    specs = sorted(
+        entry.get("outputs", []),
+        key=lambda o: headline.index(o["name"]) if o["name"] in headline else len(headline),
+    )
+    outputs = "".join(_output(calc_id, o, shown, o["name"] in headline) for o in specs)
+    rolls = any(spec["name"] == "seed" for spec in entry["inputs"])
+    roll_button = (
+        '<button type="button" class="md-button md-button--primary calculateur-lancer">'
+        "Lancer</button>"
+        if rolls
+        else ""
+    )
+    description = entry.get("description", "")
+    if result is None:
+        state = "Ce calculateur a besoin de JavaScript."
+    else:
+        state = "Résultat des valeurs ci-dessus. En changer demande JavaScript."
+    marked = ' data-resultat="defaut"' if result is not None else ""
+    return (
+        f'<form class="calculateur" id="calc-{calc_id}" data-calculateur="{_attr(calc_id)}" '
+        f'novalidate markdown="0" aria-labelledby="calc-{calc_id}-titre"{marked}>'
+        f'<p class="calculateur-titre" id="calc-{calc_id}-titre">{_attr(entry["title"])}</p>'
+        f'<p class="calculateur-description">{_attr(description)}</p>'
+        f'<div class="calculateur-corps"><div class="calculateur-champs">{fields}</div>'
+        f"{_summary(entry, shown)}"
+        f'{roll_button}<dl class="calculateur-resultats" aria-live="polite">{outputs}</dl></div>'
+        f'<p class="calculateur-etat" role="status">{state}</p>'
+        f"</form>{FOLD_SCRIPT}"
+    )

@@ -1,0 +1,1 @@
+"""Cross-links: « Section » references, italic mentions, table directions, quick links."""

@@ -1,0 +1,1 @@
+"""Offline reading: web app manifest, service worker, precache list, fallback page."""

@@ -1,0 +1,421 @@
+"""Offline build step: web app manifest, Workbox runtime, precache list and service worker.
+
+Pure functions over the built site folder (no MkDocs import). The plugin calls
+`build_offline` as the very last post-build step, once every other step has written its
+files (Pyodide runtime, search index…), so that the precache list covers the whole site:
+every file of `site/` except the service worker itself, dot files (which GitHub Pages does
+not publish) and source maps (which only developer tools read).
+
+Each precache entry carries a content-hash revision and a Subresource Integrity hash.
+Workbox keys its cache by URL + revision, so a deploy only downloads the files that changed,
+and the integrity check makes the browser refuse a stale copy served by a CDN under a new
+revision: the new service worker then fails to install and the old version stays in use,
+rather than mixing old and new files.
+
+The size limit that people meet with Workbox (`maximumFileSizeToCacheInBytes`, 2 MiB by
+default) belongs to workbox-build and its webpack plugin, which write the manifest for you.
+We write our own manifest and hand it to `workbox.precaching.precacheAndRoute`, which has no
+such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from regles.core.cache import keep_text
+from regles.features.offline.app import App
+
+__all__ = [
+    "FALLBACK_PAGE",
+    "FALLBACK_SOURCE",
+    "MANIFEST_FILE",
+    "PLACEHOLDER",
+    "SERVICE_WORKER_FILE",
+    "WORKBOX_MODULES",
+    "OfflineError",
+    "OfflineSummary",
+    "PrecacheEntry",
+    "build_offline",
+    "copy_workbox",
+    "fallback_page",
+    "file_entry",
+    "precache_entries",
+    "read_service_worker_data",
+    "render_service_worker",
+    "site_version",
+    "web_manifest",
+    "workbox_folder",
+    "write_service_worker",
+    "write_web_manifest",
+]
+
+log = logging.getLogger("mkdocs.plugins.regles.offline")
+
+SERVICE_WORKER_FILE = "sw.js"
+MANIFEST_FILE = "manifest.webmanifest"
+# Page shown for a navigation that is neither cached nor reachable: the generator's own
+# (`fallback_page`), unless the docs hold a page of that name, which replaces it.
+FALLBACK_PAGE = "hors-ligne/"
+FALLBACK_SOURCE = "hors-ligne.md"
+# The one spot of the template that receives the build data (a JSON object).
+PLACEHOLDER = "/* @rules:build */ null"
+DATA_PREFIX = "const BUILD = "
+# workbox-sw loads these on demand with importScripts(modulePathPrefix + name + ".prod.js").
+WORKBOX_MODULES = ("workbox-core", "workbox-routing", "workbox-strategies", "workbox-precaching")
+
+ICONS_FOLDER = "assets/icons"
+ICON_SIZES = (192, 512)
+
+
+class OfflineError(Exception):
+    """The offline step cannot produce a consistent service worker."""
+
+
+@dataclass(frozen=True)
+class PrecacheEntry:
+    url: str  # relative to the site root, percent-encoded, never starting with "/"
+    revision: str  # content hash (hex)
+    integrity: str  # Subresource Integrity: "sha256-<base64>"
+    size: int  # bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "revision": self.revision,
+            "integrity": self.integrity,
+            "size": self.size,
+        }
+
+
+@dataclass(frozen=True)
+class OfflineSummary:
+    version: str
+    entries: tuple[PrecacheEntry, ...]
+
+    @property
+    def files(self) -> int:
+        return len(self.entries)
+
+    @property
+    def size(self) -> int:
+        return sum(e.size for e in self.entries)
+
+
+# Fallback page -----------------------------------------------------------------------------
+
+
+def fallback_page(home: str | None, links: Sequence[tuple[str, str]]) -> str:
+    """The Markdown of the offline fallback page: `home` is the home page's file in the docs
+    (None without one), `links` are (words, page in the docs) of what else it points the
+    reader to. The address asked for and the retry link are filled in by the page's script
+    (offline.js)."""
+    menu = "et les autres pages, depuis le menu ;"
+    items = [f"- [l’accueil]({home}) {menu}" if home else "- les pages du site, depuis le menu ;"]
+    items += [f"- [{words}]({page}) ;" for words, page in links]
+    items[-1] = items[-1].removesuffix(" ;") + "."
+    return "\n".join(
+        [
+            "---",
+            "hide:",
+            "  - toc",
+            "---",
+            "",
+            "# Hors ligne",
+            "",
+            "Cette page n’est pas enregistrée sur cet appareil et le réseau ne répond pas.",
+            "",
+            '<p class="hors-ligne-depuis" markdown="0" hidden>Adresse demandée : '
+            '<code class="hors-ligne-adresse"></code> — '
+            '<a class="hors-ligne-reessayer" href="./">réessayer</a></p>',
+            "",
+            "Tout le reste du site est disponible sans connexion une fois le premier "
+            "téléchargement terminé (l’indicateur en bas de page affiche alors « Disponible "
+            "hors ligne ») :",
+            "",
+            *items,
+            "",
+        ]
+    )
+
+
+# Precache list ------------------------------------------------------------------------------
+
+
+def _url(relative: str) -> str:
+    """A path inside the site as the precache list writes it: percent-encoded, relative."""
+    return quote(relative, safe="/-_.~")
+
+
+def file_entry(site_dir: Path, path: Path) -> PrecacheEntry:
+    """The precache entry of one file of the site, hashed from its bytes."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    raw = digest.digest()
+    relative = path.relative_to(site_dir).as_posix()
+    return PrecacheEntry(
+        url=_url(relative),
+        revision=raw.hex()[:20],
+        integrity="sha256-" + base64.b64encode(raw).decode("ascii"),
+        size=size,
+    )
+
+
+def _is_published(relative: PurePosixPath) -> bool:
+    return not any(part.startswith(".") for part in relative.parts)
+
+
+# Files that only a browser's developer tools ask for: Material's source maps (1.1 MB, as
+# much as all the rule pages together). Published, but not downloaded by every reader who
+# installs the site.
+DEVELOPER_ONLY_SUFFIXES = (".map",)
+
+
+def _is_precached(relative: PurePosixPath) -> bool:
+    return _is_published(relative) and not relative.name.endswith(DEVELOPER_ONLY_SUFFIXES)
+
+
+DIGEST_CACHE = "precache-digests.json"
+
+
+def _read_digests(cache: Path | None) -> dict[str, list[Any]]:
+    if cache is None:
+        return {}
+    try:
+        data = json.loads((cache / DIGEST_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def precache_entries(
+    site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,), cache: Path | None = None
+) -> list[PrecacheEntry]:
+    """Every file of the site but `exclude` (paths relative to the root), dot files and
+    source maps.
+
+    With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
+    are those of the previous build keeps its hashes. Only files given with their times are
+    in that case: Pyodide's, copied (pyodide_assets.py), 20 MB not read again on every build,
+    and a search index kept from an earlier build (search.py). Every file written by the
+    build has a new time, so it is hashed again. A cache folder that cannot be written only
+    means hashing every file again at the next build."""
+    skipped = set(exclude)
+    known = _read_digests(cache)
+    seen: dict[str, list[Any]] = {}
+    entries = []
+    for path in sorted(site_dir.rglob("*")):
+        if not path.is_file():
+            continue
+        relative = PurePosixPath(path.relative_to(site_dir).as_posix())
+        if str(relative) in skipped or not _is_precached(relative):
+            continue
+        stat = path.stat()
+        old = known.get(str(relative))
+        if isinstance(old, list) and len(old) == 4 and old[:2] == [stat.st_size, stat.st_mtime_ns]:
+            entry = PrecacheEntry(
+                url=_url(str(relative)),
+                revision=str(old[2]),
+                integrity=str(old[3]),
+                size=stat.st_size,
+            )
+        else:
+            entry = file_entry(site_dir, path)
+        seen[str(relative)] = [stat.st_size, stat.st_mtime_ns, entry.revision, entry.integrity]
+        entries.append(entry)
+    if cache is not None and seen != known:
+        keep_text(cache / DIGEST_CACHE, json.dumps(seen))
+    return entries
+
+
+def site_version(entries: Sequence[PrecacheEntry]) -> str:
+    """One hash for the whole list: changes as soon as any file or file name changes."""
+    digest = hashlib.sha256()
+    for entry in entries:
+        digest.update(f"{entry.url}\0{entry.revision}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+# Web app manifest --------------------------------------------------------------------------
+
+
+def web_manifest(app: App) -> dict[str, Any]:
+    """The manifest, with every URL relative to its own address (the site root)."""
+    icons: list[dict[str, str]] = []
+    for purpose, stem in (("any", "icone"), ("maskable", "icone-masquable")):
+        icons += [
+            {
+                "src": f"{ICONS_FOLDER}/{stem}-{size}.png",
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": purpose,
+            }
+            for size in ICON_SIZES
+        ]
+    return {
+        "name": app.name,
+        "short_name": app.short_name,
+        "description": app.description,
+        "lang": "fr",
+        "dir": "ltr",
+        "id": "./",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": app.theme_color,
+        "background_color": app.background_color,
+        "categories": ["games", "books", "entertainment"],
+        "icons": icons,
+    }
+
+
+def write_web_manifest(site_dir: Path, app: App) -> Path:
+    manifest = web_manifest(app)
+    for icon in manifest["icons"]:
+        if not (site_dir / icon["src"]).is_file():
+            raise OfflineError(f"icône du manifeste absente du site : {icon['src']}")
+    path = site_dir / MANIFEST_FILE
+    path.write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+# Workbox runtime ---------------------------------------------------------------------------
+
+
+def workbox_version(node_modules: Path) -> str:
+    package = node_modules / "workbox-sw" / "package.json"
+    try:
+        version = json.loads(package.read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError) as error:
+        raise OfflineError(f"workbox-sw introuvable ({package}) : lancez `npm ci`") from error
+    return str(version)
+
+
+def workbox_folder(node_modules: Path) -> str:
+    """Where the site serves the Workbox runtime, relative to the root, with a final "/"."""
+    return f"assets/workbox-{workbox_version(node_modules)}/"
+
+
+def _without_source_map(text: str) -> str:
+    # The .map files are not shipped: drop the comment that would make DevTools ask for them.
+    lines = text.rstrip("\n").split("\n")
+    if lines and lines[-1].startswith("//# sourceMappingURL="):
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def copy_workbox(node_modules: Path, site_dir: Path) -> str:
+    """Copy workbox-sw and the production builds of the modules the service worker uses."""
+    folder = workbox_folder(node_modules)
+    target = site_dir / folder
+    target.mkdir(parents=True, exist_ok=True)
+    sources = [node_modules / "workbox-sw" / "build" / "workbox-sw.js"]
+    sources += [node_modules / m / "build" / f"{m}.prod.js" for m in WORKBOX_MODULES]
+    for source in sources:
+        if not source.is_file():
+            raise OfflineError(f"module Workbox introuvable : {source} (lancez `npm ci`)")
+        text = source.read_text(encoding="utf-8")
+        (target / source.name).write_text(_without_source_map(text), encoding="utf-8")
+    licence = node_modules / "workbox-sw" / "LICENSE"
+    if licence.is_file():
+        shutil.copyfile(licence, target / "LICENSE.txt")
+    return folder
+
+
+# Service worker ----------------------------------------------------------------------------
+
+
+def _render_data(
+    version: str, workbox: str, fallback: str, entries: Sequence[PrecacheEntry]
+) -> str:
+    head = {"version": version, "workbox": workbox, "fallback": fallback}
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+    files = [json.dumps(e.to_json(), ensure_ascii=False) for e in entries]
+    body = ",\n".join(f"    {f}" for f in files)
+    return "{\n" + "\n".join(lines) + '\n  "files": [\n' + body + "\n  ]\n}"
+
+
+def render_service_worker(
+    template: str, entries: Sequence[PrecacheEntry], *, workbox: str, fallback: str = FALLBACK_PAGE
+) -> str:
+    """The template with its placeholder replaced by the build data."""
+    if template.count(PLACEHOLDER) != 1:
+        raise OfflineError(f"le gabarit du service worker doit contenir une fois « {PLACEHOLDER} »")
+    for url in (workbox, fallback):
+        if url.startswith("/") or "//" in url or not url.endswith("/"):
+            raise OfflineError(f"chemin relatif au site attendu, terminé par « / » : {url!r}")
+    data = _render_data(site_version(entries), workbox, fallback, entries)
+    return template.replace(PLACEHOLDER, data)
+
+
+def read_service_worker_data(text: str) -> dict[str, Any]:
+    """The build data written into a service worker by `render_service_worker`."""
+    start = text.find(DATA_PREFIX)
+    if start < 0:
+        raise OfflineError(f"« {DATA_PREFIX.strip()} » absent du service worker")
+    try:
+        data, _ = json.JSONDecoder().raw_decode(text, start + len(DATA_PREFIX))
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise OfflineError("le service worker n’a pas été généré (données absentes)")
+    return data
+
+
+def write_service_worker(
+    site_dir: Path,
+    template: Path,
+    *,
+    workbox: str,
+    fallback: str = FALLBACK_PAGE,
+    cache: Path | None = None,
+) -> OfflineSummary:
+    """Hash every file of the site and write `sw.js` at its root. Run after every other step."""
+    if not (site_dir / fallback / "index.html").is_file():
+        raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
+    if not (site_dir / workbox / "workbox-sw.js").is_file():
+        raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
+    entries = precache_entries(site_dir, cache=cache)
+    text = render_service_worker(
+        template.read_text(encoding="utf-8"), entries, workbox=workbox, fallback=fallback
+    )
+    (site_dir / SERVICE_WORKER_FILE).write_text(text, encoding="utf-8")
+    return OfflineSummary(site_version(entries), tuple(entries))
+
+
+# The whole step ----------------------------------------------------------------------------
+
+
+def build_offline(
+    site_dir: Path,
+    *,
+    node_modules: Path,
+    service_worker: Path,
+    app: App,
+    cache: Path | None = None,
+) -> OfflineSummary:
+    """Manifest, Workbox runtime, then the service worker (made from the template
+    `service_worker`) with the list of every file."""
+    write_web_manifest(site_dir, app)
+    workbox = copy_workbox(node_modules, site_dir)
+    summary = write_service_worker(site_dir, service_worker, workbox=workbox, cache=cache)
+    log.info(
+        "Hors ligne : %d fichiers, %.1f Mo précachés (version %s)",
+        summary.files,
+        summary.size / 1e6,
+        summary.version,
+    )
+    return summary

@@ -1,0 +1,1 @@
+"""Paper: print pages per system, link targets written out, print styles."""

@@ -1,0 +1,1 @@
+"""A spell database: its export read, its pages, its ids, its terms."""

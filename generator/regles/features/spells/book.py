@@ -1,0 +1,280 @@
+"""The spell database in the site: its export read, its pages, nav entries, link targets and
+data file, and what the export gets wrong, for the build report.
+
+Declared by the site's owner (`spells:` of the `regles` plugin in mkdocs.yml); a site without
+that block has no spell pages. The export's format is read by `features/spells/export.py`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from regles.core import checks
+from regles.core.report import Kind, Problem
+from regles.core.slugs import slugify
+from regles.core.typography import spaced_markdown
+from regles.features.links.references import SpellTarget
+from regles.features.spells import export as spellbook
+from regles.features.spells import terms as spell_terms
+
+__all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
+
+DATA_FILE = "data/spells.json"
+GRIMOIRE_SLUG = "grimoire"  # the grimoires' page in the spells' folder
+
+
+@dataclass(frozen=True)
+class SpellSettings:
+    export: Path
+    export_name: str  # as the report names it: relative to the project's folder
+    folder: str  # of the spell pages in the docs
+    section: str  # the nav section they are appended to
+    index_title: str
+    system: str | None = None  # as the search filters name it; None: the section's name
+    fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
+    grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of spells
+    terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
+    config_name: str = "mkdocs.yml"  # where they are, as the report names it
+
+    @cached_property
+    def index_uri(self) -> str:
+        return f"{self.folder}/{slugify(self.index_title)}.md"
+
+    @cached_property
+    def fields_uri(self) -> str:
+        return f"{self.folder}/{slugify(self.fields_title)}.md"
+
+    @property
+    def grimoire_uri(self) -> str:
+        """The grimoires' page: `<folder>/grimoire/`, whatever its title, as share links
+        name it (`…/grimoire/?nom=…&sorts=…`)."""
+        return f"{self.folder}/{GRIMOIRE_SLUG}.md"
+
+    @property
+    def system_name(self) -> str:
+        """The spells' system in the search filters: its own name, else its section's."""
+        return (self.system or "").strip() or self.section
+
+    def college_uri(self, college: spellbook.College) -> str:
+        return f"{self.folder}/{college.slug}.md"
+
+
+@dataclass(frozen=True)
+class SpellBook:
+    """The spells of one export, and where the site puts them."""
+
+    settings: SpellSettings
+    result: spellbook.ParseResult
+
+    @cached_property
+    def terms(self) -> spell_terms.ExportTerms:
+        """The export's fields, levels and abbreviations (the fields page)."""
+        return spell_terms.read_terms(self.result, self.settings.terms)
+
+    @cached_property
+    def labels(self) -> spellbook.IndexLabels:
+        return spellbook.IndexLabels(levels=spell_terms.level_label(self.terms))
+
+    def _file(self, uri: str) -> str:
+        return uri.rsplit("/", 1)[-1]
+
+    def pages(self) -> list[tuple[str, str]]:
+        """(path in the docs, Markdown) of the spell index, the fields page, each college,
+        then the grimoires' page."""
+        settings = self.settings
+        fields_page = (settings.fields_title, self._file(settings.fields_uri))
+        index = spellbook.render_spell_index(
+            self.result,
+            settings.index_title,
+            table_mark=True,
+            fields_page=fields_page,
+            labels=self.labels,
+        )
+        fields = spell_terms.render_fields_page(
+            self.terms, settings.fields_title, settings.index_title, self._file(settings.index_uri)
+        )
+        grimoire = spellbook.render_grimoire_page(
+            settings.grimoire_title,
+            (settings.index_title, self._file(settings.index_uri)),
+            self.labels,
+        )
+        pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
+        links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
+        for c in self.result.colleges:
+            intro = spell_terms.college_intro(self.result, c, links)
+            pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
+        pages.append((settings.grimoire_uri, grimoire))
+        return pages
+
+    def college_pages(self) -> dict[str, str]:
+        """College name of each college page."""
+        return {self.settings.college_uri(c): c.name for c in self.result.colleges}
+
+    def targets(self) -> list[SpellTarget]:
+        """What an italic mention of a spell can link to."""
+        return [
+            SpellTarget(self.settings.college_uri(college), spell.slug, spell.name, college.name)
+            for college in self.result.colleges
+            for spell in college.spells
+        ]
+
+    def extend_nav(self, nav: list[Any]) -> None:
+        """Append the spell pages to the nav section named `section`, or a new one."""
+        settings = self.settings
+        pages: list[Any] = [
+            {settings.index_title: settings.index_uri},
+            {settings.grimoire_title: settings.grimoire_uri},
+            {settings.fields_title: settings.fields_uri},
+        ]
+        pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]
+        for item in nav:
+            if isinstance(item, dict) and settings.section in item:
+                section = item[settings.section]
+                if isinstance(section, list):
+                    section.extend(pages)
+                    return
+        nav.append({settings.section: pages})
+
+    def with_table(self, html: str) -> str:
+        """The spell index's converted page with its table where its Markdown left the mark
+        (`spells.render_spell_index`): the table is HTML already, and Python-Markdown would
+        read its hundreds of rows through its HTML parser."""
+        mark = spellbook.SPELL_TABLE_MARK
+        if html.count(mark) != 1:
+            raise ValueError(
+                f"« {self.settings.index_title} » : la marque du tableau des sorts ({mark}) "
+                "n’est pas une fois dans la page convertie"
+            )
+        return html.replace(mark, spellbook.render_spell_table(self.result, self.labels))
+
+    def records(self) -> list[dict[str, object]]:
+        """The records of `data/spells.json`. Their descriptions get the pages' French
+        spacing: the grimoire shows and prints them as the scripts write them, past the
+        built pages' typography. Names and fields are left as exported: the filters read
+        the fields as words, and a kept grimoire names its spells."""
+        records = spellbook.spell_records(self.result, self.settings.folder)
+        for record in records:
+            record["description"] = spaced_markdown(str(record["description"]))
+        return records
+
+
+def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Problem]]:
+    """The spell book of the export, and every problem of the export for the report; no
+    book when the export cannot be read at all."""
+    name = settings.export_name
+    problems: list[Problem] = []
+    try:
+        text = spellbook.read_export(settings.export)
+    except FileNotFoundError:
+        message = (
+            "export des sorts introuvable : ce fichier (option spells.export du greffon "
+            "regles) n’existe pas"
+        )
+        return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        message = f"export illisible : {reason}"
+        return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
+    except spellbook.ExportError:
+        # Every other fault of the export is listed too: read it with « � » in place.
+        text, found = checks.decode_source(settings.export.read_bytes(), name)
+        problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
+    reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
+    result = spellbook.parse_export(text, source=name, reserved_slugs=reserved)
+    problems += export_problems(result)
+    book = SpellBook(settings, result)
+    problems += header_problems(result)
+    problems += [
+        Problem(
+            settings.config_name,
+            None,
+            "warning",
+            Kind.EXPORT_HEADER,
+            f"terme « {term} » défini sous spells.terms du greffon regles mais absent de "
+            "l’export : sa définition n’est montrée nulle part",
+            term,
+        )
+        for term in book.terms.unused_terms
+    ]
+    return book, problems
+
+
+def header_problems(result: spellbook.ParseResult) -> list[Problem]:
+    """The export's title and date, which its pages show: a warning for each one missing."""
+    problems = []
+    if not result.title:
+        problems.append(
+            Problem(
+                result.source,
+                1,
+                "warning",
+                Kind.EXPORT_HEADER,
+                "export sans titre : sa première ligne devrait être « # <titre> _Généré le "
+                "<date>_ » ; ses pages disent « Export sans titre »",
+            )
+        )
+    if not result.generated:
+        problems.append(
+            Problem(
+                result.source,
+                1,
+                "warning",
+                Kind.EXPORT_HEADER,
+                "export sans date de génération (« _Généré le <date>_ » après le titre) : "
+                "ses pages disent « date de génération absente de l’export »",
+            )
+        )
+    return problems
+
+
+def export_problems(result: spellbook.ParseResult) -> list[Problem]:
+    """The parse's problems as the report lists them, and its summary."""
+    last = _last_entry(result)
+    problems = []
+    for p in result.problems:
+        # An uncertain split is for the owner to check, not a fault: it must not fail a
+        # --strict build, so it goes to the report as information.
+        uncertain = p.kind is Kind.UNCERTAIN_SPLIT
+        message, spell, college = p.message, p.subject, p.context
+        if p.kind is Kind.EXPORT_TRUNCATED and last is not None:
+            # The entry the export stops in is kept, cut short: name it.
+            message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
+            spell, college = spell or last[0], college or last[2]
+        problems.append(
+            dataclasses.replace(
+                p,
+                severity="info" if uncertain else p.severity,
+                message=f"colonne {p.column}, collège « {college or '?'} » : {message}",
+                subject=spell,
+                context=college,
+            )
+        )
+    # On line 1: the report sorts problems by line, and this file has numbered ones.
+    problems.append(
+        Problem(
+            result.source,
+            1,
+            "info",
+            Kind.EXPORT_SUMMARY,
+            f"{len(result.colleges)} collège(s), {len(result.spells)} sort(s) publiés, "
+            f"{len(result.rejected)} entrée(s) écartée(s) pour erreur",
+        )
+    )
+    return problems
+
+
+def _last_entry(result: spellbook.ParseResult) -> tuple[str, int, str | None] | None:
+    """Name, line and college of the export's last `###` entry, kept or rejected."""
+    entries: list[tuple[int, str, int, str | None]] = [
+        (s.position.offset, s.name, s.position.line, s.college) for s in result.spells
+    ]
+    entries += [(r.position.offset, r.heading, r.position.line, r.college) for r in result.rejected]
+    if not entries:
+        return None
+    _, name, line, college = max(entries)
+    return name, line, college

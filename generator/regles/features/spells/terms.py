@@ -1,0 +1,484 @@
+"""What a spell export is made of, read from the export alone: its fields, the labels its
+descriptions open with, its levels and its abbreviations, and the page that lists them.
+
+Pure code over a parsed export (`features/spells/export.py`). Nothing here knows a game: every
+name, count and definition comes from the export, or from the owner's `spells: terms:` in
+mkdocs.yml, shown as the owner's. A word neither defines is listed as « non défini par
+l’export », never explained.
+
+What is found, and how
+----------------------
+- Fields: every ``- **Clé :**`` key, with the number of spells that carry it and its values
+  (all of them when they are few, else the most frequent).
+- Labels: an italic word followed by a colon in a description (``_Coût_ : 80``).
+- Levels: the notation of the level groups (``(II)``, ``(I-IV)``), the levels found, and the
+  phrase « niveau de <mot> » when the export's text uses one far more than any other.
+- Abbreviations, by three rules, each a word of the export's texts (college descriptions,
+  field values, descriptions):
+  1. a word of letters (optionally joined by hyphens, optionally after ``Δ``) with two
+     capitals or more, at most ``ACRONYM_LETTERS`` letters, that is no roman numeral nor
+     range of them: ``PdM``, ``MR``, ``ΔMR``, ``P-Ex-sRD``;
+  2. a capitalised word of at most ``ATTRIBUTE_LETTERS`` letters that, in some field value,
+     is joined by a sign to a number or to another such word (``Vol-3``, ``Vol+Magerie``),
+     and the capitalised one-word values of that same field (``San``);
+  3. a capitalised word of at most ``SHORT_LETTERS`` letters, never written in lowercase
+     in the export nor part of a spell's or college's name, used at least twice inside a
+     sentence (not after « . », « ! », « ? »,
+     « : », a bullet or an opening mark): ``Dex``, ``Int``.
+  Each is counted as a whole word in those texts, with the spells that use it.
+- A definition from the export: « points de vie (PdV) », the initials of the words
+  before the parenthesis being the abbreviation's letters, or « PdV (points de vie) »,
+  or « Dex (dextérité) », a single word the abbreviation begins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from regles.core.slugs import slugify, unique_slug
+from regles.features.spells import export as spellbook
+
+__all__ = [
+    "ExportTerms",
+    "Term",
+    "college_intro",
+    "export_summary",
+    "level_label",
+    "read_terms",
+    "render_fields_page",
+]
+
+ACRONYM_LETTERS = 6
+ATTRIBUTE_LETTERS = 8
+SHORT_LETTERS = 4
+FEW_VALUES = 12  # a field with at most this many distinct values lists them all
+FREQUENT_VALUES = 8  # else: the most frequent ones
+EXAMPLES = 3  # spells named for each word
+UNDEFINED = "non défini par l’export"
+
+# A word: letters, optionally joined by hyphens, optionally after « Δ » (a difference).
+_WORD_RE = re.compile(
+    r"(?<![^\W_])(?<![^\W\d_]-)(?<!Δ)Δ?[^\W\d_]+(?:-[^\W\d_]+)*(?![^\W_])(?!-[^\W\d_])"
+)
+_LABEL_RE = re.compile(r"(?<![^\W_])_(?P<label>[^_\n:]{1,40}?)_[ \t\xa0\u202f]?:")
+_SIGNED_RE = re.compile(
+    r"(?<![^\W_])(?P<word>[^\W\d_]+)[ \xa0]?[-+−][ \xa0]?(?P<other>\d+|[^\W\d_]+)(?![^\W_])"
+)
+_LEVEL_PHRASE_RE = re.compile(r"(?<![^\W_])[Nn]iveaux? de (?P<word>[^\W\d_]+)")
+_SENTENCE_STOPS = ".!?:•*«(["
+
+
+@dataclass
+class Term:
+    """A word of the export: a field, a label, an abbreviation."""
+
+    name: str
+    occurrences: int = 0
+    spells: list[spellbook.Spell] = field(default_factory=list)
+    values: Counter[str] = field(default_factory=Counter)  # a field's values
+    definition: str | None = None  # as the export writes it
+    defined_in: spellbook.Spell | None = None  # the spell whose text defines it
+    configured: str | None = None  # the owner's definition (mkdocs.yml)
+    anchor: str = ""
+
+
+@dataclass
+class ExportTerms:
+    """Everything the fields page lists."""
+
+    result: spellbook.ParseResult
+    fields: list[Term]
+    labels: list[Term]
+    abbreviations: list[Term]
+    levels: Counter[int]  # spells that can be cast at each level
+    single_level: int  # spells of one level
+    level_phrase: tuple[str, int] | None  # « niveau de puissance », and how often
+    unused_terms: list[str]  # configured, found nowhere in the export
+
+    @property
+    def all_terms(self) -> list[Term]:
+        return [*self.fields, *self.labels, *self.abbreviations]
+
+
+def _is_roman(word: str) -> bool:
+    return all(spellbook.roman_to_int(part) is not None for part in word.split("-"))
+
+
+def _letters(word: str) -> str:
+    return "".join(c for c in word if c.isalpha() and c != "Δ")
+
+
+def _is_acronym(word: str) -> bool:
+    letters = _letters(word)
+    capitals = sum(1 for c in word if c.isupper())
+    return 2 <= len(letters) <= ACRONYM_LETTERS and capitals >= 2 and not _is_roman(word)
+
+
+def _is_capitalised(word: str, most: int) -> bool:
+    return 2 <= len(word) <= most and word.isalpha() and word[0].isupper() and word[1:].islower()
+
+
+def _texts(result: spellbook.ParseResult) -> list[tuple[spellbook.Spell | None, str]]:
+    """The export's texts, each with its spell (None: a college's description)."""
+    found: list[tuple[spellbook.Spell | None, str]] = [
+        (None, c.description) for c in result.colleges if c.description
+    ]
+    for s in result.spells:
+        found += [(s, value) for value in s.fields.values()]
+        if s.description:
+            found.append((s, s.description))
+    return found
+
+
+def _attribute_words(result: spellbook.ParseResult, names: set[str]) -> set[str]:
+    """Rule 2: capitalised words joined by a sign in a field's values, and that field's
+    capitalised one-word values."""
+    found: set[str] = set()
+    by_key: dict[str, list[str]] = {}
+    for s in result.spells:
+        for key, value in s.fields.items():
+            by_key.setdefault(key, []).append(value)
+    for values in by_key.values():
+        signed = set()
+        for value in values:
+            for m in _SIGNED_RE.finditer(value):
+                for word in (m.group("word"), m.group("other")):
+                    if _is_capitalised(word, ATTRIBUTE_LETTERS):
+                        signed.add(word)
+        if not signed:
+            continue
+        found |= signed
+        found |= {v for v in values if _is_capitalised(v, ATTRIBUTE_LETTERS) and v not in names}
+    return found
+
+
+def _short_words(texts: Sequence[tuple[spellbook.Spell | None, str]], names: set[str]) -> set[str]:
+    """Rule 3: short capitalised words never in lowercase, twice or more inside a sentence."""
+    lowercase: set[str] = set()
+    inside: Counter[str] = Counter()
+    for _, text in texts:
+        for m in _WORD_RE.finditer(text):
+            word = m.group()
+            if word[0].islower():
+                lowercase.add(word.casefold())
+                continue
+            if not _is_capitalised(word, SHORT_LETTERS) or word in names:
+                continue
+            before = text[: m.start()].rstrip(" \t\n\xa0\u202f")
+            if before and before[-1] not in _SENTENCE_STOPS and not before.endswith("_"):
+                inside[word] += 1
+    return {w for w, n in inside.items() if n >= 2 and w.casefold() not in lowercase}
+
+
+def _count(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
+    pattern = re.compile(
+        rf"(?<![^\W_])(?<![^\W\d_]-)(?<!Δ){re.escape(term.name)}(?![^\W_])(?!-[^\W\d_])"
+    )
+    for spell, text in texts:
+        n = len(pattern.findall(text))
+        term.occurrences += n
+        if n and spell is not None and spell not in term.spells:
+            term.spells.append(spell)
+
+
+def _initials_match(abbreviation: str, words: Sequence[str]) -> bool:
+    letters = _letters(abbreviation).casefold()
+    initials = "".join(w[0] for w in words if w).casefold()
+    return len(words) == len(letters) and initials == letters
+
+
+def _find_definition(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
+    """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes."""
+    name = re.escape(term.name)
+    letters = len(_letters(term.name))
+    before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{letters}}})\({name}\)")
+    after = re.compile(rf"(?<![^\W_]){name} \((?P<words>[^()\n]{{2,60}})\)")
+    for spell, text in texts:
+        for m in before.finditer(text):
+            words = re.split(r"[ ’']", m.group("words").strip(" ’'"))
+            if _initials_match(term.name, words):
+                term.definition, term.defined_in = m.group("words").strip(), spell
+                return
+        for m in after.finditer(text):
+            inner = m.group("words").strip()
+            words = re.split(r"[ ’']+", inner)
+            single = len(words) == 1 and inner.casefold().startswith(term.name.casefold())
+            if _initials_match(term.name, words) or (single and len(inner) > len(term.name)):
+                term.definition, term.defined_in = inner, spell
+                return
+
+
+def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
+    for term in terms:
+        base = f"{prefix}-{slugify(term.name) or 'terme'}"
+        term.anchor = unique_slug(base, taken, separator="-", first=2)
+
+
+def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> ExportTerms:
+    """The fields, labels, levels and abbreviations of an export, with their definitions."""
+    texts = _texts(result)
+    names = {w for s in result.spells for w in _WORD_RE.findall(s.name)}
+    names |= {w for c in result.colleges for w in _WORD_RE.findall(c.name)}
+
+    fields: dict[str, Term] = {}
+    for s in result.spells:
+        for key, value in s.fields.items():
+            term = fields.setdefault(key, Term(key))
+            term.occurrences += 1
+            term.spells.append(s)
+            term.values[value] += 1
+
+    labels: dict[str, Term] = {}
+    for s in result.spells:
+        for m in _LABEL_RE.finditer(s.description):
+            term = labels.setdefault(m.group("label").strip(), Term(m.group("label").strip()))
+            term.occurrences += 1
+            if s not in term.spells:
+                term.spells.append(s)
+
+    words: set[str] = set()
+    for _, text in texts:
+        words |= {w for w in _WORD_RE.findall(text) if _is_acronym(w)}
+    words |= _attribute_words(result, names)
+    words |= _short_words(texts, names)
+    words -= set(fields) | set(labels)
+    abbreviations = [Term(w) for w in sorted(words, key=lambda w: (w.casefold(), w))]
+    for term in abbreviations:
+        _count(term, texts)
+        _find_definition(term, texts)
+    abbreviations = [t for t in abbreviations if t.occurrences]
+    abbreviations.sort(key=lambda t: (-t.occurrences, t.name.casefold(), t.name))
+
+    field_terms = sorted(fields.values(), key=lambda t: (-t.occurrences, t.name))
+    label_terms = sorted(labels.values(), key=lambda t: (-t.occurrences, t.name))
+    taken: set[str] = set()
+    _anchors(field_terms, "champ", taken)
+    _anchors(label_terms, "mention", taken)
+    _anchors(abbreviations, "abreviation", taken)
+    every = {t.name: t for t in [*field_terms, *label_terms, *abbreviations]}
+    for name, text in configured.items():
+        if name in every:
+            every[name].configured = text.strip()
+
+    levels: Counter[int] = Counter()
+    for s in result.spells:
+        for level in range(s.level_min, s.level_max + 1):
+            levels[level] += 1
+    return ExportTerms(
+        result=result,
+        fields=field_terms,
+        labels=label_terms,
+        abbreviations=abbreviations,
+        levels=levels,
+        single_level=sum(1 for s in result.spells if s.level_min == s.level_max),
+        level_phrase=_level_phrase(texts),
+        unused_terms=sorted(set(configured) - set(every)),
+    )
+
+
+def _level_phrase(texts: Sequence[tuple[spellbook.Spell | None, str]]) -> tuple[str, int] | None:
+    """« niveau de <mot> », when the export uses one phrase for its levels: five times or
+    more, and more than half of all its « niveau de … »."""
+    phrases: Counter[str] = Counter()
+    for _, text in texts:
+        phrases.update(m.group("word").casefold() for m in _LEVEL_PHRASE_RE.finditer(text))
+    if not phrases:
+        return None
+    word, n = phrases.most_common(1)[0]
+    if n < 5 or n * 2 <= sum(phrases.values()):
+        return None
+    return f"niveau de {word}", n
+
+
+def level_label(terms: ExportTerms | None) -> str:
+    """The name of the spells' levels for the filters: the export's own phrase, if any."""
+    if terms is None or terms.level_phrase is None:
+        return "Niveaux"
+    return "Niveaux" + terms.level_phrase[0].removeprefix("niveau")
+
+
+# --------------------------------------------------------------------------
+# The page
+# --------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    """Export text as Markdown that shows it as written."""
+    return spellbook._heading_text(text)  # the same escaping as the spells' headings
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _title(result: spellbook.ParseResult) -> str:
+    return f"**{_md(result.title)}**" if result.title else "sans titre"
+
+
+def _date(result: spellbook.ParseResult) -> str:
+    if result.generated:
+        return f"généré le {_md(result.generated)}"
+    return "date de génération absente de l’export"
+
+
+def export_summary(result: spellbook.ParseResult) -> str:
+    """« Export Grimoire, généré le 01/02/2027 à 08:00 : 3 collèges, 40 sorts », as Markdown."""
+    colleges = _plural(len(result.colleges), "collège", "collèges")
+    spells = _plural(len(result.spells), "sort", "sorts")
+    return f"Export {_title(result)}, {_date(result)} : {colleges}, {spells}"
+
+
+def college_intro(
+    result: spellbook.ParseResult, college: spellbook.College, links: Sequence[tuple[str, str]]
+) -> str:
+    """The line under a college's title: its export, its size, the spells' other pages
+    (title, file name in the same folder)."""
+    spells = _plural(len(college.spells), "sort", "sorts")
+    pages = " ; ".join(f"[{_md(title)}]({page})" for title, page in links)
+    line = (
+        f"Collège de l’export {_title(result)} ({_date(result)}) : "
+        f"{spells} sur {len(result.spells)}."
+    )
+    return f"{line} Voir aussi : {pages}." if pages else line
+
+
+def _spell_link(spell: spellbook.Spell, college_slugs: Mapping[str, str]) -> str:
+    return f"[{_md(spell.name)}]({college_slugs[spell.college]}.md#{spell.slug})"
+
+
+def _examples(term: Term, college_slugs: Mapping[str, str]) -> str:
+    spells = term.spells[:EXAMPLES]
+    twice = {s.name for s in spells if sum(o.name == s.name for o in spells) > 1}
+    shown = ", ".join(
+        _spell_link(s, college_slugs) + (f" ({_md(s.college)})" if s.name in twice else "")
+        for s in spells
+    )
+    rest = len(term.spells) - len(spells)
+    return f"{shown} et {_plural(rest, 'autre', 'autres')}" if rest else shown
+
+
+def _definition(term: Term, college_slugs: Mapping[str, str]) -> list[str]:
+    lines = []
+    if term.definition is not None:
+        where = f" ({_spell_link(term.defined_in, college_slugs)})" if term.defined_in else ""
+        lines.append(f"Définition écrite dans l’export{where} : « {_md(term.definition)} ».")
+    if term.configured is not None:
+        lines.append(
+            f"Définition donnée par le site (sa configuration, pas l’export) : "
+            f"« {_md(term.configured)} »."
+        )
+    if not lines:
+        lines.append(f'Définition : <span class="non-defini">{UNDEFINED}</span>.')
+    return lines
+
+
+def _values(term: Term) -> str:
+    def shown(values: Iterable[tuple[str, int]]) -> str:
+        return " ; ".join(f"{_md(v)} ({n})" for v, n in values)
+
+    ordered = sorted(term.values.items(), key=lambda item: (-item[1], item[0]))
+    if len(ordered) <= FEW_VALUES:
+        return f"Valeurs : {shown(ordered)}."
+    return (
+        f"{len(ordered)} valeurs différentes ; les plus fréquentes : "
+        f"{shown(ordered[:FREQUENT_VALUES])}."
+    )
+
+
+def render_fields_page(terms: ExportTerms, title: str, index_title: str, index_page: str) -> str:
+    """Markdown of the fields page, in the colleges' folder (`index_page`: the spell index's
+    file name there)."""
+    result = terms.result
+    slugs = {c.name: c.slug for c in result.colleges}
+    total = len(result.spells)
+    out = [f"# {_md(title)}", ""]
+    out += [f"{export_summary(result)}.", "{ .export-entete }", ""]
+    out += [
+        "*Page faite par le générateur du site à partir de l’export seul (texte ajouté) : "
+        "chaque champ, la notation des niveaux et chaque abréviation que l’export emploie, "
+        "avec leur nombre. Une définition n’y figure que si l’export l’écrit lui-même, ou si "
+        "la configuration du site la donne (c’est alors dit) ; sinon, le mot est marqué "
+        f"« {UNDEFINED} ». La liste de tous les sorts : "
+        f"[{_md(index_title)}]({index_page}).*",
+        "",
+    ]
+
+    out += ["## Champs des sorts { #champs }", ""]
+    out += [
+        "Écrits après le nom et les niveaux d’un sort, sous la forme « Champ : valeur ». "
+        f"Un sort peut n’en avoir aucun : {_plural(total, 'sort', 'sorts')} en tout.",
+        "",
+    ]
+    for term in terms.fields:
+        out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+        out += [
+            f"{_plural(len(term.spells), 'sort', 'sorts')} sur {total}. {_values(term)}",
+            "",
+        ]
+        out += [*_definition(term, slugs), ""]
+    if not terms.fields:
+        out += ["Aucun sort de l’export n’a de champ.", ""]
+
+    if terms.labels:
+        out += ["## Mentions dans les descriptions { #mentions }", ""]
+        out += ["Mots en italique suivis de deux-points dans la description d’un sort.", ""]
+        for term in terms.labels:
+            out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+            out += [
+                f"{_plural(term.occurrences, 'fois', 'fois')}, "
+                f"dans {_plural(len(term.spells), 'sort', 'sorts')} : "
+                f"{_examples(term, slugs)}.",
+                "",
+            ]
+            out += [*_definition(term, slugs), ""]
+
+    out += ["## Niveaux { #niveaux }", ""]
+    levels = terms.levels
+    if levels:
+        low, high = min(terms.levels), max(terms.levels)
+        ranges = total - terms.single_level
+        out += [
+            "Après le nom de chaque sort, entre parenthèses, en chiffres romains : un niveau, "
+            "comme « (II) », ou une plage de niveaux, comme « (I-IV) ». "
+            f"Niveaux présents : {spellbook.int_to_roman(low)} à {spellbook.int_to_roman(high)} ; "
+            f"{_plural(terms.single_level, 'sort', 'sorts')} d’un seul niveau, "
+            f"{_plural(ranges, 'sort', 'sorts')} sur une plage.",
+            "",
+        ]
+        out += ["| Niveau | Sorts qui le comprennent |", "| --- | --- |"]
+        out += [f"| {spellbook.int_to_roman(n)} | {terms.levels[n]} |" for n in sorted(levels)]
+        out.append("")
+    if terms.level_phrase is not None:
+        phrase, n = terms.level_phrase
+        out += [
+            f"Les descriptions parlent de « {phrase} » ({_plural(n, 'fois', 'fois')}) ; "
+            "le tableau et ses filtres reprennent ce nom.",
+            "",
+        ]
+    out += [f'Sens des niveaux : <span class="non-defini">{UNDEFINED}</span>.', ""]
+
+    out += ["## Abréviations et termes { #abreviations }", ""]
+    if terms.abbreviations:
+        undefined = [t for t in terms.abbreviations if t.definition is None and not t.configured]
+        out += [
+            "Sigles et mots abrégés relevés dans les textes de l’export (descriptions des "
+            "collèges, valeurs des champs, descriptions des sorts), du plus au moins employé. "
+            f"{len(terms.abbreviations)} relevés, dont {len(undefined)} "
+            "sans définition dans l’export.",
+            "",
+        ]
+    else:
+        out += ["Aucune abréviation relevée dans l’export.", ""]
+    for term in terms.abbreviations:
+        out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+        out += [
+            f"{_plural(term.occurrences, 'occurrence', 'occurrences')} "
+            f"dans {_plural(len(term.spells), 'sort', 'sorts')}"
+            + (f" : {_examples(term, slugs)}." if term.spells else "."),
+            "",
+        ]
+        out += [*_definition(term, slugs), ""]
+    return "\n".join(out)

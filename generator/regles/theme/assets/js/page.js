@@ -1,0 +1,102 @@
+/* What the page scripts share: the public API object, the site root, text folding, an
+ * element builder, and their start-up on every page under Material's instant navigation.
+ * Imported by each of them; esbuild bundles the graph into one script (features/assets/minify.py),
+ * so this module runs once and its state is shared without globals. */
+
+/** window.rules, the site's one public API (tests and readers' own scripts use it). main.html's
+ * head script creates it, with `fold` for the calculator forms being parsed; each module adds
+ * its part. */
+export const rules = (window.rules = window.rules || {});
+
+/** The site root as seen from this page (<meta name="regles-racine">, from main.html): every
+ * URL is built from it, never from "/", as the site may live under a sub-path. Read at each
+ * call: instant navigation replaces the meta tag with the next page's. */
+export function siteRoot() {
+  const meta = document.querySelector('meta[name="regles-racine"]');
+  // 404.html gets a site-absolute root, which may start with "//" (read as another host's
+  // address) or hold "//": one slash is meant.
+  const content = ((meta && meta.getAttribute("content")) || "./").replace(/^\/{2,}/, "/");
+  try {
+    const root = new URL(content, location.href);
+    if (root.origin === location.origin) {
+      root.pathname = root.pathname.replace(/\/{2,}/g, "/");
+      return root;
+    }
+  } catch {
+    // a malformed root: this page's folder
+  }
+  return new URL("./", location.href);
+}
+
+/** A loader of a list the build writes under data/ (`path`, from the site root), each item
+ * with its `url`: fetched once, on the first call, and kept as a Promise of Map(url → item);
+ * a failure (offline before the first visit) is tried again at the next call. */
+export function urlIndexLoader(path) {
+  let loaded = null;
+  return () => {
+    if (!loaded) {
+      loaded = fetch(new URL(path, siteRoot()), { credentials: "same-origin" })
+        .then((response) => {
+          if (!response.ok) throw new Error(`${path} : ${response.status}`);
+          return response.json();
+        })
+        .then((list) => {
+          const byUrl = new Map();
+          for (const item of Array.isArray(list) ? list : []) {
+            if (item && typeof item.url === "string") byUrl.set(item.url, item);
+          }
+          return byUrl;
+        });
+      loaded.catch(() => { loaded = null; });
+    }
+    return loaded;
+  };
+}
+
+/** `text` without accents and in lower case: "Évocation" and "evocation" compare equal. */
+export function foldAccents(text) {
+  return String(text).normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** `text` with French spacing, as the build gives the pages' prose (core/typography.py,
+ * units aside): a narrow no-break space before ; ! ? and %, a no-break space before : and
+ * inside « ». Only the spaces already there change: « 10:30 » and « 1d6! » stay. */
+export function frenchSpacing(text) {
+  return String(text)
+    .replace(/[ \t\r\n\u00a0]+(?=[;!?])/g, "\u202f")
+    .replace(/[ \t\r\n]+(?=:)/g, "\u00a0")
+    .replace(/(?<=«)[ \t\r\n]+/g, "\u00a0")
+    .replace(/[ \t\r\n]+(?=»)/g, "\u00a0")
+    .replace(/(?<=\d)[ \t\r\n]+(?=%)/g, "\u202f");
+}
+
+/** An element: attributes set with setAttribute (true gives an empty value; false, null and
+ * undefined none), children appended, strings as text nodes (never parsed as HTML), with
+ * French spacing (`frenchSpacing`). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(frenchSpacing(child)));
+  }
+  return node;
+}
+
+/** Runs `setup` on every page: the first one, and each one Material's instant navigation
+ * brings in (its document$ observable). Each set-up is a task of its own: run together from
+ * the same document$ emission, they made one long task that held the page's first taps.
+ * Without Material's bundle, once the page is parsed. */
+export function onEachPage(setup) {
+  const pages = window.document$;
+  if (pages && typeof pages.subscribe === "function") {
+    pages.subscribe(() => setTimeout(setup, 0));
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => setup(), { once: true });
+  } else {
+    setup();
+  }
+}

@@ -1,0 +1,949 @@
+/* Rules runtime of the page: window.rules.run() through a Pyodide module worker, the
+ * calculator widgets generated at build time, and the inline dice buttons.
+ * The main thread never runs Python; Pyodide starts only on pages that need it. */
+import { barsIcon, drawChart } from "./charts.js";
+import { el, onEachPage, rules, siteRoot } from "./page.js";
+
+const STATE = {
+  worker: null,
+  booting: null,
+  calls: new Map(),
+  nextId: 1,
+  status: { state: "idle", mode: null, ms: null, fallbackReason: null },
+};
+const DEFAULT_TIMEOUT_MS = 30000;
+
+class RulesError extends Error {
+  constructor(kind, field, message) {
+    super(message);
+    this.name = "RulesError";
+    this.kind = kind;
+    this.field = field;
+  }
+}
+
+function setStatus(patch) {
+  Object.assign(STATE.status, patch);
+  document.dispatchEvent(new CustomEvent("rules:status", { detail: { ...STATE.status } }));
+}
+
+function failAll(message) {
+  for (const call of STATE.calls.values()) {
+    clearTimeout(call.timer);
+    call.reject(new RulesError("internal", null, message));
+  }
+  STATE.calls.clear();
+}
+
+function stopWorker(message) {
+  if (STATE.worker) STATE.worker.terminate();
+  STATE.worker = null;
+  STATE.booting = null;
+  failAll(message);
+  setStatus({ state: "idle" });
+}
+
+// Python (some 18 MB to download, then compile) starts once the page has loaded and been
+// painted: sooner, it competes with the page's own set-up for the network and the
+// processor (started at once, Lighthouse's total blocking time was higher and the first
+// result came no sooner: the load is done soon after DOMContentLoaded). A load that takes
+// long (an image that does not come) holds it back `LOAD_WAIT_MS` at most.
+const LOAD_WAIT_MS = 2000;
+
+function pageLoaded() {
+  return new Promise((resolve) => {
+    if (document.readyState === "complete") return resolve();
+    const timer = setTimeout(resolve, LOAD_WAIT_MS);
+    window.addEventListener(
+      "load",
+      () =>
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            clearTimeout(timer);
+            resolve();
+          }, 0),
+        ),
+      { once: true },
+    );
+  });
+}
+
+async function boot() {
+  if (STATE.booting) return STATE.booting;
+  STATE.booting = (async () => {
+    setStatus({ state: "loading" });
+    await pageLoaded();
+    const root = siteRoot();
+    const response = await fetch(new URL("assets/rules-runtime.json", root));
+    if (!response.ok) throw new Error("description du calculateur introuvable");
+    const paths = await response.json();
+    // The name is put into Python code by the worker: only a plain identifier.
+    if (!/^[A-Za-z_]\w*$/.test(paths.module)) throw new Error("description du calculateur invalide");
+    const runtime = {
+      pyodide: new URL(paths.pyodide, root).href,
+      package: new URL(paths.package, root).href,
+      module: paths.module,
+      snapshot: paths.snapshot && !rules.disableSnapshot ? new URL(paths.snapshot, root).href : null,
+    };
+    const worker = new Worker(new URL("assets/js/rules-worker.mjs", root), { type: "module" });
+    STATE.worker = worker;
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (event) => {
+        const message = event.data || {};
+        if (message.type === "ready") {
+          setStatus({
+            state: "ready",
+            mode: message.mode,
+            ms: message.ms,
+            fallbackReason: message.fallbackReason,
+          });
+          resolve(worker);
+        } else if (message.type === "failed") {
+          setStatus({ state: "failed" });
+          STATE.booting = null;
+          reject(new RulesError("internal", null, "Python n’a pas pu démarrer : " + message.message));
+        } else if (message.type === "result") {
+          const call = STATE.calls.get(message.id);
+          if (!call) return;
+          STATE.calls.delete(message.id);
+          clearTimeout(call.timer);
+          const answer = message.answer;
+          if (answer.ok) call.resolve(answer.outputs);
+          else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
+        }
+      };
+      // A worker that dies is replaced at the next call; pending calls get a message.
+      worker.onerror = (event) => {
+        event.preventDefault();
+        stopWorker("Le calculateur s’est arrêté ; il redémarre au prochain calcul.");
+        reject(new RulesError("internal", null, "Le calculateur n’a pas pu démarrer."));
+      };
+      worker.postMessage({ type: "init", runtime });
+    });
+  })();
+  STATE.booting.catch(() => {
+    STATE.booting = null;
+  });
+  return STATE.booting;
+}
+
+function run(calculator, inputs) {
+  return boot().then(
+    (worker) =>
+      new Promise((resolve, reject) => {
+        const id = STATE.nextId++;
+        const timer = setTimeout(() => {
+          // No answer in time: the worker is stuck or dead; start a new one next time.
+          STATE.calls.delete(id);
+          reject(new RulesError("internal", null, "Le calculateur ne répond plus ; il redémarre."));
+          stopWorker("Le calculateur a été redémarré.");
+        }, rules.timeoutMs);
+        STATE.calls.set(id, { resolve, reject, timer });
+        worker.postMessage({ type: "run", id, calculator, inputs: inputs ?? {} });
+      }),
+  );
+}
+
+Object.assign(rules, {
+  run,
+  boot,
+  status: () => ({ ...STATE.status }),
+  worker: () => STATE.worker,
+  RulesError,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  disableSnapshot: false,
+});
+
+/* ---------------------------------------------------------------- formatting */
+
+// French numbers as Intl.NumberFormat("fr-FR") writes them (narrow no-break space between
+// thousands, decimal comma, no-break space before "%", at most `digits` decimals rounded half away from zero, on the
+// shortest decimal that reads back as the number), without Intl: building an Intl formatter
+// loads locale data, a long task on a slow phone for the first result of a page.
+// tests/test_calculators_browser.py compares it with Intl on thousands of numbers.
+const NNBSP = "\u202f"; // between thousands
+const NBSP = "\u00a0"; // before the percent sign
+
+function roundDecimal(text, digits) {
+  // `text`: digits with an optional point, no sign, no exponent.
+  let [whole, fraction = ""] = text.split(".");
+  if (fraction.length > digits) {
+    const up = fraction.charCodeAt(digits) >= 53; // "5".."9"
+    fraction = fraction.slice(0, digits);
+    if (up) {
+      const joined = (whole + fraction).split("");
+      let i = joined.length - 1;
+      while (i >= 0 && joined[i] === "9") joined[i--] = "0";
+      if (i >= 0) joined[i] = String(Number(joined[i]) + 1);
+      else joined.unshift("1");
+      whole = joined.slice(0, joined.length - fraction.length).join("");
+      fraction = joined.slice(joined.length - fraction.length).join("");
+    }
+  }
+  fraction = fraction.replace(/0+$/, "");
+  return [whole.replace(/^0+(?=\d)/, ""), fraction];
+}
+
+function plainDecimal(value) {
+  // The shortest decimal of |value|, written out without exponent.
+  const text = String(Math.abs(value));
+  const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const digits = match[1] + (match[2] || "");
+  const point = 1 + Number(match[3]);
+  if (point <= 0) return "0." + "0".repeat(-point) + digits;
+  return digits.length <= point ? digits + "0".repeat(point - digits.length) : digits.slice(0, point) + "." + digits.slice(point);
+}
+
+function shiftPoint(text, places) {
+  // `text` × 10^places, as decimal text (percentages are exact: 0.125 → 12.5).
+  let [whole, fraction = ""] = text.split(".");
+  fraction = fraction.padEnd(places, "0");
+  return (whole + fraction.slice(0, places)).replace(/^0+(?=\d)/, "") + (fraction.length > places ? "." + fraction.slice(places) : "");
+}
+
+function frenchNumber(value, digits) {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : (value < 0 ? "-" : "") + "∞";
+  return written(value, roundDecimal(plainDecimal(value), digits));
+}
+
+function written(value, [whole, fraction]) {
+  const negative = value < 0 || Object.is(value, -0);
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, NNBSP);
+  return (negative ? "-" : "") + grouped + (fraction ? "," + fraction : "");
+}
+
+function formatNumber(value) {
+  return frenchNumber(value, 3);
+}
+
+function formatPercent(value) {
+  if (!Number.isFinite(value)) return frenchNumber(value, 1) + NBSP + "%";
+  return written(value, roundDecimal(shiftPoint(plainDecimal(value), 2), 1)) + NBSP + "%";
+}
+
+rules.format = { number: formatNumber, percent: formatPercent };
+
+function formatValue(name, outputs) {
+  const value = outputs[name];
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "oui" : "non";
+  const exact = outputs[name + "_exact"];
+  if (typeof value === "number" && typeof exact === "string") {
+    // Probabilities are the outputs named p_…: a percentage, then the exact fraction.
+    // Other exact values (a mean, a number of rolls) stay numbers: "3,628 (1451/400)",
+    // and a whole one needs no fraction ("10", not "10 (10/1)").
+    if (name.startsWith("p_")) return `${formatPercent(value)} (${exact})`;
+    return exact.endsWith("/1") ? formatNumber(value) : `${formatNumber(value)} (${exact})`;
+  }
+  if (typeof value === "number") return formatNumber(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/* ---------------------------------------------------------------- charts */
+
+// The chart of the dice calculator's `distribution` (kit/dice.py, its catalogue
+// entry; tests/test_charts_browser.py checks that they agree), for the inline dice buttons.
+const DICE_CHART = {
+  x_label: "Total",
+  y_label: "Chance",
+  threshold: "target",
+  chance: "p_at_least",
+  chance_text: "d’obtenir au moins {threshold}",
+};
+
+function readSpec(place) {
+  try {
+    return JSON.parse(place.dataset.spec || "{}");
+  } catch {
+    return {};
+  }
+}
+
+// Draws a chart (charts.js) in `place`, keeping its table open if the reader opened it.
+function drawInto(place, spec, value, outputs) {
+  const open = Boolean(place.querySelector("details[open]"));
+  const chart = drawChart(spec, value, outputs, rules.format);
+  if (chart && open) chart.querySelector("details").open = true;
+  place.replaceChildren(...(chart ? [chart] : []));
+}
+
+rules.charts = {
+  draw: (spec, value, outputs) => drawChart(spec, value, outputs, rules.format),
+  dice: DICE_CHART,
+};
+
+/* ---------------------------------------------------------------- widgets */
+
+function readControl(control) {
+  const type = control.dataset.type;
+  if (type === "bool") return control.checked;
+  const raw = control.value.trim();
+  if (type === "choice") {
+    const option = control.selectedOptions[0];
+    return option && option.dataset.json ? JSON.parse(option.dataset.json) : raw;
+  }
+  if (raw === "") return undefined; // the calculator's default applies
+  if (type === "int" || type === "float") {
+    const value = Number(raw.replace(",", "."));
+    return Number.isFinite(value) ? value : raw; // the calculator explains a non-number
+  }
+  if (type === "int_list") {
+    return raw
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((token) => (/^-?\d+$/.test(token) ? Number(token) : token));
+  }
+  return raw;
+}
+
+function writeControl(control, value) {
+  const type = control.dataset.type;
+  if (type === "bool") control.checked = Boolean(value);
+  else if (type === "choice") {
+    const wanted = JSON.stringify(value);
+    for (const option of control.options) option.selected = option.dataset.json === wanted;
+  } else if (Array.isArray(value)) control.value = value.join(", ");
+  else control.value = value === null || value === undefined ? "" : String(value);
+}
+
+function ownControls(container) {
+  return [...container.querySelectorAll("[data-type]")].filter(
+    (c) => c.closest(".liste-ligne") === container.closest(".liste-ligne") || container.classList.contains("liste-ligne"),
+  );
+}
+
+function addRow(list, values) {
+  const rows = list.querySelector(".liste-lignes");
+  if (rows.children.length >= Number(list.dataset.max || 20)) return;
+  const index = rows.children.length;
+  const row = list.querySelector("template").content.firstElementChild.cloneNode(true);
+  for (const element of row.querySelectorAll("[id], [for], [aria-describedby]")) {
+    for (const attribute of ["id", "for", "aria-describedby"]) {
+      const value = element.getAttribute(attribute);
+      if (value) element.setAttribute(attribute, value.replaceAll("__i__", String(index)));
+    }
+  }
+  if (values) {
+    for (const control of row.querySelectorAll("[data-type]")) {
+      if (control.name in values) writeControl(control, values[control.name]);
+    }
+  }
+  rows.append(row);
+}
+
+function readForm(form) {
+  const inputs = {};
+  for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
+    const value = readControl(control);
+    if (value !== undefined) inputs[control.name] = value;
+  }
+  for (const list of form.querySelectorAll("fieldset.liste")) {
+    inputs[list.dataset.liste] = [...list.querySelectorAll(".liste-ligne")].map((row) => {
+      const item = {};
+      for (const control of row.querySelectorAll("[data-type]")) {
+        const value = readControl(control);
+        if (value !== undefined) item[control.name] = value;
+      }
+      return item;
+    });
+  }
+  return inputs;
+}
+
+function fillForm(form, inputs) {
+  for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
+    if (control.name in inputs) writeControl(control, inputs[control.name]);
+  }
+  for (const list of form.querySelectorAll("fieldset.liste")) {
+    const rows = list.querySelector(".liste-lignes");
+    const values = inputs[list.dataset.liste];
+    if (!Array.isArray(values)) continue;
+    rows.replaceChildren();
+    for (const value of values) if (value && typeof value === "object") addRow(list, value);
+  }
+}
+
+function clearErrors(form) {
+  for (const error of form.querySelectorAll(".erreur")) error.textContent = "";
+  for (const control of form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+}
+
+function showError(form, error) {
+  const state = form.querySelector(".calculateur-etat");
+  let target = null;
+  if (error.field) {
+    // "items[2].level" → the control "level" of the third row of the list "items".
+    const match = /^(\w+)(?:\[(\d+)\](?:\.(\w+))?)?$/.exec(error.field);
+    if (match && match[2] !== undefined) {
+      const list = form.querySelector(`fieldset.liste[data-liste="${CSS.escape(match[1])}"]`);
+      const row = list && list.querySelectorAll(".liste-ligne")[Number(match[2])];
+      target = row && match[3] ? row.querySelector(`[name="${CSS.escape(match[3])}"]`) : list;
+    } else if (match) {
+      target = form.querySelector(`.calculateur-champs > .champ [name="${CSS.escape(match[1])}"]`);
+    }
+  }
+  const holder = target && (target.closest(".champ") || target);
+  const slot = holder && holder.querySelector(".erreur");
+  if (slot) {
+    slot.textContent = error.message;
+    if (target.matches("[data-type]")) target.setAttribute("aria-invalid", "true");
+    state.textContent = "Une valeur est à corriger.";
+  } else {
+    state.textContent = error.message;
+  }
+}
+
+function mirrorInUrl(id, inputs) {
+  const url = new URL(location.href);
+  url.searchParams.set(id, JSON.stringify(inputs));
+  history.replaceState(history.state, "", url);
+}
+
+function inputsFromUrl(id) {
+  const raw = new URL(location.href).searchParams.get(id);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null; // a damaged shared link leaves the defaults in place
+  }
+}
+
+function renderOutputs(form, outputs) {
+  for (const output of form.querySelectorAll("output[name]")) {
+    output.textContent = formatValue(output.getAttribute("name"), outputs);
+  }
+  for (const value of form.querySelectorAll(".calculateur-resume__valeur[data-sortie] b")) {
+    value.textContent = formatValue(value.parentElement.dataset.sortie, outputs);
+  }
+  for (const place of form.querySelectorAll(".graphique-place[data-graphique]")) {
+    drawInto(place, readSpec(place), outputs[place.dataset.graphique], outputs);
+  }
+  for (const table of form.querySelectorAll("table[data-sortie]")) {
+    const columns = [...table.querySelectorAll("th[data-cle]")].map((th) => [th.dataset.cle, th.textContent]);
+    const records = outputs[table.dataset.sortie];
+    // Each cell names its column (as features/calculators/forms.py writes them): on a phone, a row is
+    // read as a card. A text node, not a string: el() would French-space the rules code's
+    // values, which are shown as it wrote them (as the build leaves an `output`).
+    const rows = (Array.isArray(records) ? records : []).map((record) =>
+      el("tr", {}, ...columns.map(([key, label]) => el("td", { "data-colonne": label }, document.createTextNode(formatValue(key, record))))),
+    );
+    table.tBodies[0].replaceChildren(...rows);
+  }
+}
+
+// Results of values that are no longer valid (a field emptied or refused) are taken away,
+// not left beside the message as if they still held.
+function clearOutputs(form) {
+  renderOutputs(form, {});
+  delete form.dataset.resultat;
+}
+
+// A required field left empty: its message, and no result computed from a hidden default.
+function missingFields(form) {
+  const missing = [...form.querySelectorAll('[aria-required="true"]')].filter(
+    (control) => control.value.trim() === "" && !control.closest("template"),
+  );
+  for (const control of missing) {
+    const slot = control.closest(".champ").querySelector(".erreur");
+    const label = control.closest(".champ").querySelector("label");
+    slot.textContent = `Indiquez une valeur${label ? ` : ${label.textContent}` : ""}.`;
+    control.setAttribute("aria-invalid", "true");
+  }
+  return missing;
+}
+
+// The headline results (the catalogue's `headline`) stay in view while the form is edited:
+// a line of them is kept at the bottom of the screen (CSS: sticky) from the first focus or
+// change of a field, for as long as one of the results themselves is not whole on the screen.
+const HEADLINE_SHOWN = new WeakMap(); // form → whether its headline results are on the screen
+let headlines = null;
+
+function watchHeadlines() {
+  if (headlines) headlines.disconnect(); // the previous page's forms (instant navigation)
+  if (!("IntersectionObserver" in window)) return;
+  // A result counts as on the screen when it is whole there: half a line cut by the bottom
+  // of the screen is not read.
+  headlines = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const form = entry.target.closest("form.calculateur");
+        const seen = HEADLINE_SHOWN.get(form) || new Set();
+        if (entry.isIntersecting && entry.intersectionRatio > 0.99) seen.add(entry.target);
+        else seen.delete(entry.target);
+        HEADLINE_SHOWN.set(form, seen);
+        showSummary(form);
+      }
+    },
+    { threshold: [0, 1] },
+  );
+}
+
+function showSummary(form) {
+  const summary = form.querySelector(".calculateur-resume");
+  if (!summary) return;
+  const all = form.querySelectorAll(".sortie-principale").length;
+  const seen = (HEADLINE_SHOWN.get(form) || new Set()).size;
+  summary.hidden = !form.dataset.edite || seen >= all;
+}
+
+function followHeadlines(form) {
+  const mark = () => {
+    if (form.dataset.edite) return;
+    form.dataset.edite = "1";
+    showSummary(form);
+  };
+  form.addEventListener("focusin", mark);
+  form.addEventListener("input", mark);
+  if (headlines) for (const output of form.querySelectorAll(".sortie-principale")) headlines.observe(output);
+}
+
+// Each set-up form's first computation, asked for when the form comes near the screen.
+const firstResult = new WeakMap();
+
+function setupWidget(form) {
+  if (form.dataset.pret) return;
+  form.dataset.pret = "1";
+  const id = form.dataset.calculateur;
+  const state = form.querySelector(".calculateur-etat");
+  for (const list of form.querySelectorAll("fieldset.liste")) {
+    let defaults = [];
+    try {
+      defaults = JSON.parse(list.dataset.defaut || "[]");
+    } catch {
+      defaults = [];
+    }
+    // The build wrote the default rows: only a form without them gets them here.
+    if (!list.querySelector(".liste-lignes").children.length) for (const value of defaults) addRow(list, value);
+    list.querySelector(".liste-ajouter").addEventListener("click", () => {
+      addRow(list, null);
+      schedule();
+    });
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest(".liste-retirer");
+      if (!button) return;
+      button.closest(".liste-ligne").remove();
+      schedule();
+    });
+  }
+  const home = location.pathname;
+  const shared = inputsFromUrl(id);
+  if (shared) fillForm(form, shared);
+
+  let generation = 0;
+  let seed = null;
+  async function compute(mirror) {
+    // A late event (a `change` on blur, a pending delay as the reader goes to another
+    // page) must not write this form's inputs into the next page's address: instant
+    // navigation changes the address before it swaps the content.
+    if (!form.isConnected || location.pathname !== home) return;
+    const mine = ++generation;
+    clearErrors(form);
+    if (missingFields(form).length) {
+      clearOutputs(form);
+      state.textContent = "Une valeur est à corriger.";
+      return;
+    }
+    const inputs = readForm(form);
+    if (seed !== null) inputs.seed = seed;
+    if (mirror) {
+      const { seed: _ignored, ...shown } = inputs;
+      mirrorInUrl(id, shown);
+    }
+    if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
+    try {
+      const outputs = await run(id, inputs);
+      if (mine !== generation || pending) return; // values changed since: computed next
+      clearErrors(form);
+      renderOutputs(form, outputs);
+      form.dataset.resultat = "1";
+      state.textContent = "";
+    } catch (error) {
+      if (mine !== generation || pending) return;
+      clearErrors(form);
+      clearOutputs(form);
+      showError(form, error);
+    }
+  }
+  // Each change is computed at once (a calculation takes a millisecond once Python is
+  // ready: the answer is painted in the frame after the keystroke). Changes made while a
+  // calculation runs (Python starting, a long law of dice) are computed once it is over,
+  // together: the worker never queues a calculation per keystroke.
+  let running = false;
+  let pending = false;
+  function schedule() {
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = true;
+    compute(true).finally(() => {
+      running = false;
+      if (!pending) return;
+      pending = false;
+      schedule();
+    });
+  }
+  form.addEventListener("input", schedule);
+  form.addEventListener("change", schedule);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    compute(true);
+  });
+  const roll = form.querySelector(".calculateur-lancer");
+  if (roll) {
+    roll.addEventListener("click", () => {
+      seed = crypto.getRandomValues(new Uint32Array(1))[0];
+      compute(false);
+    });
+  }
+  followHeadlines(form);
+  // A shared link asked for this calculator's result: at once, wherever it is on the page.
+  if (shared) {
+    compute(false);
+    return;
+  }
+  // The build wrote the result of the default values: Python is needed from the first
+  // change on, not before.
+  if (form.dataset.resultat === "defaut") {
+    state.textContent = "";
+    firstResult.set(form, () => {});
+    return;
+  }
+  state.textContent = "Préparation du calculateur…";
+  firstResult.set(form, () => compute(false));
+  whenNearTheScreen(form);
+}
+
+// An observer that calls `action` once for each element it watches, when that element
+// comes within `margin` of the screen; null in a browser without IntersectionObserver.
+function onceNear(margin, action) {
+  if (!("IntersectionObserver" in window)) return null;
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        action(entry.target);
+      }
+    },
+    { rootMargin: margin },
+  );
+  return observer;
+}
+
+// A form far down the page is parsed folded (main.html, rules.fold): its title and
+// description only. It is unfolded and set up a screen before the reader reaches it, so
+// that it is whole by the time it is seen and nothing shifts on the screen.
+let approach = null;
+// Asks main.html's fold script to put a folded form's fields back (see rules.fold there).
+const UNFOLD_EVENT = "rules:unfold";
+
+export function openWidget(form) {
+  unfold(form);
+  setupWidget(form);
+}
+
+export function folded(form) {
+  const body = form.querySelector(".calculateur-corps");
+  return Boolean(body && body.hidden);
+}
+
+function unfold(form) {
+  const body = form.querySelector(".calculateur-corps");
+  if (!body) return;
+  // Its fields back first (main.html's fold listens; a form it did not fold has no listener).
+  body.dispatchEvent(new CustomEvent(UNFOLD_EVENT));
+  body.hidden = false;
+}
+
+// A folded form that ends in the upper half of the screen or above it (the reader scrolls
+// up, jumped past it, or landed just below it before the script came) grows upwards: the
+// page is scrolled by what it grew, so that the text the reader is on stays put. Lower
+// down, it grows downwards, below what the reader is on. Measured after the change, so
+// that any scroll anchoring by the browser is counted.
+function openAndKeepInPlace(form) {
+  const before = form.getBoundingClientRect();
+  openWidget(form);
+  if (before.bottom > window.innerHeight / 2) return;
+  const grown = form.getBoundingClientRect().bottom - before.bottom;
+  if (grown) window.scrollBy(0, grown);
+}
+
+function watchApproach() {
+  if (approach) approach.disconnect(); // the previous page's forms (instant navigation)
+  approach = onceNear("100% 0px", openAndKeepInPlace);
+}
+
+function unfoldTarget() {
+  // An address that names something inside a folded form (an input's id).
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return; // a damaged address names nothing
+  }
+  const target = id && document.getElementById(id);
+  const form = target && target.closest("form.calculateur");
+  if (form && folded(form)) {
+    openWidget(form);
+    document.getElementById(id).scrollIntoView(); // a field, no longer what held its id
+  }
+}
+
+// A widget computes its first result when it comes near the screen: a page of sixteen
+// calculators does not compute and redraw sixteen results at once while it loads.
+let visibility = null;
+
+function watchVisibility() {
+  if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
+  visibility = onceNear("300px 0px", (form) => firstResult.get(form)());
+}
+
+function whenNearTheScreen(form) {
+  if (visibility) visibility.observe(form);
+  else firstResult.get(form)();
+}
+
+/* ---------------------------------------------------------------- dice buttons */
+
+// A tap (click, Enter, Space) on a dice expression of the text rolls it, as at the table: the
+// result follows it. The small button after it, « Chances », opens its chart beside the text
+// (a popover: over the page, not inserted in the sentence), where a threshold can be given;
+// a tap outside, Escape or « Fermer » closes it. A long press (a right click) on the dice
+// opens it too. One popover per page, moved to the button that opened it.
+const POPOVERS = "popover" in HTMLElement.prototype;
+let dicePopover = null;
+
+function popoverFor(trigger) {
+  if (dicePopover && dicePopover.box.isConnected) return dicePopover;
+  const heading = el("p", { class: "de-pop-titre", id: "de-pop-titre" });
+  const target = el("input", {
+    type: "number",
+    inputmode: "numeric",
+    step: "1",
+    id: "de-pop-seuil",
+    "aria-describedby": "de-pop-titre",
+  });
+  const chart = el("div", { class: "graphique-place", "aria-live": "polite" });
+  const close = el("button", { type: "button", class: "md-button de-fermer" }, "Fermer");
+  const box = el(
+    "div",
+    { class: "de-pop", role: "dialog", "aria-labelledby": "de-pop-titre", tabindex: "-1", popover: POPOVERS ? "auto" : null, hidden: !POPOVERS },
+    heading,
+    el("p", { class: "de-pop-seuil" }, el("label", { for: "de-pop-seuil" }, "Au moins "), target),
+    chart,
+    close,
+  );
+  (trigger.closest(".md-typeset") || document.body).append(box);
+  dicePopover = { box, heading, target, chart, owner: null, generation: 0, timer: null };
+  const state = dicePopover;
+  close.addEventListener("click", () => hideDicePopover());
+  target.addEventListener("input", () => {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => fillDicePopover(state), 120);
+  });
+  box.addEventListener("beforetoggle", (event) => {
+    if (event.newState === "closed") closedDicePopover(state);
+  });
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !POPOVERS) hideDicePopover();
+  });
+  return state;
+}
+
+function isOpen(state) {
+  return POPOVERS ? state.box.matches(":popover-open") : !state.box.hidden;
+}
+
+function closedDicePopover(state) {
+  const owner = state.owner;
+  if (owner) owner.setAttribute("aria-expanded", "false");
+  // Focus left in the popover as it closes (Escape, « Fermer ») goes back to its button; a
+  // tap elsewhere keeps it where it went.
+  if (owner && state.box.contains(document.activeElement)) owner.focus({ preventScroll: true });
+  state.owner = null;
+}
+
+function hideDicePopover() {
+  const state = dicePopover;
+  if (!state || !isOpen(state)) return;
+  if (POPOVERS) state.box.hidePopover();
+  else {
+    state.box.hidden = true;
+    closedDicePopover(state);
+  }
+}
+
+// Beside its button: under it if there is room on the screen, else above; always within it.
+function placeDicePopover(state) {
+  if (!state.owner || !isOpen(state)) return;
+  const anchor = state.owner.getBoundingClientRect();
+  const box = state.box;
+  const width = box.offsetWidth;
+  const height = box.offsetHeight;
+  const margin = 8;
+  const left = Math.max(margin, Math.min(anchor.left, innerWidth - width - margin));
+  let top = anchor.bottom + 6;
+  if (top + height > innerHeight - margin && anchor.top - 6 - height >= margin) top = anchor.top - 6 - height;
+  // Room neither under nor above it: as near as the screen allows, over the text.
+  top = Math.max(margin, Math.min(top, innerHeight - margin - height));
+  box.style.left = `${Math.round(left)}px`;
+  box.style.top = `${Math.round(top)}px`;
+}
+
+async function fillDicePopover(state) {
+  const owner = state.owner;
+  if (!owner) return;
+  const mine = ++state.generation;
+  const expression = owner.dataset.de;
+  const raw = state.target.value.trim();
+  const inputs = { expression };
+  if (/^-?\d+$/.test(raw)) inputs.target = Number(raw);
+  if (STATE.status.state !== "ready" && !state.chart.firstChild) state.heading.textContent = `${expression} : préparation du calcul…`;
+  try {
+    const outputs = await run("dice", inputs);
+    if (mine !== state.generation || state.owner !== owner) return;
+    state.heading.textContent = `Chances de ${expression} : moyenne ${formatNumber(outputs.mean)}, de ${formatNumber(outputs.min)} à ${formatNumber(outputs.max)}`;
+    drawInto(state.chart, DICE_CHART, outputs.distribution, outputs);
+  } catch (error) {
+    if (mine !== state.generation) return;
+    state.heading.textContent = `${expression} : ${error.message}`;
+    state.chart.replaceChildren();
+  }
+  placeDicePopover(state);
+}
+
+function showDicePopover(trigger) {
+  const state = popoverFor(trigger);
+  if (isOpen(state) && state.owner === trigger) {
+    hideDicePopover();
+    return;
+  }
+  if (isOpen(state)) hideDicePopover();
+  state.owner = trigger;
+  state.target.value = "";
+  state.chart.replaceChildren();
+  state.heading.textContent = `Chances de ${trigger.dataset.de}`;
+  trigger.setAttribute("aria-expanded", "true");
+  if (POPOVERS) state.box.showPopover();
+  else state.box.hidden = false;
+  placeDicePopover(state);
+  state.box.focus({ preventScroll: true });
+  fillDicePopover(state);
+}
+
+function setupDice(button) {
+  if (button.dataset.pret) return;
+  button.dataset.pret = "1";
+  const chances = el("button", {
+    type: "button",
+    class: "de-chances",
+    "data-de": button.dataset.de,
+    "aria-label": `Chances de ${button.dataset.de}`,
+    title: `Chances de ${button.dataset.de}`,
+    "aria-haspopup": "dialog",
+    "aria-expanded": "false",
+  });
+  chances.append(barsIcon());
+  const result = el("output", { class: "de-resultat", "aria-live": "polite" });
+  button.after(chances, result);
+  async function roll() {
+    result.textContent = "…";
+    try {
+      const outputs = await run("dice", {
+        expression: button.dataset.de,
+        seed: crypto.getRandomValues(new Uint32Array(1))[0],
+      });
+      result.textContent = ` → ${outputs.roll_total}`;
+      result.title = outputs.roll_text || "";
+    } catch (error) {
+      result.textContent = ` ${error.message}`;
+    }
+  }
+  button.addEventListener("click", roll);
+  // A tap on « Chances » while its chart is open closes it: the tap outside the popover
+  // has closed it already (light dismiss, on the way down), it must not open it again.
+  let wasOpen = false;
+  chances.addEventListener("pointerdown", () => {
+    wasOpen = Boolean(dicePopover && isOpen(dicePopover) && dicePopover.owner === chances);
+  });
+  chances.addEventListener("click", () => {
+    if (wasOpen && !(dicePopover && isOpen(dicePopover))) {
+      wasOpen = false;
+      return;
+    }
+    wasOpen = false;
+    showDicePopover(chances);
+  });
+  button.addEventListener("contextmenu", (event) => {
+    event.preventDefault();
+    showDicePopover(chances);
+  });
+}
+
+function placeOpenPopover() {
+  if (dicePopover) placeDicePopover(dicePopover);
+}
+window.addEventListener("scroll", placeOpenPopover, { passive: true });
+window.addEventListener("resize", placeOpenPopover, { passive: true });
+
+// Every folded form unfolded at once, the page kept where it is: for paper, which has no
+// scrolling, and for the find in page of a browser that cannot search a folded form (one
+// that does not know hidden="until-found": opened from the keyboard, Ctrl+F, ⌘F, F3; on a
+// phone there is no key to listen to, and such a browser finds the titles only).
+function openAllInPlace() {
+  for (const form of document.querySelectorAll("form.calculateur")) {
+    if (!folded(form)) continue;
+    if (approach) approach.unobserve(form);
+    openAndKeepInPlace(form);
+  }
+}
+
+// A browser that knows hidden="until-found" (main.html) searches folded forms itself: it
+// unfolds the one where it found the text (or that a link to a text names) and scrolls to
+// it; the form, now near the reader, is set up by the approach observer.
+const FINDS_FOLDED = "onbeforematch" in document.documentElement;
+
+document.addEventListener("keydown", (event) => {
+  const find =
+    event.key === "F3" ||
+    ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f");
+  if (find && !FINDS_FOLDED) openAllInPlace();
+});
+window.addEventListener("beforeprint", openAllInPlace);
+window.addEventListener("hashchange", unfoldTarget);
+
+/* ---------------------------------------------------------------- page set-up */
+
+function setupPage() {
+  hideDicePopover();
+  watchVisibility();
+  watchApproach();
+  watchHeadlines();
+  const forms = document.querySelectorAll("form.calculateur");
+  const dice = document.querySelectorAll("button.de[data-de]");
+  for (const form of forms) {
+    // A shared link's inputs are shown and computed at once, wherever the form is.
+    if (folded(form) && approach && !inputsFromUrl(form.dataset.calculateur)) {
+      approach.observe(form);
+    } else {
+      openWidget(form);
+    }
+  }
+  dice.forEach(setupDice);
+  unfoldTarget();
+  if ((forms.length || dice.length) && STATE.status.state === "idle") {
+    // Start Python while the reader reads, not while the page is still loading: once the
+    // page has been painted (as the offline download, offline.js), when the browser is
+    // idle. A calculator used before that starts it at once (once the page has loaded, boot).
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    requestAnimationFrame(() => setTimeout(() => idle(() => boot().catch(() => {})), 0));
+  }
+}
+
+onEachPage(setupPage);

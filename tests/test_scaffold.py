@@ -1,0 +1,210 @@
+"""The generator as a product: the installable package (its files, its name, its command) and
+`regles new`, which writes a site pinned to it that holds no copy of a generator file. The
+site it writes is built, with another game dropped in, by tests/test_another_game.py."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from regles import __version__
+from regles.cli import CommandError, main, new_site, requirement
+from tests.conftest import ROOT
+
+GENERATOR = ROOT / "generator" / "regles"
+PIP_WHEEL = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
+
+
+class FakeDistribution:
+    """What `requirement` reads of an installed distribution."""
+
+    def __init__(self, direct_url: dict[str, Any] | None, version: str = "1.2.3") -> None:
+        self.direct_url = direct_url
+        self.version = version
+
+    def read_text(self, name: str) -> str | None:
+        assert name == "direct_url.json"
+        return json.dumps(self.direct_url) if self.direct_url is not None else None
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "line"),
+    [
+        (None, "regles[test]==1.2.3"),
+        (
+            {
+                "url": "https://github.com/table/regles.git",
+                "vcs_info": {"vcs": "git", "commit_id": "0a0b83a", "requested_revision": "main"},
+            },
+            "regles[test] @ git+https://github.com/table/regles.git@0a0b83a",
+        ),
+        (
+            {"url": "file:///home/mj/regles", "dir_info": {"editable": True}},
+            "regles[test] @ file:///home/mj/regles",
+        ),
+        (
+            {"url": "https://exemple.org/regles-1.2.3.tar.gz", "archive_info": {}},
+            "regles[test] @ https://exemple.org/regles-1.2.3.tar.gz",
+        ),
+    ],
+    ids=["version", "git", "dossier", "archive"],
+)
+def test_a_site_is_pinned_to_the_generator_it_was_written_by(
+    direct_url: dict[str, Any] | None, line: str
+) -> None:
+    assert requirement(FakeDistribution(direct_url)) == line  # type: ignore[arg-type]
+    assert requirement(None) == f"regles[test]=={__version__}"
+
+
+def generator_digests() -> set[str]:
+    return {
+        hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in GENERATOR.rglob("*")
+        if path.is_file() and "scaffold" not in path.parts
+    }
+
+
+def test_a_new_site_holds_its_own_settings_and_no_copy_of_the_generator(tmp_path: Path) -> None:
+    site = tmp_path / "les-terres"
+    written = new_site(site, pin="regles[test]==9.9.9")
+    names = sorted(path.relative_to(site).as_posix() for path in written)
+    assert names == [
+        ".github/workflows/pages.yml",
+        ".gitignore",
+        "Makefile",
+        "README.md",
+        "calculators/__init__.py",
+        "calculators/reussite.py",
+        "content/index.md",
+        "content/jeu/glossaire.md",
+        "content/jeu/index.md",
+        "mkdocs.yml",
+        "pytest.ini",
+        "requirements.txt",
+        "tests/test_regles.py",
+    ]
+    ours = generator_digests()
+    for path in written:
+        assert hashlib.sha256(path.read_bytes()).hexdigest() not in ours, path
+        assert "{{" not in path.read_text("utf-8").replace("${{", ""), path
+    config = (site / "mkdocs.yml").read_text("utf-8")
+    for wiring in ("custom_dir", "extra_css", "extra_javascript", "slugify", "site_overrides"):
+        assert wiring not in config, wiring
+    settings = yaml.safe_load(config.replace("!ENV", ""))
+    assert settings["site_name"] == "Les terres"  # the folder's name
+    assert "regles[test]==9.9.9" in (site / "requirements.txt").read_text("utf-8")
+    readme = (site / "README.md").read_text("utf-8")
+    assert "make serve" in readme and "make test" in readme and "make site" in readme
+    workflow = (site / ".github" / "workflows" / "pages.yml").read_text("utf-8")
+    assert 'node-version: "24"' in workflow and "actions/configure-pages@v6" in workflow
+    steps = workflow.split("\njobs:", 1)[1]
+    order = [steps.index(step) for step in ("run: make test", "run: make site", "deploy-pages")]
+    assert order == sorted(order)
+
+
+def test_a_new_site_takes_the_name_it_is_given_as_yaml_reads_it(tmp_path: Path) -> None:
+    new_site(tmp_path / "site", "Donjons : l’aube", pin="regles[test]")
+    config = (tmp_path / "site" / "mkdocs.yml").read_text("utf-8")
+    settings = yaml.safe_load(config.replace("!ENV", ""))
+    assert settings["site_name"] == "Donjons : l’aube"
+    assert settings["plugins"][0]["regles"]["systems"] == {"jeu": "Donjons : l’aube"}
+    assert settings["plugins"][0]["regles"]["app"]["short_name"] == "Donjons :"
+
+
+def test_regles_new_refuses_a_folder_in_use_and_a_name_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    used = tmp_path / "pris"
+    used.mkdir()
+    (used / "notes.md").write_text("à moi", "utf-8")
+    assert main(["new", str(used)]) == 2
+    assert "n’est pas un dossier vide : rien n’est écrit" in capsys.readouterr().err
+    assert sorted(p.name for p in used.iterdir()) == ["notes.md"]
+    with pytest.raises(CommandError, match="nom de site invalide"):
+        new_site(tmp_path / "neuf", 'Le "jeu"')
+    assert not (tmp_path / "neuf").exists()
+
+
+def test_the_command_writes_a_site_and_says_what_to_do_next(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", str(tmp_path / "brumes"), "--nom", "Brumes"]) == 0
+    said = capsys.readouterr().out
+    assert "make serve" in said and "make test" in said
+    assert (tmp_path / "brumes" / "mkdocs.yml").is_file()
+
+
+def test_the_package_installs_as_regles_with_its_files_and_nothing_of_this_site(
+    tmp_path: Path,
+) -> None:
+    # A wheel of a copy of what the package is made of (setuptools writes into the folder it
+    # builds: build/lib, *.egg-info), as `pip install <clone>` makes it.
+    source = tmp_path / "source"
+    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    shutil.copytree(ROOT / "generator", source / "generator", ignore=ignored)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    subprocess.run(
+        [*PIP_WHEEL, "-w", str(tmp_path), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = tmp_path.glob("regles-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tops = {name.split("/", 1)[0] for name in names}
+    assert tops == {"regles", f"regles-{__version__}.dist-info"}, tops
+    for needed in (
+        "regles/plugin.py",
+        "regles/kit/discovery.py",
+        "regles/kit/dice.py",
+        "regles/theme/main.html",
+        "regles/theme/sw.js",
+        "regles/theme/assets/js/site.js",
+        "regles/theme/assets/regles.css",
+        "regles/theme/assets/icons/icone-512.png",
+        "regles/npm/package.json",
+        "regles/npm/package-lock.json",
+        "regles/features/calculators/snapshot.mjs",
+        "regles/features/assets/bundle_modules.mjs",
+        "regles/scaffold/mkdocs.yml.tmpl",
+        "regles/scaffold/calculators/reussite.py.tmpl",
+        "regles/py.typed",
+    ):
+        assert needed in names, needed
+    assert not any(name.endswith("render_icons.py") for name in names)
+    info = zipfile.ZipFile(wheel)
+    entry_points = info.read(f"regles-{__version__}.dist-info/entry_points.txt").decode()
+    assert "regles = regles.cli:main" in entry_points
+    assert "regles = regles.plugin:ReglesPlugin" in entry_points
+    metadata = Parser().parsestr(info.read(f"regles-{__version__}.dist-info/METADATA").decode())
+    assert metadata["Name"] == "regles" and metadata["Version"] == __version__
+
+
+def test_the_packages_pins_are_those_the_repository_tests_with() -> None:
+    # A site installs the generator with its exact dependencies: the versions this
+    # repository's requirements.txt locks, and so tests.
+    def normal(name: str) -> str:
+        return name.lower().replace("_", "-")
+
+    locked = {}
+    for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, version = line.split("==")
+            locked[normal(name)] = version.strip()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    pins = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    for pin in pins:
+        name, version = pin.split("==")
+        assert locked.get(normal(name)) == version, pin
