@@ -21,10 +21,13 @@ from typing import Any
 import pytest
 
 from regles.features.assets import npm
+from regles.features.calculators.package import load_rules
 from regles.features.offline.app import App
+from regles.kit import RulesPackage
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_SITE = ROOT / "tests" / "site" / "mkdocs.yml"  # the generator's own test site
+TEST_RULES = TEST_SITE.parent / "regles_essai"  # its rules package (`calculators:`)
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -67,6 +70,14 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@functools.cache
+def rules_of_test_site() -> RulesPackage:
+    """The test site's rules package (tests/site/regles_essai), loaded as its build loads it:
+    its calculators (the kit's dice first), tables and notes, which the generator's tests run
+    and compare the pages with."""
+    return load_rules(TEST_RULES).rules
 
 
 # The installed app of the sites that tests build from settings alone, without mkdocs.yml.
@@ -147,6 +158,7 @@ def variant_of_test_site(work: Path, edit: Callable[[str], str] = str) -> Path:
         ("export: sorts.txt", f"export: {folder / 'sorts.txt'}"),
         ("cache_dir: ../../build/cache-essai", f"cache_dir: {cache}"),
         ("report_file: ../../build/essai-rapport.json", f"report_file: {work / 'rapport.json'}"),
+        ("calculators: regles_essai", f"calculators: {TEST_RULES}"),
         ("../../", f"{ROOT}/"),
     ):
         assert old in text, f"tests/site/mkdocs.yml a changé : « {old} » introuvable"

@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-import calculators
 from bench import browser as web
 from bench.project import BenchError, free_port
 from bench.server import CountingServer
 from regles.features.calculators.formatting import format_value
+from tests.conftest import rules_of_test_site
 
 pytestmark = pytest.mark.browser
 
 
 def edit(expression: str, expected: str | None = None) -> web.Edit:
-    shown = format_value("mean", calculators.run("dice", {"expression": expression}))
+    shown = format_value("mean", rules_of_test_site().run("dice", {"expression": expression}))
     return web.Edit("dice", "expression", expression, "mean", expected or shown)
 
 

@@ -6,81 +6,64 @@ import json
 import random
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
-import calculators
+from regles.features.calculators.formatting import format_number, format_percent, format_value
 from regles.kit import CalculatorInputError
-from tests.conftest import HOLD_FRAMES, hold_load
+from tests.conftest import HOLD_FRAMES, hold_load, rules_of_test_site
 
 pytestmark = pytest.mark.browser
 # window.rules is there before the bundle has run (main.html's head script starts it).
 READY = "() => window.rules?.status?.().state === 'ready'"
+# The test site's rules package (tests/site/regles_essai), as CPython runs it.
+RULES = rules_of_test_site()
+CATALOG = {str(entry["id"]): entry for entry in RULES.catalog()}
 
-# Inputs shared by CPython and the browser: defaults, the documents' worked examples,
-# and seeded rolls (the same seed gives the same roll in both).
+# Inputs shared by CPython and the browser: defaults, the pages' worked examples, every kind
+# of field, and seeded rolls (the same seed gives the same roll in both).
 SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
     *[
-        (entry["id"], {})
-        for entry in calculators.catalog()
+        (calc_id, {})
+        for calc_id, entry in CATALOG.items()
         if not any(i["name"] == "seed" for i in entry["inputs"])
     ],
     *[
-        (entry["id"], {"seed": 12345})
-        for entry in calculators.catalog()
+        (calc_id, {"seed": 12345})
+        for calc_id, entry in CATALOG.items()
         if any(i["name"] == "seed" for i in entry["inputs"])
     ],
-    ("ability_modifier", {"score": 18}),
-    (
-        "damage",
-        {
-            "hp": 30,
-            "hp_max": 30,
-            "amount": 28,
-            "adjustment": -5,
-            "resistant": True,
-            "vulnerable": True,
-        },
-    ),
-    ("damage", {"hp": 6, "hp_max": 12, "amount": 18}),
-    ("damage", {"hp": 20, "hp_max": 20, "temp_hp": 5, "amount": 7}),
-    ("healing", {"hp": 14, "hp_max": 20, "amount": 8}),
-    ("grid", {"speed_m": 9}),
-    ("heroism_points", {"level": 5}),
-    ("ritual_time", {"spell_levels": [1, 1, 2]}),
+    ("modificateur", {"score": 18}),
+    ("modificateur", {"score": 1}),
+    ("maitrise", {"level": 17}),
+    ("soins", {"hp": 0, "hp_max": 10, "amount": 30}),
+    ("rituel", {"spell_levels": [9, 9, 1]}),
+    ("deplacement", {"speed_m": 10.5, "difficult_terrain": True}),
+    ("chance", {"modifier": 5, "target": 15, "mode": "avantage"}),
+    ("chance", {"modifier": -3, "target": 25, "mode": "desavantage"}),
+    ("survie", {"successes": 1, "failures": 2}),
+    ("volonte", {"powers": 2, "wielder_str": 16, "wielder_wis": 9, "wounded": "below_half"}),
+    ("volonte", {"alignments_differ": False}),
+    ("tirage", {"already_drawn": [1, 2, 3, 5, 8, 13], "seed": 3}),
     ("dice", {"expression": "2d6+3", "seed": 1}),
     ("dice", {"expression": "1d6x100", "target": 300, "seed": 2}),
     # The costliest accepted laws: Kronecker products and kept dice in Pyodide too.
     ("dice", {"expression": "50d20+50d20", "target": 1000, "seed": 3}),
     ("dice", {"expression": "99d1000kh1+1d1000", "seed": 4}),
     ("dice", {"expression": "99d11kh90-1d6x100", "target": 500, "seed": 5}),
-    ("d20_test", {"modifier": 5, "target": 15, "mode": "advantage", "attack": True}),
-    ("death_saves", {"successes": 1, "failures": 2}),
     (
-        "sword_control",
+        "charge",
         {
-            "sword_int": 12,
-            "ego": 12,
-            "extraordinary_powers": 1,
-            "alignments_differ": True,
-            "wielder_str": 16,
-            "wielder_wis": 9,
-            "wounded": "below_half",
-        },
-    ),
-    (
-        "encumbrance",
-        {
-            "strength": 18,
+            "strength": 7,
             "items": [
-                {"name": "dague", "level": 2, "qty": 10},
-                {"name": "ration", "level": 2, "qty": 6},
-                {"name": "potion", "level": 1, "qty": 30},
+                {"name": "torche", "level": 2, "qty": 8},
+                {"name": " Torche ", "level": 2, "qty": 8},
+                {"name": "bouclier ⛨", "level": 4, "qty": 1},
             ],
-            "armor": "medium",
+            "armor": "heavy",
         },
     ),
-    ("madness", {"situation": "insoutenable", "current_points": 9, "wis": 10, "seed": 3}),
 ]
 
 
@@ -105,23 +88,23 @@ def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize(("name", "inputs"), SHARED_INPUTS, ids=lambda v: str(v)[:40])
 def test_browser_gives_what_cpython_gives(page: Any, name: str, inputs: dict[str, Any]) -> None:
-    expected = json.loads(json.dumps(calculators.run(name, inputs)))
+    expected = json.loads(json.dumps(RULES.run(name, inputs)))
     assert browser_run(page, name, inputs) == {"ok": True, "outputs": expected}
 
 
 def test_every_calculator_is_covered_by_the_shared_inputs() -> None:
-    assert {name for name, _ in SHARED_INPUTS} == {e["id"] for e in calculators.catalog()}
+    assert {name for name, _ in SHARED_INPUTS} == set(CATALOG)
 
 
 def test_input_error_reaches_the_page_as_a_french_message(page: Any) -> None:
-    answer = browser_run(page, "ability_modifier", {"score": 99})
+    answer = browser_run(page, "modificateur", {"score": 99})
     assert answer["ok"] is False and answer["field"] == "score" and answer["kind"] == "input"
-    try:
-        calculators.run("ability_modifier", {"score": 99})
-    except CalculatorInputError as error:
-        assert answer["message"] == error.message
+    with pytest.raises(CalculatorInputError) as refused:
+        RULES.run("modificateur", {"score": 99})
+    assert answer["message"] == refused.value.message
     # The worker survives: the next calculation works.
-    assert browser_run(page, "ability_modifier", {"score": 18})["outputs"]["modifier"] == 4
+    expected = RULES.run("modificateur", {"score": 18})["modifier"]
+    assert browser_run(page, "modificateur", {"score": 18})["outputs"]["modifier"] == expected
 
 
 # Built in the page, not sent through Playwright: 1,000 nested arrays (2,000 characters of
@@ -145,7 +128,7 @@ def test_hostile_requests_get_the_french_message_cpython_gives(page: Any, case: 
             (outputs) => ({{ok: true, outputs}}),
             (e) => ({{ok: false, field: e.field, message: e.message, kind: e.kind}}))"""
     )
-    expected = json.loads(calculators.run_json("dice", HOSTILE_IN_PYTHON[case]))
+    expected = json.loads(RULES.run_json("dice", HOSTILE_IN_PYTHON[case]))
     assert expected["ok"] is False and expected["error"]["kind"] == "input"
     assert answer == {"ok": False, **expected["error"]}
 
@@ -159,7 +142,7 @@ def test_round_trip_is_fast_once_ready(page: Any) -> None:
     took = page.evaluate(
         """async () => { const t = performance.now();
         for (let i = 0; i < 20; i++)
-          await window.rules.run('ability_modifier', {score: 10 + i % 10});
+          await window.rules.run('modificateur', {score: 10 + i % 10});
         return (performance.now() - t) / 20; }"""
     )
     print(f"aller-retour d’un calcul : {took:.2f} ms")  # measured by make bench, never asserted
@@ -175,39 +158,52 @@ def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
     page.wait_for_function(READY, timeout=60000)
     status = page.evaluate("window.rules.status()")
     assert status["mode"] == "normal" and status["fallbackReason"]
-    assert browser_run(page, "grid", {"speed_m": 9})["outputs"]["squares"] == 6
+    expected = RULES.run("deplacement", {"speed_m": 9})["squares"]
+    assert browser_run(page, "deplacement", {"speed_m": 9})["outputs"]["squares"] == expected
     context.close()
 
 
 def test_a_dead_worker_is_restarted(page: Any) -> None:
     page.evaluate("window.rules.timeoutMs = 1500; window.rules.worker().terminate()")
-    first = browser_run(page, "heroism_points", {"level": 5})
+    first = browser_run(page, "modificateur", {"score": 14})
     assert first["ok"] is False and "redémarre" in first["message"]
     page.evaluate("window.rules.timeoutMs = 30000")
-    assert browser_run(page, "heroism_points", {"level": 5})["outputs"]["points"] == 2
+    expected = RULES.run("modificateur", {"score": 14})["modifier_text"]
+    assert browser_run(page, "modificateur", {"score": 14})["outputs"]["modifier_text"] == expected
+
+
+def shown(calc_id: str, inputs: dict[str, Any], name: str) -> str:
+    """What the page writes for the output `name` of these inputs, as CPython computes it."""
+    return format_value(name, RULES.run(calc_id, inputs))
 
 
 def test_widget_filled_through_its_form_shows_the_result(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "jeu/caracteristiques/")
-    form = page.locator("form[data-calculateur='ability_modifier']")
+    form = page.locator("form[data-calculateur='modificateur']")
     form.scroll_into_view_if_needed()  # far down the page, it is folded until the reader nears
-    form.get_by_label("Valeur de caractéristique").fill("18")
-    expect_text(form.locator("output[name='modifier_text']"), "+4")
-    form.get_by_label("Valeur de caractéristique").fill("99")
+    score = form.get_by_label("Valeur de caractéristique")
+    score.fill("18")
+    expect_text(
+        form.locator("output[name='modifier_text']"),
+        shown("modificateur", {"score": 18}, "modifier_text"),
+    )
+    score.fill("99")
     error = form.locator(".erreur").first
     error.wait_for(state="visible")
-    assert "30" in error.inner_text()
-    assert form.get_by_label("Valeur de caractéristique").get_attribute("aria-invalid") == "true"
+    highest = next(i["max"] for i in CATALOG["modificateur"]["inputs"] if i["name"] == "score")
+    assert str(highest) in error.inner_text()
+    assert score.get_attribute("aria-invalid") == "true"
     # The inputs are mirrored in the address, so a filled calculator can be shared.
-    form.get_by_label("Valeur de caractéristique").fill("14")
-    expect_text(form.locator("output[name='modifier_text']"), "+2")
+    score.fill("14")
+    fourteen = shown("modificateur", {"score": 14}, "modifier_text")
+    expect_text(form.locator("output[name='modifier_text']"), fourteen)
     shared = page.url
-    assert "ability_modifier=" in shared
+    assert "modificateur=" in shared
     page.goto(shared)
     expect_text(
-        page.locator("form[data-calculateur='ability_modifier'] output[name='modifier_text']"), "+2"
+        page.locator("form[data-calculateur='modificateur'] output[name='modifier_text']"), fourteen
     )
     context.close()
 
@@ -222,23 +218,30 @@ def test_widgets_survive_instant_navigation(browser: Any, site_url: str) -> None
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "jeu/caracteristiques/")
-    page.locator("form[data-calculateur='ability_modifier']").scroll_into_view_if_needed()
-    expect_text(page.locator("output[name='modifier_text']"), "+0")
+    page.locator("form[data-calculateur='modificateur']").scroll_into_view_if_needed()
+    expect_text(
+        page.locator("output[name='modifier_text']"), shown("modificateur", {}, "modifier_text")
+    )
     page.evaluate("window.__meme_document = true")
     page.locator("nav a[href$='tests-d20/']").first.click()
     page.wait_for_url("**/tests-d20/")
     assert page.evaluate("window.__meme_document") is True  # instant navigation, no reload
-    form = page.locator("form[data-calculateur='d20_test']")
+    form = page.locator("form[data-calculateur='chance']")
     form.scroll_into_view_if_needed()  # far down the page, it is folded until the reader nears
     form.locator("[name='target']").fill("11")
-    expect_text(form.locator("output[name='p_success']"), "50 % (1/2)")
+    expect_text(
+        form.locator("output[name='p_success']"), shown("chance", {"target": 11}, "p_success")
+    )
     page.go_back()
     page.wait_for_url(lambda url: "/caracteristiques/" in url)
     page.wait_for_timeout(500)  # longer than a widget's input delay
-    assert "d20_test" not in page.url  # the other page's widget wrote nothing here
-    form = page.locator("form[data-calculateur='ability_modifier']")
+    assert "chance" not in page.url  # the other page's widget wrote nothing here
+    form = page.locator("form[data-calculateur='modificateur']")
     form.locator("[name='score']").fill("20")
-    expect_text(form.locator("output[name='modifier_text']"), "+5")
+    expect_text(
+        form.locator("output[name='modifier_text']"),
+        shown("modificateur", {"score": 20}, "modifier_text"),
+    )
     context.close()
 
 
@@ -330,20 +333,34 @@ def test_python_starts_anyway_when_the_load_takes_long(browser: Any, site_url: s
         context.close()
 
 
+def default_inputs(calc_id: str) -> dict[str, Any]:
+    """The values a form starts from: the worked example's (`initial`), else the default."""
+    starts = {i["name"]: i.get("initial", i["default"]) for i in CATALOG[calc_id]["inputs"]}
+    return {name: value for name, value in starts.items() if value is not None}
+
+
 def test_list_outputs_render_as_a_table(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "maison/poids-transportable/")
-    form = page.locator("form[data-calculateur='encumbrance']")
+    form = page.locator("form[data-calculateur='charge']")
     form.scroll_into_view_if_needed()
-    expect_text(form.locator("output[name='load_label']"), "Lourde")
+    inputs = default_inputs("charge")
+    outputs = RULES.run("charge", inputs)
+    expect_text(form.locator("output[name='load_label']"), format_value("load_label", outputs))
     rows = form.locator("table[data-sortie='groups'] tbody tr")
-    assert rows.count() == 3
-    potions = ["potion", "Négligeable", "30", "17/25/33", "Lourde"]
-    assert rows.nth(2).inner_text().split("\t") == potions
-    # Removing the potions leaves a medium load (the daggers), computed again at once.
+    groups = outputs["groups"]
+    assert isinstance(groups, list) and len(groups) == len(inputs["items"]) == 3
+    assert rows.count() == len(groups)
+    (table,) = [o for o in CATALOG["charge"]["outputs"] if o["name"] == "groups"]
+    keys = [column["name"] for column in table["columns"]]
+    for row, group in zip(rows.all(), groups, strict=True):
+        assert row.inner_text().split("\t") == [format_value(key, group) for key in keys]
+    # Removing the last line gives the load of the others, computed again at once.
     form.locator(".liste-ligne").nth(2).locator(".liste-retirer").click()
-    expect_text(form.locator("output[name='load_label']"), "Intermédiaire")
+    fewer = RULES.run("charge", {**inputs, "items": inputs["items"][:2]})
+    assert fewer["load_label"] != outputs["load_label"]  # the line removed made the load
+    expect_text(form.locator("output[name='load_label']"), format_value("load_label", fewer))
     assert rows.count() == 2
     context.close()
 
@@ -398,16 +415,25 @@ def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "outils/")
-    death = page.locator("form[data-calculateur='death_saves']")
-    death.scroll_into_view_if_needed()
-    expect_text(death.locator("output[name='p_stable']"), "41,4\u00a0% (331/800)")
-    expect_text(death.locator("output[name='expected_rolls']"), "3,628 (1451/400)")
+    survival = page.locator("form[data-calculateur='survie']")
+    survival.scroll_into_view_if_needed()
+    outputs = RULES.run("survie", {})
+    # A chance: a percentage and its exact fraction; another exact value (a mean number of
+    # rolls): a number and its fraction.
+    p_stable = f"{format_percent(outputs['p_stable'])} ({outputs['p_stable_exact']})"
+    rolls = f"{format_number(outputs['expected_rolls'])} ({outputs['expected_rolls_exact']})"
+    assert "%" in p_stable and "%" not in rolls and "/" in str(outputs["expected_rolls_exact"])
+    expect_text(survival.locator("output[name='p_stable']"), p_stable)
+    expect_text(survival.locator("output[name='expected_rolls']"), rolls)
     dice = page.locator("form[data-calculateur='dice']")
     dice.scroll_into_view_if_needed()
-    expect_text(dice.locator("output[name='mean']"), "10")  # 2d6+3, exactly 10/1
+    assert RULES.run("dice", {})["mean_exact"] == "10/1"  # 2d6+3, its default
+    expect_text(dice.locator("output[name='mean']"), "10")  # a whole number: no fraction
     context.close()
 
 
+# A field of the tools page's last form, far down the page: folded until the reader nears.
+FAR_FIELD = "calc-tirage-already_drawn"
 FOLD_STATE = """(forms) => forms.map((form) => ({
     id: form.dataset.calculateur,
     folded: form.querySelector(".calculateur-corps").hidden,
@@ -462,7 +488,7 @@ def test_a_form_unfolded_above_the_reader_keeps_the_text_below_in_place(
     context.route("**/assets/js/site.*.js", lambda route: held.append(route))
     page = context.new_page()
     page.goto(site_url + "outils/", wait_until="commit")
-    form = page.locator("form[data-calculateur='death_saves']")
+    form = page.locator("form[data-calculateur='survie']")
     form.wait_for(state="attached")
     page.wait_for_function("() => document.readyState !== 'loading'")
     assert form.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
@@ -512,7 +538,7 @@ def test_a_folded_form_holds_no_field_until_it_is_unfolded(browser: Any, site_ur
         for name, form in forms.items()
         if form.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
     ]
-    assert len(folded) >= 8, folded
+    assert len(folded) >= len(forms) // 2, folded  # most of the page's forms
     for name in folded:
         assert forms[name].evaluate(FIELDS) == [], name
         assert all(expected[name]), name  # the ids are held meanwhile (see the next test)
@@ -540,22 +566,22 @@ def test_a_shared_link_or_an_address_unfolds_a_folded_form_at_once(
     context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
     page.goto(site_url + "outils/")
-    death = page.locator("form[data-calculateur='death_saves']")
+    survival = page.locator("form[data-calculateur='survie']")
     page.wait_for_load_state("load")
-    assert death.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    assert survival.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
     # A shared link carries the inputs of a form far down: shown and computed without scrolling.
-    page.goto(site_url + 'outils/?death_saves={"successes":1,"failures":2}')
-    assert calculators.run("death_saves", {"successes": 1, "failures": 2})["p_stable"] == 0.25
-    expect_text(death.locator("output[name='p_stable']"), "25\u00a0% (1/4)")
-    assert death.locator("[name='failures']").input_value() == "2"
+    page.goto(site_url + 'outils/?survie={"successes":1,"failures":2}')
+    expected = shown("survie", {"successes": 1, "failures": 2}, "p_stable")
+    assert expected != shown("survie", {}, "p_stable")  # not what the build wrote
+    expect_text(survival.locator("output[name='p_stable']"), expected)
+    assert survival.locator("[name='failures']").input_value() == "2"
     # An address that names a field of a folded form shows that field.
-    page.goto(site_url + "outils/#calc-madness-wis")
-    field = page.locator("#calc-madness-wis")
+    page.goto(site_url + f"outils/#{FAR_FIELD}")
+    field = page.locator(f"#{FAR_FIELD}")
     field.wait_for(state="visible")
     # Scrolled to once shown: on a loaded machine, a frame or two after it shows.
     page.wait_for_function(
-        "() => document.querySelector('#calc-madness-wis').getBoundingClientRect().top"
-        " < innerHeight",
+        f"() => document.querySelector('#{FAR_FIELD}').getBoundingClientRect().top < innerHeight",
         timeout=5000,
     )
     context.close()
@@ -590,14 +616,15 @@ def test_find_in_page_finds_the_fields_of_a_folded_form(browser: Any, site_url: 
     page = context.new_page()
     page.goto(site_url + "outils/")
     page.wait_for_load_state("load")
-    madness = page.locator("form[data-calculateur='madness']")
-    assert madness.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
-    page.goto(site_url + "outils/?texte#:~:text=Points%20de%20folie%20actuels")
-    label = madness.get_by_text("Points de folie actuels")
+    last = page.locator("form[data-calculateur='tirage']")
+    assert last.evaluate("(f) => f.querySelector('.calculateur-corps').hidden")
+    words = "Lignes déjà sorties"  # the label of one of its fields, and nothing else's
+    page.goto(site_url + "outils/?texte#:~:text=" + quote(words))
+    label = last.get_by_text(words)
     label.wait_for(state="visible")
     assert label.evaluate("(e) => e.getBoundingClientRect().top < innerHeight")
     # Unfolded by the browser, then set up by rules.js.
-    madness.and_(page.locator("[data-pret]")).wait_for(timeout=60000)
+    last.and_(page.locator("[data-pret]")).wait_for(timeout=60000)
     # Only the found form and those near it: the forms at the top of the page stay folded.
     assert page.locator(".calculateur-corps[hidden]").count() > 0
     # Ctrl+F needs no help in such a browser: it does not unfold every form.
@@ -618,8 +645,8 @@ def test_where_find_in_page_cannot_search_folded_forms_ctrl_f_unfolds_them_all_i
     page = context.new_page()
     page.add_init_script(WITHOUT_UNTIL_FOUND)
     # Reached by an address, far down: the forms between the top and this one stay folded.
-    page.goto(site_url + "outils/#calc-madness-wis")
-    field = page.locator("#calc-madness-wis")
+    page.goto(site_url + f"outils/#{FAR_FIELD}")
+    field = page.locator(f"#{FAR_FIELD}")
     field.wait_for(state="visible")
     page.wait_for_timeout(300)  # the forms near the screen are unfolded
     count = "document.querySelectorAll('.calculateur-corps[hidden]').length"
@@ -638,7 +665,7 @@ def test_without_javascript_every_form_is_whole(browser: Any, site_url: str) -> 
     context = browser.new_context(viewport={"width": 360, "height": 640}, java_script_enabled=False)
     page = context.new_page()
     page.goto(site_url + "outils/")
-    assert page.locator("form.calculateur").count() == 16
+    assert page.locator("form.calculateur").count() == len(CATALOG)
     assert page.locator(".calculateur-corps[hidden]").count() == 0
     assert page.locator("form.calculateur .calculateur-etat").first.is_visible()
     context.close()

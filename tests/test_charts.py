@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-import calculators
 from regles.features.calculators.charts import MAX_BARS, chart_html
 from regles.features.calculators.forms import widget_form
 from regles.kit.dice import distribution, parse
+from tests.conftest import rules_of_test_site
 
-CATALOG = {str(e["id"]): e for e in calculators.catalog()}
+RULES = rules_of_test_site()  # tests/site/regles_essai: a chart of each kind, and the dice's
+CATALOG = {str(e["id"]): e for e in RULES.catalog()}
 RECT = re.compile(r"<rect ([^>]*)>")
 ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
 
@@ -25,7 +26,7 @@ ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
 def chart_of(calc_id: str, inputs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     entry = CATALOG[calc_id]
     output = next(o for o in entry["outputs"] if "chart" in o)
-    outputs = calculators.run(calc_id, inputs)
+    outputs = RULES.run(calc_id, inputs)
     return chart_html(output["chart"], outputs[output["name"]], outputs), outputs
 
 
@@ -99,21 +100,39 @@ def test_axis_ticks_are_at_round_values() -> None:
 
 
 def test_outcomes_are_bars_with_their_labels() -> None:
-    markup, outputs = chart_of("death_saves", {"successes": 1, "failures": 2})
+    markup, outputs = chart_of("survie", {"successes": 1, "failures": 2})
     law = outputs["outcomes"]
     drawn = bars(markup)
     assert [float(b["data-p"]) for b in drawn] == law["p"]
     assert ["barre-seuil" in b["class"] for b in drawn] == law["highlight"]
     assert table_rows(markup) == law["labels"]
-    assert "de survivre" in markup
-    assert 'role="img" aria-label="Graphique en barres : Stabilisé' in markup
+    spec = next(o["chart"] for o in CATALOG["survie"]["outputs"] if "chart" in o)
+    assert spec["chance_text"] in markup
+    assert f'role="img" aria-label="Graphique en barres : {law["labels"][0]}' in markup
+
+
+def test_totals_from_a_threshold_on_are_highlighted_with_the_chance() -> None:
+    markup, outputs = chart_of("volonte", {"wounded": "below_half"})
+    law = outputs["will_gap"]
+    drawn = bars(markup)
+    assert [int(b["data-de"]) for b in drawn] == law["totals"]
+    assert [float(b["data-p"]) for b in drawn] == law["p"]
+    lit = [int(b["data-de"]) for b in drawn if "barre-seuil" in b["class"]]
+    assert lit == [t for t in law["totals"] if t >= outputs["control_gap"]] != []
+    assert lit != law["totals"]  # some bars are below the threshold
+    assert outputs["p_control"] == pytest.approx(
+        sum(p for t, p in zip(law["totals"], law["p"], strict=True) if t >= outputs["control_gap"])
+    )
+    assert "que l’épée prenne le contrôle" in markup
 
 
 def test_the_build_writes_the_defaults_chart_in_the_form() -> None:
-    for calc_id in ("dice", "death_saves", "sword_control", "corruption"):
+    charted = [c for c, e in CATALOG.items() if any("chart" in o for o in e["outputs"])]
+    assert {"dice", "survie", "volonte"} <= set(charted)
+    for calc_id in charted:
         entry = CATALOG[calc_id]
         inputs = {"seed": 0} if any(i["name"] == "seed" for i in entry["inputs"]) else {}
-        outputs = calculators.run(calc_id, inputs)
+        outputs = RULES.run(calc_id, inputs)
         form = widget_form(entry, outputs)
         name = next(o["name"] for o in entry["outputs"] if "chart" in o)
         value = outputs[name]
@@ -124,5 +143,7 @@ def test_the_build_writes_the_defaults_chart_in_the_form() -> None:
 
 
 def test_no_value_no_chart() -> None:
-    markup, _ = chart_of("corruption", {"spell_level": 1})
+    # No die rolled: the outcome is certain, the calculator gives no law to draw.
+    markup, outputs = chart_of("volonte", {"alignments_differ": False, "wounded": "healthy"})
+    assert outputs["will_gap"] is None and outputs["p_control"] in (0, 1)
     assert markup == ""

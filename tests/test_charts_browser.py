@@ -1,7 +1,8 @@
 """The bar charts in Chromium, on a phone (360×800, touch): the page's script draws what the build
 draws (regles/features/calculators/charts.py and assets/js/charts.js, element by element), the bars
-are the exact law `calculators.run` gives, the table holds every value, and the chart of a dice
-expression of the text opens beside it, by a tap or the keyboard."""
+are the exact law the test site's calculators give (tests/site/regles_essai), the table holds
+every value, and the chart of a dice expression of the text opens beside it, by a tap or the
+keyboard."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from typing import Any
 
 import pytest
 
-import calculators
 from regles.features.calculators.charts import chart_html
+from tests.conftest import rules_of_test_site
 
 pytestmark = pytest.mark.browser
 
 READY = "() => window.rules?.status?.().state === 'ready'"
-CATALOG = {str(e["id"]): e for e in calculators.catalog()}
+RULES = rules_of_test_site()
+CATALOG = {str(e["id"]): e for e in RULES.catalog()}
 CHARTS = {
     calc_id: next(o for o in entry["outputs"] if "chart" in o)
     for calc_id, entry in CATALOG.items()
@@ -43,17 +45,17 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("dice", {"expression": "20d6x10", "target": 705}),
     ("dice", {"expression": "99d11kh90-1d6x100", "target": 500}),
     ("dice", {"expression": "4d6kh3", "target": 2}),
-    ("death_saves", {}),
-    ("death_saves", {"successes": 2, "failures": 1}),
-    ("sword_control", {}),
-    ("sword_control", {"alignments_differ": True, "wounded": "below_half"}),
-    ("corruption", {}),
-    ("corruption", {"intelligence": 3, "spell_level": 9, "points": 40}),
+    ("survie", {}),
+    ("survie", {"successes": 2, "failures": 1}),
+    ("volonte", {}),
+    ("volonte", {"wounded": "below_half"}),
+    ("volonte", {"sword_int": 7, "ego": 1, "wielder_str": 18, "wielder_wis": 18}),
+    ("volonte", {"alignments_differ": False, "wounded": "wounded", "ego": 12}),
 ]
 
 
 def run(calc_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(calculators.run(calc_id, inputs)))
+    return json.loads(json.dumps(RULES.run(calc_id, inputs)))
 
 
 @pytest.fixture
@@ -166,9 +168,9 @@ def test_the_dice_calculator_draws_the_exact_law_with_its_threshold(
 @pytest.mark.parametrize(
     ("calc_id", "field", "value", "inputs"),
     [
-        ("death_saves", "failures", "2", {"failures": 2}),
-        ("sword_control", "wounded", "below_half", {"wounded": "below_half"}),
-        ("corruption", "intelligence", "16", {"intelligence": 16}),
+        ("survie", "failures", "2", {"failures": 2}),
+        ("volonte", "wounded", "below_half", {"wounded": "below_half"}),
+        ("volonte", "ego", "12", {"ego": 12}),
     ],
 )
 def test_each_law_of_chances_is_drawn_as_calculators_run_gives_it(

@@ -46,26 +46,26 @@ def test_fences_indented_up_to_three_spaces_only() -> None:
 
 def test_directive_fences_are_recognised_once_with_kind_and_argument() -> None:
     page = segment(
-        "```calculateur grid\n```\n``` table ability_modifiers\n```\n```note\n```\n```python\n```"
+        "```calculateur chance\n```\n``` table modificateurs\n```\n```note\n```\n```python\n```"
     )
     assert [(d.kind, d.argument, d.line, d.fence.end) for d in page.directives] == [
-        ("calculateur", "grid", 1, 2),
-        ("table", "ability_modifiers", 3, 4),
+        ("calculateur", "chance", 1, 2),
+        ("table", "modificateurs", 3, 4),
         ("note", "", 5, 6),
     ]
 
 
 def test_a_directive_looking_line_inside_another_fence_is_that_fence_s_text() -> None:
-    text = "````markdown\n```calculateur grid\n```\n````\n~~~\n```note x\n```\n~~~"
+    text = "````markdown\n```calculateur chance\n```\n````\n~~~\n```note x\n```\n~~~"
     page = segment(text)
     assert page.directives == ()
     assert [f.start for f in page.fences] == [1, 5]
 
 
 def test_an_indented_directive_looking_fence_is_an_ordinary_fence() -> None:
-    page = segment("  ```calculateur grid\n  ```")
+    page = segment("  ```calculateur chance\n  ```")
     assert page.directives == ()
-    assert page.fences == (Fence(1, 2, "```", "calculateur grid"),)
+    assert page.fences == (Fence(1, 2, "```", "calculateur chance"),)
 
 
 def test_inline_code_spans_are_found_per_line_and_filled_or_dropped() -> None:
@@ -102,12 +102,12 @@ def test_a_front_matter_left_open_is_no_front_matter() -> None:
 
 
 def test_rewritten_lines_keep_the_segmentation_and_replaced_blocks_the_numbers() -> None:
-    page = segment("a\n```calculateur grid\n```\nb 1d6")
+    page = segment("a\n```calculateur chance\n```\nb 1d6")
     rewritten = page.with_lines(["A", *page.lines[1:3], "B"])
     assert rewritten.fences == page.fences and rewritten.kinds == page.kinds
     assert rewritten.replacing(2, 3, ["", "<form>", ""]).text == "A\n\n<form>\n\nB"
     assert rewritten.replacing(2, 3, []).text == "A\nB"
-    assert page.text == "a\n```calculateur grid\n```\nb 1d6"
+    assert page.text == "a\n```calculateur chance\n```\nb 1d6"
     with pytest.raises(ValueError):
         page.with_lines(["a"])
 

@@ -74,16 +74,16 @@ def test_the_fold_script_gives_the_fields_back_on_the_unfold_event(
     page = context.new_page()
     page.route(BUNDLE, lambda route: route.abort())
     settled(page, site_url + "outils/")
-    body = page.locator("form[data-calculateur='madness'] .calculateur-corps")
+    body = page.locator("form[data-calculateur='tirage'] .calculateur-corps")  # the last
     assert body.get_attribute("hidden") == "until-found"
     assert body.evaluate(FIELDS) == 0
     held = body.evaluate("(b) => [...b.querySelectorAll('span[id]')].map((s) => s.id)")
-    assert "calc-madness-wis" in held
+    assert "calc-tirage-already_drawn" in held
     body.evaluate("(b) => b.dispatchEvent(new CustomEvent('rules:unfold'))")
     assert body.evaluate(FIELDS) > 0
     assert body.evaluate("(b) => b.querySelectorAll('.saisie > span:empty').length") == 0
-    assert page.locator("#calc-madness-wis").evaluate("(e) => e.tagName") == "INPUT"
+    assert page.locator("#calc-tirage-already_drawn").evaluate("(e) => e.tagName") == "INPUT"
     assert body.get_attribute("hidden") == "until-found"  # showing it is rules.js's part
     body.evaluate("(b) => b.dispatchEvent(new CustomEvent('rules:unfold'))")  # once only
-    assert page.locator("#calc-madness-wis").count() == 1
+    assert page.locator("#calc-tirage-already_drawn").count() == 1
     context.close()

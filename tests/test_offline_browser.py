@@ -30,7 +30,14 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from regles.features.offline import offline
-from tests.conftest import CHROMIUM_ARGS, HOLD_FRAMES, ROOT, chromium_path, hold_load
+from tests.conftest import (
+    CHROMIUM_ARGS,
+    HOLD_FRAMES,
+    ROOT,
+    chromium_path,
+    hold_load,
+    rules_of_test_site,
+)
 from tests.test_offline import (
     NODE_MODULES,
     SUBPATH,
@@ -574,13 +581,13 @@ def test_search_and_calculators_work_offline(offline_ready: OfflineReady) -> Non
         page.goto(offline_ready.url + "outils/")
         found = page.evaluate("() => window.rules.search('encombrement')")
         assert any("maison/poids-transportable/" in hit["url"] for hit in found[:3]), found
-        answer = page.evaluate(
-            "() => window.rules.run('damage', {hp: 30, hp_max: 30, amount: 28, adjustment: -5,"
-            " resistant: true, vulnerable: true})"
-        )
-        assert answer["damage_taken"] == 22
-        form = page.locator("form[data-calculateur='grid']")
+        rules = rules_of_test_site()
+        answer = page.evaluate("() => window.rules.run('survie', {successes: 1, failures: 2})")
+        assert answer == rules.run("survie", {"successes": 1, "failures": 2})
+        form = page.locator("form[data-calculateur='deplacement']")
         form.scroll_into_view_if_needed()  # far down the page, folded until the reader nears
-        form.locator("[name='speed_m']").fill("9")
+        form.locator("[name='speed_m']").fill("10.5")
+        squares = str(rules.run("deplacement", {"speed_m": 10.5})["squares"])
+        assert squares != str(rules.run("deplacement", {})["squares"])  # not the build's answer
 
-        expect(form.locator("output[name='squares']")).to_have_text("6", timeout=60000)
+        expect(form.locator("output[name='squares']")).to_have_text(squares, timeout=60000)

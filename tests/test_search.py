@@ -189,8 +189,8 @@ def test_every_record_links_to_an_existing_page_and_anchor(
 
 
 def test_widgets_and_permalinks_stay_out_of_the_text(fragments: dict[str, dict[str, Any]]) -> None:
-    encumbrance = fragments["maison/poids-transportable/"]["content"]
-    assert "Ajouter une ligne" not in encumbrance  # the calculator's form
+    with_a_list = fragments["maison/poids-transportable/"]["content"]
+    assert "Ajouter une ligne" not in with_a_list  # the form of its calculator, which has a list
     assert "¶" not in "".join(f["content"] for f in fragments.values())
     index = fragments["sorts/index-des-sorts/"]["content"]
     assert "Blast sonore" not in index  # the table of every spell

@@ -9,6 +9,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.conftest import rules_of_test_site
+
 pytestmark = pytest.mark.browser
 
 WATCH = """
@@ -67,8 +69,8 @@ def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str
     form.locator(".erreur").first.wait_for(state="visible", timeout=60000)
     # A number field cannot even hold it: the browser empties it and the default applies.
     number = json.dumps({"score": hostile})
-    page.goto(f"{site_url}jeu/caracteristiques/?ability_modifier={quote(number)}")
-    widget = page.locator("form[data-calculateur='ability_modifier']")
+    page.goto(f"{site_url}jeu/caracteristiques/?modificateur={quote(number)}")
+    widget = page.locator("form[data-calculateur='modificateur']")
     assert widget.locator("[name='score']").input_value() == ""
     assert page.evaluate("window.__pwned") is None
     assert page.locator("form.calculateur img").count() == 0
@@ -78,8 +80,10 @@ def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str
 def test_damaged_shared_link_keeps_the_defaults(browser: Any, site_url: str) -> None:
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{site_url}jeu/caracteristiques/?ability_modifier=%7Bnot-json")
-    form = page.locator("form[data-calculateur='ability_modifier']")
+    page.goto(f"{site_url}jeu/caracteristiques/?modificateur=%7Bnot-json")
+    form = page.locator("form[data-calculateur='modificateur']")
     form.scroll_into_view_if_needed()  # unfolded as the reader comes near (no link to follow)
-    assert form.locator("[name='score']").input_value() == "10"
+    inputs = rules_of_test_site().calculator("modificateur").inputs
+    default = next(field.default for field in inputs if field.name == "score")
+    assert form.locator("[name='score']").input_value() == str(default)
     context.close()

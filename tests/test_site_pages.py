@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, rules_of_test_site
 
 # The test site's systems (tests/site/mkdocs.yml): their pages are rule pages.
 SYSTEM_FOLDERS = ("jeu", "maison", "epees", "lankhmar")
@@ -152,45 +152,43 @@ def test_pages_fit_the_screen_and_stay_on_the_origin(
 # Each calculator's home page in the test site: the first page of a system, in nav order,
 # that places its block. The tools page is outside every system.
 CALCULATOR_HOMES = {
-    "ability_modifier": "jeu/caracteristiques/",
-    "proficiency_bonus": "jeu/maitrise/",
-    "d20_test": "jeu/tests-d20/",
-    "damage": "jeu/degats-et-soins/",
-    "healing": "jeu/degats-et-soins/",
-    "death_saves": "jeu/degats-et-soins/",
-    "grid": "jeu/combat/",
-    "encumbrance": "maison/poids-transportable/",
-    "sentient_sword": "epees/epees-intelligentes/",
-    "sword_control": "epees/epees-intelligentes/",
-    "corruption": "lankhmar/epees-et-pmt/",
-    "alteration": "lankhmar/epees-et-pmt/",
-    "heroism_points": "lankhmar/epees-et-pmt/",
-    "ritual_time": "lankhmar/epees-et-pmt/",
-    "madness": "lankhmar/epees-et-pmt/",
+    "modificateur": "jeu/caracteristiques/",
+    "chance": "jeu/tests-d20/",
+    "maitrise": "jeu/maitrise/",
+    "deplacement": "jeu/combat/",
+    "soins": "jeu/degats-et-soins/",
+    "survie": "jeu/degats-et-soins/",
+    "charge": "maison/poids-transportable/",
+    "volonte": "epees/epees-intelligentes/",
+    "rituel": "lankhmar/epees-et-pmt/",
+    "tirage": "lankhmar/epees-et-pmt/",
 }
 
 
-def assert_blocks_link_to_their_home(site_dir: Path, tools: str, homes: dict[str, str]) -> None:
-    """Every calculator is on the page `tools`; each one of `homes` (calculator → its home
-    page) is on its home page too, without a link there, and on `tools` behind a link to it;
-    the others have no home and no link."""
-    import calculators
-
+def assert_blocks_link_to_their_home(
+    site_dir: Path, tools: str, homes: dict[str, str], calculators: list[str]
+) -> None:
+    """Every calculator of `calculators` (the site's ids) is on the page `tools`; each one of
+    `homes` (calculator → its home page) is on its home page too, without a link there, and
+    on `tools` behind a link to it; the others have no home and no link."""
     page = soup(site_dir, tools)
-    for entry in calculators.catalog():
-        form = f"form[data-calculateur='{entry['id']}']"
-        assert page.select_one(form) is not None, entry["id"]
-        home = homes.get(entry["id"])
+    assert set(homes) <= set(calculators)
+    for calc_id in calculators:
+        form = f"form[data-calculateur='{calc_id}']"
+        assert page.select_one(form) is not None, calc_id
+        home = homes.get(calc_id)
         link = page.select_one(f"p.calculateur-regle:has(+ {form}) a")
         if home is None:
-            assert link is None, entry["id"]
+            assert link is None, calc_id
             continue
         at_home = soup(site_dir, f"{home}index.html")
-        assert at_home.select_one(form) is not None, entry["id"]
+        assert at_home.select_one(form) is not None, calc_id
         assert at_home.select_one(f"p.calculateur-regle:has(+ {form})") is None, home
-        assert link is not None and link["href"] == f"../{home}", entry["id"]
+        assert link is not None and link["href"] == f"../{home}", calc_id
 
 
 def test_a_block_outside_its_home_page_links_to_it(site_dir: Path) -> None:
     # The dice are placed on the tools page only: no home.
-    assert_blocks_link_to_their_home(site_dir, "outils/index.html", CALCULATOR_HOMES)
+    calculators = [str(entry["id"]) for entry in rules_of_test_site().catalog()]
+    assert "dice" in calculators and "dice" not in CALCULATOR_HOMES
+    assert_blocks_link_to_their_home(site_dir, "outils/index.html", CALCULATOR_HOMES, calculators)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from calculators import catalog
 from regles.core import checks
 from regles.core.markdown_text import segment
 from regles.features.spells import export as spells
@@ -116,7 +117,10 @@ def test_every_calculator_is_on_its_rule_page_and_the_tools_page_links_there(
     site_dir: Path,
 ) -> None:
     # The dice: the tools page is their home.
-    assert_blocks_link_to_their_home(site_dir, "outils/index.html", CALCULATOR_RULE_PAGES)
+    calculators = [str(entry["id"]) for entry in catalog()]
+    assert_blocks_link_to_their_home(
+        site_dir, "outils/index.html", CALCULATOR_RULE_PAGES, calculators
+    )
 
 
 def test_the_pages_pass_every_source_check() -> None:

@@ -1,0 +1,50 @@
+"""Les soins : les points de vie récupérés s’ajoutent, sans dépasser le maximum.
+
+For the generator's tests: values refused together (more hit points than the maximum: the
+message names the field to correct), and a yes-or-no output.
+"""
+
+from __future__ import annotations
+
+from regles.kit import Calculator, CalculatorInputError, Field, JsonDict, Output, Values
+
+__all__ = ["CALCULATORS", "HP_MAX"]
+
+HP_MAX = 1000
+
+
+def _handle(values: Values) -> JsonDict:
+    hp, hp_max, amount = values.get_int("hp"), values.get_int("hp_max"), values.get_int("amount")
+    if hp > hp_max:
+        raise CalculatorInputError(
+            "hp", "Les points de vie actuels ne peuvent pas dépasser le maximum."
+        )
+    after = min(hp_max, hp + amount)
+    return {
+        "hp": after,
+        "healed": after - hp,
+        "wasted": amount - (after - hp),
+        "regains_consciousness": hp == 0 and after > 0,
+    }
+
+
+CALCULATORS = (
+    Calculator(
+        id="soins",
+        title="Appliquer des soins",
+        description="Ajoute des points de vie récupérés sans dépasser le maximum.",
+        inputs=(
+            Field("hp", "Points de vie actuels", "int", default=14, min=0, max=HP_MAX, unit="PV"),
+            Field("hp_max", "Maximum de points de vie", "int", default=20, min=1, max=HP_MAX),
+            Field("amount", "Points de vie récupérés", "int", default=8, min=0, max=HP_MAX),
+        ),
+        outputs=(
+            Output("hp", "Points de vie", "PV"),
+            Output("healed", "Points de vie réellement récupérés", "PV"),
+            Output("wasted", "Points de vie perdus (au-delà du maximum)", "PV"),
+            Output("regains_consciousness", "Reprend connaissance"),
+        ),
+        handler=_handle,
+        headline=("hp", "healed"),
+    ),
+)
