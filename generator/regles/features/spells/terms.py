@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from regles.core.slugs import slugify, unique_slug
@@ -191,24 +191,58 @@ def _initials_match(abbreviation: str, words: Sequence[str]) -> bool:
 
 
 def _find_definition(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
-    """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes."""
-    name = re.escape(term.name)
-    letters = len(_letters(term.name))
-    before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{letters}}})\({name}\)")
-    after = re.compile(rf"(?<![^\W_]){name} \((?P<words>[^()\n]{{2,60}})\)")
+    """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes.
+
+    The term's own spelling is looked for first (a plain search), and the words around it
+    read only where it stands: a pattern tried at every position of every description took
+    a second of each build."""
+    name = term.name
+    count = len(_letters(name))
+    words_before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{count}}})\Z")
     for spell, text in texts:
-        for m in before.finditer(text):
-            words = re.split(r"[ ’']", m.group("words").strip(" ’'"))
-            if _initials_match(term.name, words):
-                term.definition, term.defined_in = m.group("words").strip(), spell
-                return
-        for m in after.finditer(text):
-            inner = m.group("words").strip()
+        for at in _positions(text, f"({name})"):
+            found = _words_before(words_before, text, at, count)
+            if found is not None:
+                words = re.split(r"[ ’']", found.strip(" ’'"))
+                if _initials_match(name, words):
+                    term.definition, term.defined_in = found.strip(), spell
+                    return
+        for at in _positions(text, f"{name} ("):
+            if at and (text[at - 1].isalnum()):
+                continue  # inside a longer word
+            inside = _INSIDE_PARENTHESES.match(text, at + len(name) + 2)
+            if inside is None:
+                continue
+            inner = inside.group("words").strip()
             words = re.split(r"[ ’']+", inner)
-            single = len(words) == 1 and inner.casefold().startswith(term.name.casefold())
-            if _initials_match(term.name, words) or (single and len(inner) > len(term.name)):
+            single = len(words) == 1 and inner.casefold().startswith(name.casefold())
+            if _initials_match(name, words) or (single and len(inner) > len(name)):
                 term.definition, term.defined_in = inner, spell
                 return
+
+
+# What « ABR ( » is followed by when it is defined: 2 to 60 characters, then « ) ».
+_INSIDE_PARENTHESES = re.compile(r"(?P<words>[^()\n]{2,60})\)")
+# Letters a word may hold: words longer than that before a definition are not looked at.
+_LONGEST_WORD = 80
+
+
+def _positions(text: str, needle: str) -> Iterator[int]:
+    """Where `needle` stands in `text`, left to right."""
+    at = text.find(needle)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _words_before(pattern: re.Pattern[str], text: str, at: int, count: int) -> str | None:
+    """The `count` words (each followed by a space or an apostrophe) that end right at `at`;
+    None if there are not that many."""
+    start = max(0, at - _LONGEST_WORD * count)
+    found = pattern.search(text, start, at)
+    if found is not None and found.start() == start and start > 0 and text[start - 1].isalpha():
+        found = pattern.search(text, 0, at)  # a word cut by the window: read it whole
+    return found.group("words") if found is not None else None
 
 
 def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
