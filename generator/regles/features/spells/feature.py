@@ -27,7 +27,7 @@ class SpellsFeature:
         self.site = site
         self.book: SpellBook | None = None
         if site.settings.spells is not None:
-            self.book, problems = read_spell_book(site.settings.spells)
+            self.book, problems = read_spell_book(site.settings.spells, site.settings.cache_dir)
             site.report.extend(problems)
         self.college_pages: Mapping[str, str] = self.book.college_pages() if self.book else {}
 

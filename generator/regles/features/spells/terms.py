@@ -69,6 +69,7 @@ _SIGNED_RE = re.compile(
 )
 _LEVEL_PHRASE_RE = re.compile(r"(?<![^\W_])[Nn]iveaux? de (?P<word>[^\W\d_]+)")
 _SENTENCE_STOPS = ".!?:•*«(["
+_SPACES = " \t\n\xa0\u202f"
 
 
 @dataclass
@@ -167,18 +168,19 @@ def _short_words(texts: Sequence[tuple[spellbook.Spell | None, str]], names: set
                 continue
             if not _is_capitalised(word, SHORT_LETTERS) or word in names:
                 continue
-            before = text[: m.start()].rstrip(" \t\n\xa0\u202f")
-            if before and before[-1] not in _SENTENCE_STOPS and not before.endswith("_"):
+            # The last character before the word, spaces aside: inside a sentence?
+            at = m.start() - 1
+            while at >= 0 and text[at] in _SPACES:
+                at -= 1
+            if at >= 0 and text[at] not in _SENTENCE_STOPS and text[at] != "_":
                 inside[word] += 1
     return {w for w, n in inside.items() if n >= 2 and w.casefold() not in lowercase}
 
 
-def _count(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
-    pattern = re.compile(
-        rf"(?<![^\W_])(?<![^\W\d_]-)(?<!Δ){re.escape(term.name)}(?![^\W_])(?!-[^\W\d_])"
-    )
-    for spell, text in texts:
-        n = len(pattern.findall(text))
+def _count(term: Term, words: Sequence[tuple[spellbook.Spell | None, Counter[str]]]) -> None:
+    """The term's occurrences as a whole word (`_WORD_RE`'s), and the spells they are in."""
+    for spell, counted in words:
+        n = counted.get(term.name, 0)
         term.occurrences += n
         if n and spell is not None and spell not in term.spells:
             term.spells.append(spell)
@@ -273,15 +275,16 @@ def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> 
             if s not in term.spells:
                 term.spells.append(s)
 
-    words: set[str] = set()
-    for _, text in texts:
-        words |= {w for w in _WORD_RE.findall(text) if _is_acronym(w)}
+    # Each text's words, counted once: a term's occurrences are those of the word.
+    counted = [(spell, Counter(_WORD_RE.findall(text))) for spell, text in texts]
+    every_word = {word for _, words_of_text in counted for word in words_of_text}
+    words = {word for word in every_word if _is_acronym(word)}
     words |= _attribute_words(result, names)
     words |= _short_words(texts, names)
     words -= set(fields) | set(labels)
     abbreviations = [Term(w) for w in sorted(words, key=lambda w: (w.casefold(), w))]
     for term in abbreviations:
-        _count(term, texts)
+        _count(term, counted)
         _find_definition(term, texts)
     abbreviations = [t for t in abbreviations if t.occurrences]
     abbreviations.sort(key=lambda t: (-t.occurrences, t.name.casefold(), t.name))
