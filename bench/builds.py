@@ -4,7 +4,6 @@ does after a page is edited, and how the build grows with the spell export (1× 
 from __future__ import annotations
 
 import importlib.util
-import os
 import queue
 import re
 import subprocess
@@ -15,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.project import (
-    MKDOCS_ENV,
     ROOT,
     BenchError,
     BuildSample,
     SpellSource,
+    build_environment,
     count_spells,
     free_port,
     timed_build,
@@ -222,7 +221,7 @@ class _Serve:
         self.process = subprocess.Popen(
             command,
             cwd=config.parent,
-            env={**os.environ, **MKDOCS_ENV},
+            env=build_environment(),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

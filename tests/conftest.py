@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from regles.core.build import Settings, SiteBuild
+from regles.core.report import Problem
 from regles.features.assets import npm
 from regles.features.calculators.package import load_rules
 from regles.features.offline.app import App
@@ -83,6 +85,20 @@ def rules_of_test_site() -> RulesPackage:
 # The installed app of the sites that tests build from settings alone, without mkdocs.yml.
 SITE_APP = App("Site", "Site", "", "#795548")
 NODE_MODULES = ROOT / "build" / "npm" / "node_modules"  # the generator's, as the sites name it
+
+
+def new_build(project: Path, **options: Any) -> SiteBuild:
+    """A build of a site declared by `options` (Settings' own), in `project`, without a
+    rules package unless `calculators` names one: the passes and features run on strings."""
+    options.setdefault("calculators", project / "sans-paquet")
+    return SiteBuild(Settings(project, "mkdocs.yml", SITE_APP, **options))
+
+
+def render(build: SiteBuild, text: str, uri: str = "p.md") -> tuple[str, list[Problem]]:
+    """A page's Markdown as the build renders it, and the problems it added to the report."""
+    before = len(build.report.problems)
+    out = build.render_markdown(uri, text, text)
+    return out, build.report.problems[before:]
 
 
 def npm_packages() -> Path:

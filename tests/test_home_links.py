@@ -11,12 +11,11 @@ from bs4 import BeautifulSoup
 
 from bench.project import load_mkdocs_yaml, plugin_options
 from regles.core.directives import Directive, DirectiveError
-from regles.core.passes import ContentRenderer
+from regles.core.markdown_text import segment
 from regles.core.report import Kind
 from regles.core.slugs import slugify
 from regles.features.links.home import LINKS_LABEL, QuickLink, home_block, quick_links
-from regles.features.links.references import TargetIndex
-from tests.conftest import TEST_SITE
+from tests.conftest import TEST_SITE, new_build, render
 
 NAV: list[Any] = [
     {"Accueil": "index.md"},
@@ -70,20 +69,21 @@ def test_brackets_in_a_title_stay_text() -> None:
     assert r"[Règles \[bêta\]](a.md)" in block
 
 
-def test_a_block_with_nothing_to_link_fails_with_a_french_message() -> None:
-    renderer = ContentRenderer()
-    renderer.quick_links = [QuickLink("Accueil", "index.md", False)]
+def test_a_block_with_nothing_to_link_fails_with_a_french_message(tmp_path: Path) -> None:
+    build = new_build(tmp_path)
+    build.read_nav([{"Accueil": "index.md"}], ["index.md"])
     with pytest.raises(DirectiveError) as raised:
-        renderer.render_directive(Directive("accueil", "", "index.md", 3))
+        build.links.home(Directive("accueil", "", "index.md", 3), segment(""))
     assert raised.value.kind == Kind.EMPTY_HOME_LINKS
     assert "aucune autre page" in str(raised.value)
 
 
-def test_the_block_is_rendered_where_the_owner_puts_it() -> None:
-    renderer = ContentRenderer()
-    renderer.quick_links = quick_links(NAV, TITLES)
-    text, problems = renderer.render(
-        "# Accueil\n\nAvant.\n\n```accueil\n```\n\nAprès.\n", "index.md", TargetIndex()
+def test_the_block_is_rendered_where_the_owner_puts_it(tmp_path: Path) -> None:
+    build = new_build(tmp_path)
+    build.read_nav(NAV, [])
+    build.site.page_titles = dict(TITLES)
+    text, problems = render(
+        build, "# Accueil\n\nAvant.\n\n```accueil\n```\n\nAprès.\n", "index.md"
     )
     assert problems == []
     before, after = text.index("Avant."), text.index("Après.")

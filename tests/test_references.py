@@ -227,7 +227,7 @@ def test_the_build_logs_faults_first_then_notes_and_their_detail_at_debug(
         caplog.at_level(logging.DEBUG, logger="mkdocs.plugins.regles"),
         pytest.raises(BuildError, match="1 erreur"),
     ):
-        build.write_report(tmp_path / "site")
+        build.write_report()
     records = [(r.levelname, r.getMessage()) for r in caplog.records]
     levels = [level for level, _ in records]
     assert levels == ["ERROR", "WARNING", "INFO", "INFO", "DEBUG"]

@@ -59,8 +59,10 @@ def test_an_abandoned_index_stops_the_child() -> None:
         search.article(PAGE, "Combat"),
         search.area_of(SYSTEMS, "dnd5e/combat/index.html"),
     )
+    child = worker._child
+    assert child is not None  # no kept index: the child starts with the first page
     worker.abandon()
-    assert worker._process.poll() is not None
+    assert child._process.poll() is not None
 
 
 def test_the_child_reports_a_missing_pagefind_as_an_answer(
@@ -119,6 +121,24 @@ def test_the_index_of_the_same_records_is_given_again_from_the_cache(tmp_path: P
     assert "repere" not in index_files(tmp_path / "trois")
     replacing = kept_index(cache)
     assert replacing != kept
+
+
+def test_the_same_pages_start_no_child_and_a_changed_one_does(tmp_path: Path) -> None:
+    # A build of unchanged pages costs no second Python: the pages are only compared.
+    cache = tmp_path / "cache"
+    build_index(tmp_path / "un", cache)
+    worker = IndexWorker(cache=cache)
+    area = search.area_of(SYSTEMS, "dnd5e/combat/index.html")
+    worker.add_page("dnd5e/combat/index.html", search.article(PAGE, "Combat"), area)
+    worker.start_writing(tmp_path / "deux")
+    assert worker._child is None
+    assert worker.finish().records == 2
+    changed = IndexWorker(cache=cache)
+    page = search.article(PAGE.replace("+2", "+5"), "Combat")
+    changed.add_page("dnd5e/combat/index.html", page, area)
+    assert changed._child is not None
+    changed.start_writing(tmp_path / "trois")
+    assert changed.finish().records == 2
 
 
 def test_a_kept_index_that_cannot_be_read_is_made_again(tmp_path: Path) -> None:

@@ -4,7 +4,10 @@ tableau à droite » (regles/features/links/directions.py)."""
 from __future__ import annotations
 
 import json
+import random
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,10 +19,13 @@ from regles.core.typography import (
     NNBSP,
     french_spacing,
     spaced_markdown,
+    spaced_marks,
     spaced_text,
 )
+from regles.features.assets.theme import THEME_DIR
 from regles.features.links.directions import NOTE_CLASS, annotate_directions
 
+PAGE_SCRIPT = THEME_DIR / "assets" / "js" / "page.js"
 # An ordinary space or a line break before ; : ! ? », or after «.
 ORDINARY = re.compile(r"[ \t\r\n](?=[;:!?»])|«[ \t\r\n]")
 
@@ -204,3 +210,37 @@ def test_the_test_site_s_directions_of_the_printed_page_have_their_note(site_dir
         assert note.previous_sibling is not None
         assert str(note.previous_sibling).endswith("à droite")  # the owner's words, kept
         assert note.select_one(".regles-ici__aide").get_text().startswith("Note ajoutée")
+
+
+# The page scripts' twin ---------------------------------------------------------------
+
+# What the page scripts' text is made of: words, digits, the marks, every kind of space.
+ALPHABET = "ab1 9\t\n\u00a0\u202f;:!?%«»."
+FRENCH_SPACING = """
+globalThis.window = {};
+const { frenchSpacing } = await import(process.argv[1]);
+const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(texts.map(frenchSpacing)));
+"""
+
+
+def test_the_page_scripts_space_as_the_build_does() -> None:
+    # page.js's frenchSpacing and spaced_marks on the same texts: the scripts' messages read
+    # as the built pages do (units aside: a script writes none it did not get from the build).
+    node = shutil.which("node")
+    assert node is not None, "Node.js est nécessaire (il construit le site)"
+    chance = random.Random(2026)
+    texts = ["Niv I : 3 « mur » ; 10:30 1d6! 50 % !", " ; :", "«a»", "«  b  »", "9\t%", "?!"]
+    texts += ["".join(chance.choices(ALPHABET, k=chance.randint(1, 12))) for _ in range(3000)]
+    script = "const require = (await import('node:module')).createRequire(import.meta.url);\n"
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script + FRENCH_SPACING, str(PAGE_SCRIPT)],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    spaced = json.loads(result.stdout)
+    differing = [(t, s) for t, s in zip(texts, spaced, strict=True) if s != spaced_marks(t)]
+    assert differing == [], differing[:5]

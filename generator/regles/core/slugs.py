@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = ["fold", "slugify", "unique_slug"]
 
@@ -13,6 +14,9 @@ _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "œ": "oe", "Œ": "OE", "�
 _AS_LETTERS = str.maketrans({"×": "x"})
 
 
+# Both are called for the same few thousand names again and again (every link checked, every
+# heading indexed, every mention looked up): each name is folded once per build.
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lower-case, accent-free form of a name, used to match mentions to their targets."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_APOSTROPHES))
@@ -20,6 +24,7 @@ def fold(text: str) -> str:
     return " ".join(stripped.casefold().split())
 
 
+@lru_cache(maxsize=1 << 16)
 def slugify(value: str, separator: str = "-") -> str:
     """Anchor id of a heading or a generated page: `Dégâts et soins` → `degats-et-soins`.
 

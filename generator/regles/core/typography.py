@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CODE_TAGS", "UNITS", "french_spacing", "map_prose", "spaced_markdown", "spaced_text"]
+__all__ = [
+    "CODE_TAGS",
+    "UNITS",
+    "french_spacing",
+    "map_prose",
+    "spaced_markdown",
+    "spaced_marks",
+    "spaced_text",
+]
 
 NBSP = "\u00a0"  # no-break space: before « : », inside « », between a number and its unit
 NNBSP = "\u202f"  # narrow no-break space: before « ; ! ? » and « % »
@@ -79,16 +87,24 @@ _MARKS = re.compile(r"[;:!?«»%]|\d\s")
 _ANY_MARK = re.compile(r"[ \t\r\n\u00a0][;:!?»%]|«[ \t\r\n]|\d[ \t\r\n<]")
 
 
-def spaced_text(text: str) -> str:
-    """One run of prose text (HTML text, entities as written) with French spacing."""
-    if text.isspace() or not _MARKS.search(text):  # most text between tags
-        return text
+def spaced_marks(text: str) -> str:
+    """`text` with French spacing around its marks: a narrow no-break space before ; ! ? and
+    %, a no-break space before : and inside « ». Only the spaces already there change. The
+    page scripts' `frenchSpacing` (theme/assets/js/page.js) does the same, which a test
+    checks on the same inputs (tests/test_typography.py)."""
     text = _BEFORE_NARROW.sub(NNBSP, text)
     text = _BEFORE_COLON.sub(NBSP, text)
     text = _AFTER_OPENING.sub(NBSP, text)
     text = _BEFORE_CLOSING.sub(NBSP, text)
-    text = _BEFORE_PERCENT.sub(NNBSP, text)
-    return _BEFORE_UNIT.sub(NBSP, text)
+    return _BEFORE_PERCENT.sub(NNBSP, text)
+
+
+def spaced_text(text: str) -> str:
+    """One run of prose text (HTML text, entities as written) with French spacing: its marks
+    (`spaced_marks`), and no number cut from its unit."""
+    if text.isspace() or not _MARKS.search(text):  # most text between tags
+        return text
+    return _BEFORE_UNIT.sub(NBSP, spaced_marks(text))
 
 
 # A Markdown code span: `…` (its text is code, left as written).

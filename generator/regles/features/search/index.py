@@ -631,7 +631,7 @@ def _same_or_write(target: Path, content: bytes, earlier: Path | None) -> None:
     target.write_bytes(content)
 
 
-def _copy_index(kept: Path, output: Path) -> dict[str, int] | None:
+def copy_kept_index(kept: Path, output: Path) -> dict[str, int] | None:
     """The kept index given to `output` (replacing it), as path → bytes; None when it
     cannot be read whole (`output` is then left to be written again)."""
     try:
@@ -684,6 +684,41 @@ class _KeptPages:
         (self.folder / KEPT_PAGES_FILE).write_text(json.dumps(manifest), "utf-8")
 
 
+def made_by(excluded: Iterable[str] = EXCLUDED_PAGES) -> str:
+    """What makes an index of the same pages differ: Pagefind's build, what it is asked for,
+    and this module (which cuts pages into records)."""
+    parts = [
+        _pagefind_version(),
+        LANGUAGE,
+        *UNUSED_BUNDLE_FILES,
+        repr(sorted(excluded)),
+        hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def page_digest(path: str, text: str, area: Area | None) -> str:
+    """A page given to the index, as the kept index remembers it."""
+    return hashlib.sha256(f"{path}\0{area!r}\0{text}".encode()).hexdigest()
+
+
+def kept_index(cache: Path | None, made_by: str) -> _KeptPages | None:
+    """What the index kept in `cache` was made of, if it was made by the same (`made_by`)."""
+    if cache is None:
+        return None
+    with contextlib.suppress(OSError):
+        for folder in cache.glob(KEPT_INDEX_PREFIX + "*"):
+            kept = _KeptPages.read(folder)
+            if kept is not None and kept.made_by == made_by:
+                return kept
+    return None
+
+
+def kept_summary(kept: _KeptPages, written: Mapping[str, int]) -> IndexSummary:
+    """The summary of a kept index given again (`written`: path → bytes)."""
+    return IndexSummary(kept.records, kept.spells, len(written), sum(written.values()))
+
+
 class Indexer:
     """A search index fed page by page while the site is built, written at the end.
 
@@ -708,19 +743,10 @@ class Indexer:
         self.records = 0
         self.spells = 0
         self.cache = cache
-        # What makes an index of the same pages differ: Pagefind's build, what it is asked
-        # for, and this module (which cuts pages into records).
-        made_by = [
-            _pagefind_version(),
-            LANGUAGE,
-            *UNUSED_BUNDLE_FILES,
-            repr(sorted(self.excluded)),
-            hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
-        ]
-        self._made_by = hashlib.sha256("\0".join(made_by).encode()).hexdigest()
+        self._made_by = made_by(self.excluded)
         self._pages: list[str] = []  # digests of the pages given, in order
         self._held: list[tuple[str, str, Area | None]] = []  # those of the kept index so far
-        self._expected = self._kept_pages()
+        self._expected = kept_index(cache, self._made_by)
         self._service: _Service | None = None
         self._index_id: str | None = None
         self._output: Path | None = None
@@ -747,7 +773,7 @@ class Indexer:
         a whole page, or the article alone (see `article`); `area` says what it is."""
         if not is_indexed(path, self.excluded):
             return
-        self._pages.append(hashlib.sha256(f"{path}\0{area!r}\0{text}".encode()).hexdigest())
+        self._pages.append(page_digest(path, text, area))
         if self._service is None:
             expected = self._expected.pages if self._expected is not None else ()
             count = len(self._pages)
@@ -780,7 +806,7 @@ class Indexer:
             expected = self._expected
             if expected is not None and tuple(self._pages) == expected.pages:
                 self.records, self.spells = expected.records, expected.spells
-                return  # `finish` gives it (`_copy_index`)
+                return  # `finish` gives it (`copy_kept_index`)
             self._start()
         self._ask_for_files()
 
@@ -804,17 +830,6 @@ class Indexer:
         for page in self._pages:
             inputs.update(page.encode())
         return self.cache / f"{KEPT_INDEX_PREFIX}{inputs.hexdigest()[:24]}"
-
-    def _kept_pages(self) -> _KeptPages | None:
-        """What the kept index was made of, if it was made by the same (else None)."""
-        if self.cache is None:
-            return None
-        with contextlib.suppress(OSError):
-            for folder in self.cache.glob(KEPT_INDEX_PREFIX + "*"):
-                kept = _KeptPages.read(folder)
-                if kept is not None and kept.made_by == self._made_by:
-                    return kept
-        return None
 
     def _keep(self, output: Path) -> None:
         folder = self._kept_folder()
@@ -840,7 +855,7 @@ class Indexer:
         try:
             if self._service is None:  # the pages of the kept index: it is given again
                 assert self._expected is not None
-                copied = _copy_index(self._expected.folder, output)
+                copied = copy_kept_index(self._expected.folder, output)
                 if copied is not None:
                     return self._summary(copied)
                 self._start()  # the kept copy could not be read

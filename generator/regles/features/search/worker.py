@@ -3,8 +3,12 @@
 Cutting a page into records (`search.page_records`, an HTML parser in pure Python) costs as
 much as converting its Markdown; in the build's process it would add to the build's time. So
 the plugin hands each page's article to `IndexWorker`, which passes it on to a child Python
-(`python -m generator.search_worker`) that cuts the records and feeds Pagefind's service:
-both work on the machine's other core while MkDocs goes on.
+(`python -m regles.features.search.worker`) that cuts the records and feeds Pagefind's
+service: both work on the machine's other core while MkDocs goes on.
+
+When the build cache keeps the index of the same pages (search.Indexer), the pages are only
+compared with it here, and no child is started: the kept index is given again. The first
+page that differs starts the child, with the pages held back.
 
 Protocol, one JSON object per line. Parent to child: `{"cache": folder or null}` first (where
 `search.Indexer` keeps the last index), `{"page": path, "html": text, "area": [system, kind,
@@ -27,15 +31,28 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from regles.features.search.index import Area, Indexer, IndexSummary, SearchIndexError
+from regles.features.search.index import (
+    EXCLUDED_PAGES,
+    Area,
+    Indexer,
+    IndexSummary,
+    SearchIndexError,
+    copy_kept_index,
+    is_indexed,
+    kept_index,
+    kept_summary,
+    made_by,
+    page_digest,
+)
 
 __all__ = ["IndexWorker", "main"]
 
-ROOT = Path(__file__).resolve().parent.parent  # the folder that holds `generator/`
+ROOT = Path(__file__).resolve().parents[3]  # the folder that holds the package `regles`
 
 
 class IndexWorker:
-    """`search.Indexer`'s interface, its work done by a child process.
+    """`search.Indexer`'s interface, its work done by a child process, started only when a
+    page differs from those of the kept index (or when there is none).
 
     Pages are queued and written to the child by a thread, so that the build never waits
     on the pipe; errors of the child (Pagefind missing, a page it cannot read) are raised by
@@ -43,6 +60,62 @@ class IndexWorker:
     """
 
     def __init__(self, cache: Path | None = None) -> None:
+        self._cache = cache
+        self._kept = kept_index(cache, made_by(EXCLUDED_PAGES))
+        self._held: list[tuple[str, str, Area | None]] = []  # pages of the kept index so far
+        self._output: Path | None = None
+        self._child: _Child | None = None if self._kept is not None else _Child(cache)
+
+    def add_page(self, path: str, text: str, area: Area | None) -> None:
+        if self._child is None and is_indexed(path):
+            expected = self._kept.pages if self._kept is not None else ()
+            count = len(self._held)
+            if count < len(expected) and expected[count] == page_digest(path, text, area):
+                self._held.append((path, text, area))
+                return
+            self._start_child()
+        if self._child is not None:
+            self._child.add_page(path, text, area)
+
+    def _start_child(self) -> _Child:
+        """The child, started now if it was not: the pages held back given first."""
+        if self._child is None:
+            self._child = _Child(self._cache)
+            for page in self._held:
+                self._child.add_page(*page)
+            self._held = []
+        return self._child
+
+    def start_writing(self, output: Path) -> None:
+        """Ask for the index, for `output`: the kept one when every page was its own."""
+        self._output = output
+        if self._child is None and self._kept is not None and len(self._held) == len(
+            self._kept.pages
+        ):
+            return  # `finish` gives the kept index
+        self._start_child().start_writing(output)
+
+    def finish(self) -> IndexSummary:
+        """The index written into the output `start_writing` named; its summary."""
+        if self._output is None:
+            raise SearchIndexError("index jamais écrit (start_writing manquant)")
+        if self._child is None and self._kept is not None:
+            copied = copy_kept_index(self._kept.folder, self._output)
+            if copied is not None:
+                return kept_summary(self._kept, copied)
+            self._start_child().start_writing(self._output)  # the kept copy is unreadable
+        assert self._child is not None
+        return self._child.finish()
+
+    def abandon(self) -> None:
+        if self._child is not None:
+            self._child.abandon()
+
+
+class _Child:
+    """The child process that makes the index, and the thread that feeds it."""
+
+    def __init__(self, cache: Path | None) -> None:
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (closed by finish/abandon)
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}

@@ -8,6 +8,7 @@ that block has no spell pages. The export's format is read by `features/spells/e
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from regles.core import checks
+from regles.core.cache import code_digest, keep_object, kept_object
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
 from regles.core.typography import spaced_markdown
@@ -25,6 +27,7 @@ from regles.features.spells import terms as spell_terms
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
 DATA_FILE = "data/spells.json"
+CACHE_PREFIX = "livre-"  # a book kept in the build cache
 GRIMOIRE_SLUG = "grimoire"  # the grimoires' page in the spells' folder
 
 
@@ -163,9 +166,13 @@ class SpellBook:
         return records
 
 
-def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Problem]]:
+def read_spell_book(
+    settings: SpellSettings, cache: Path | None = None
+) -> tuple[SpellBook | None, list[Problem]]:
     """The spell book of the export, and every problem of the export for the report; no
-    book when the export cannot be read at all."""
+    book when the export cannot be read at all. With a `cache` folder, the book of the same
+    export read with the same settings and code is kept there and read again (reading the
+    export and its terms is most of a warm build's own work)."""
     name = settings.export_name
     problems: list[Problem] = []
     try:
@@ -184,10 +191,9 @@ def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Pro
         # Every other fault of the export is listed too: read it with « � » in place.
         text, found = checks.decode_source(settings.export.read_bytes(), name)
         problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
-    reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
-    result = spellbook.parse_export(text, source=name, reserved_slugs=reserved)
+    book = _parsed(settings, text, cache)
+    result = book.result
     problems += export_problems(result)
-    book = SpellBook(settings, result)
     problems += header_problems(result)
     problems += [
         Problem(
@@ -202,6 +208,23 @@ def read_spell_book(settings: SpellSettings) -> tuple[SpellBook | None, list[Pro
         for term in book.terms.unused_terms
     ]
     return book, problems
+
+
+def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook:
+    """The export's text parsed, its terms read; from the cache when it has them."""
+    key = hashlib.sha256(f"{code_digest()}\0{settings!r}\0{text}".encode()).hexdigest()[:24]
+    entry = cache / f"{CACHE_PREFIX}{key}.pickle" if cache is not None else None
+    kept = kept_object(entry) if entry is not None else None
+    if isinstance(kept, SpellBook) and kept.settings == settings:
+        return kept
+    reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
+    book = SpellBook(
+        settings, spellbook.parse_export(text, source=settings.export_name, reserved_slugs=reserved)
+    )
+    _ = book.terms  # read now, and kept with the book
+    if entry is not None:
+        keep_object(entry, book, stale=f"{CACHE_PREFIX}*.pickle")
+    return book
 
 
 def header_problems(result: spellbook.ParseResult) -> list[Problem]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from regles.core.slugs import slugify, unique_slug
@@ -69,6 +69,7 @@ _SIGNED_RE = re.compile(
 )
 _LEVEL_PHRASE_RE = re.compile(r"(?<![^\W_])[Nn]iveaux? de (?P<word>[^\W\d_]+)")
 _SENTENCE_STOPS = ".!?:•*«(["
+_SPACES = " \t\n\xa0\u202f"
 
 
 @dataclass
@@ -167,18 +168,19 @@ def _short_words(texts: Sequence[tuple[spellbook.Spell | None, str]], names: set
                 continue
             if not _is_capitalised(word, SHORT_LETTERS) or word in names:
                 continue
-            before = text[: m.start()].rstrip(" \t\n\xa0\u202f")
-            if before and before[-1] not in _SENTENCE_STOPS and not before.endswith("_"):
+            # The last character before the word, spaces aside: inside a sentence?
+            at = m.start() - 1
+            while at >= 0 and text[at] in _SPACES:
+                at -= 1
+            if at >= 0 and text[at] not in _SENTENCE_STOPS and text[at] != "_":
                 inside[word] += 1
     return {w for w, n in inside.items() if n >= 2 and w.casefold() not in lowercase}
 
 
-def _count(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
-    pattern = re.compile(
-        rf"(?<![^\W_])(?<![^\W\d_]-)(?<!Δ){re.escape(term.name)}(?![^\W_])(?!-[^\W\d_])"
-    )
-    for spell, text in texts:
-        n = len(pattern.findall(text))
+def _count(term: Term, words: Sequence[tuple[spellbook.Spell | None, Counter[str]]]) -> None:
+    """The term's occurrences as a whole word (`_WORD_RE`'s), and the spells they are in."""
+    for spell, counted in words:
+        n = counted.get(term.name, 0)
         term.occurrences += n
         if n and spell is not None and spell not in term.spells:
             term.spells.append(spell)
@@ -191,24 +193,58 @@ def _initials_match(abbreviation: str, words: Sequence[str]) -> bool:
 
 
 def _find_definition(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
-    """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes."""
-    name = re.escape(term.name)
-    letters = len(_letters(term.name))
-    before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{letters}}})\({name}\)")
-    after = re.compile(rf"(?<![^\W_]){name} \((?P<words>[^()\n]{{2,60}})\)")
+    """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes.
+
+    The term's own spelling is looked for first (a plain search), and the words around it
+    read only where it stands: a pattern tried at every position of every description took
+    a second of each build."""
+    name = term.name
+    count = len(_letters(name))
+    words_before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{count}}})\Z")
     for spell, text in texts:
-        for m in before.finditer(text):
-            words = re.split(r"[ ’']", m.group("words").strip(" ’'"))
-            if _initials_match(term.name, words):
-                term.definition, term.defined_in = m.group("words").strip(), spell
-                return
-        for m in after.finditer(text):
-            inner = m.group("words").strip()
+        for at in _positions(text, f"({name})"):
+            found = _words_before(words_before, text, at, count)
+            if found is not None:
+                words = re.split(r"[ ’']", found.strip(" ’'"))
+                if _initials_match(name, words):
+                    term.definition, term.defined_in = found.strip(), spell
+                    return
+        for at in _positions(text, f"{name} ("):
+            if at and (text[at - 1].isalnum()):
+                continue  # inside a longer word
+            inside = _INSIDE_PARENTHESES.match(text, at + len(name) + 2)
+            if inside is None:
+                continue
+            inner = inside.group("words").strip()
             words = re.split(r"[ ’']+", inner)
-            single = len(words) == 1 and inner.casefold().startswith(term.name.casefold())
-            if _initials_match(term.name, words) or (single and len(inner) > len(term.name)):
+            single = len(words) == 1 and inner.casefold().startswith(name.casefold())
+            if _initials_match(name, words) or (single and len(inner) > len(name)):
                 term.definition, term.defined_in = inner, spell
                 return
+
+
+# What « ABR ( » is followed by when it is defined: 2 to 60 characters, then « ) ».
+_INSIDE_PARENTHESES = re.compile(r"(?P<words>[^()\n]{2,60})\)")
+# Letters a word may hold: words longer than that before a definition are not looked at.
+_LONGEST_WORD = 80
+
+
+def _positions(text: str, needle: str) -> Iterator[int]:
+    """Where `needle` stands in `text`, left to right."""
+    at = text.find(needle)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _words_before(pattern: re.Pattern[str], text: str, at: int, count: int) -> str | None:
+    """The `count` words (each followed by a space or an apostrophe) that end right at `at`;
+    None if there are not that many."""
+    start = max(0, at - _LONGEST_WORD * count)
+    found = pattern.search(text, start, at)
+    if found is not None and found.start() == start and start > 0 and text[start - 1].isalpha():
+        found = pattern.search(text, 0, at)  # a word cut by the window: read it whole
+    return found.group("words") if found is not None else None
 
 
 def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
@@ -239,15 +275,16 @@ def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> 
             if s not in term.spells:
                 term.spells.append(s)
 
-    words: set[str] = set()
-    for _, text in texts:
-        words |= {w for w in _WORD_RE.findall(text) if _is_acronym(w)}
+    # Each text's words, counted once: a term's occurrences are those of the word.
+    counted = [(spell, Counter(_WORD_RE.findall(text))) for spell, text in texts]
+    every_word = {word for _, words_of_text in counted for word in words_of_text}
+    words = {word for word in every_word if _is_acronym(word)}
     words |= _attribute_words(result, names)
     words |= _short_words(texts, names)
     words -= set(fields) | set(labels)
     abbreviations = [Term(w) for w in sorted(words, key=lambda w: (w.casefold(), w))]
     for term in abbreviations:
-        _count(term, texts)
+        _count(term, counted)
         _find_definition(term, texts)
     abbreviations = [t for t in abbreviations if t.occurrences]
     abbreviations.sort(key=lambda t: (-t.occurrences, t.name.casefold(), t.name))

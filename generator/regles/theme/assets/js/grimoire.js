@@ -36,7 +36,6 @@ const VERSION = 1;
 const MAX_NAME = 80;
 const MAX_SPELLS = 1000; // in one grimoire, a link or a file
 const ID_PATTERN = /^[0-9a-z]{1,16}$/;
-const GRIMOIRE_PAGE = "grimoire/"; // in the spells' folder (spell_pages.GRIMOIRE_SLUG)
 
 // ---------------------------------------------------------------------------------------
 // Storage
@@ -131,11 +130,11 @@ const loadIndexes = () => {
 /** A kept spell's record now: by its id, else by its address; null when it is missing. */
 const resolve = (entry, { byId, byUrl }) => (entry.id && byId.get(entry.id)) || (entry.url && byUrl.get(entry.url)) || null;
 
-/** The grimoire page's address, from any spell's record: `<folder>/grimoire/`. */
-const grimoirePage = (record) => {
-  const url = String(record.url || "");
-  const at = url.indexOf(`${record.college_slug}/#`);
-  return new URL(`${at >= 0 ? url.slice(0, at) : ""}${GRIMOIRE_PAGE}`, siteRoot());
+/** The grimoire page's address, as the build names it in every page
+ * (<meta name="regles-listes">, main.html). */
+const grimoirePage = () => {
+  const meta = document.querySelector('meta[name="regles-listes"]');
+  return new URL(meta ? meta.content : "", location.href);
 };
 
 // ---------------------------------------------------------------------------------------
@@ -264,7 +263,7 @@ const addToGrimoire = async (record) => {
   if (!list) { list = { name, spells: [] }; store.lists.push(list); }
   list.spells.push(entry);
   store.last = name;
-  const page = grimoirePage(record);
+  const page = grimoirePage();
   page.searchParams.set("nom", name);
   try {
     writeStore(store);

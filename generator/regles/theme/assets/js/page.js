@@ -58,9 +58,10 @@ export function foldAccents(text) {
   return String(text).normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-/** `text` with French spacing, as the build gives the pages' prose (core/typography.py,
- * units aside): a narrow no-break space before ; ! ? and %, a no-break space before : and
- * inside « ». Only the spaces already there change: « 10:30 » and « 1d6! » stay. */
+/** `text` with French spacing, as the build gives the pages' prose (core/typography.py's
+ * `spaced_marks`; a test runs both on the same inputs): a narrow no-break space before ; ! ?
+ * and %, a no-break space before : and inside « ». Only the spaces already there change:
+ * « 10:30 » and « 1d6! » stay. */
 export function frenchSpacing(text) {
   return String(text)
     .replace(/[ \t\r\n\u00a0]+(?=[;!?])/g, "\u202f")

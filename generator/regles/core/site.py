@@ -1,0 +1,117 @@
+"""The site being built: its settings, and what the build knows of it as the stages go,
+which every feature reads (no MkDocs import)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from regles.core.checks import SiteMap
+from regles.core.markdown_text import PageText
+from regles.core.report import BuildReport
+from regles.core.systems import Systems
+from regles.features.offline.app import App
+from regles.features.spells.book import SpellSettings
+
+__all__ = ["BuildError", "Settings", "SiteContext", "as_written"]
+
+
+def as_written(path: Path, project: Path) -> str:
+    """A path as the owner would write it in mkdocs.yml: from its folder."""
+    return Path(os.path.relpath(path, project)).as_posix()
+
+
+class BuildError(Exception):
+    """A step of the build that cannot be done; the message says which and why, in French."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one site declares (mkdocs.yml). A relative path is taken from `project`, as
+    MkDocs takes the plugin's paths from the folder of mkdocs.yml."""
+
+    project: Path  # the folder of mkdocs.yml
+    config_name: str  # mkdocs.yml's file name, for the report
+    app: App  # the installed app's names and colours; its name is the site's
+    systems: Mapping[str, str] = field(default_factory=dict)
+    site_folders: Sequence[str] = ()  # folders of pages of the site, in no system
+    spells: SpellSettings | None = None
+    glossaries: Mapping[str, str] = field(default_factory=dict)  # system folder → its page
+    old_paths: Mapping[str, str] = field(default_factory=dict)  # /old/site/path/ → a page
+    # The game's words a reader types for others (`search: synonyms:`): both ways.
+    synonyms: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    calculators: Path = Path("calculators")  # the rules package's folder (may not exist)
+    node_modules: Path = Path("build/npm/node_modules")  # the generator's npm packages
+    pyodide_dir: Path | None = None  # default: node_modules' pyodide
+    snapshot: bool = True
+    cache_dir: Path = Path("build/cache")
+    report_file: Path = Path("build/rapport-construction.json")
+    theme_dirs: Sequence[Path] = ()  # where templates are looked for, the site's own first
+    # The pages' stylesheets and entry scripts, the generator's then the site's own: each is
+    # a file of the site, by its path (features/assets).
+    stylesheets: Sequence[str] = ()
+    scripts: Sequence[str] = ()
+    serving: bool = False  # `mkdocs serve`: its live-reload script is inline
+
+    def __post_init__(self) -> None:
+        for name in ("calculators", "node_modules", "pyodide_dir", "cache_dir", "report_file"):
+            path: Path | None = getattr(self, name)
+            if path is not None and not path.is_absolute():
+                object.__setattr__(self, name, self.project / path)  # frozen: set once here
+
+    @property
+    def pyodide(self) -> Path:
+        """Pyodide's npm package: the option's folder, else the generator's."""
+        return self.pyodide_dir or self.node_modules / "pyodide"
+
+    @property
+    def system_folders(self) -> Systems:
+        spells = self.spells
+        return Systems(
+            self.systems,
+            spells.folder if spells else None,
+            self.config_name,
+            spells.section if spells else None,
+            tuple(self.site_folders),
+            spells.system_name if spells else None,
+            (spells.fields_uri,) if spells else (),
+        )
+
+    def theme_file(self, name: str) -> Path:
+        """A file of the theme, as the templates are looked for."""
+        for folder in self.theme_dirs:
+            if (folder / name).is_file():
+                return folder / name
+        folders = ", ".join(map(str, self.theme_dirs))
+        raise BuildError(f"« {name} » introuvable dans les dossiers du thème ({folders})")
+
+    def shown(self, path: Path) -> str:
+        """A path of the build as the report names it: from the folder of mkdocs.yml."""
+        return as_written(path, self.project)
+
+
+@dataclass
+class SiteContext:
+    """What the build knows of the site, shared by every feature, filled by the build
+    (core/build.py) stage by stage: a feature reads it, and keeps its own state itself."""
+
+    settings: Settings
+    systems: Systems
+    report: BuildReport = field(default_factory=BuildReport)
+    # Once every page is known (after the `pages` stage):
+    owner_pages: frozenset[str] = frozenset()  # the owner's pages, by path in the docs
+    generated: frozenset[str] = frozenset()  # the pages the generator wrote
+    page_urls: dict[str, str] = field(default_factory=dict)  # path → site path "jeu/combat/"
+    files: list[str] = field(default_factory=list)  # every file of the site, pages included
+    # Once every page is read (the `indexed` stage): each page read once, front matter
+    # blanked, and its `#` title.
+    pages: list[tuple[str, PageText]] = field(default_factory=list)
+    page_titles: dict[str, str] = field(default_factory=dict)
+    site_map: SiteMap = field(default_factory=SiteMap)  # the pages' anchors and files
+    # Once MkDocs has read the nav: as mkdocs.yml writes it, and the pages in reading order.
+    nav: list[object] = field(default_factory=list)
+    reading_order: list[str] = field(default_factory=list)
+    # The pages that are not searched each on their own (a system's print page).
+    not_searched: set[str] = field(default_factory=set)

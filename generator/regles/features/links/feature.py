@@ -1,0 +1,141 @@
+"""Cross-links, as a feature of the build: the owner's link syntax checked, links to absent
+pages unlinked, « Section » references and italic mentions made links (references.py), the
+tables' directions annotated (directions.py), and the ```` ```accueil ```` block (home.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from regles.core import checks
+from regles.core.directives import Directive, DirectiveError
+from regles.core.markdown_text import PageText
+from regles.core.report import Kind, Problem
+from regles.core.site import SiteContext
+from regles.core.stages import HtmlJob, PageJob, Stages
+from regles.features.links.directions import annotate_directions
+from regles.features.links.home import home_block, quick_links
+from regles.features.links.references import (
+    SpellTarget,
+    TargetIndex,
+    check_link_syntax,
+    link_references,
+    unlink_absent_pages,
+)
+
+__all__ = ["LinksFeature"]
+
+
+class LinksFeature:
+    """The site's link targets (`index`, made once every page is read) and the passes that
+    link a page to them. `spells` are the targets a database gives (features/spells), `groups`
+    the group of each page of a database (a spell mention prefers its own college's spell),
+    `lists_first` the page a section's quick link leads to when the section holds it."""
+
+    def __init__(
+        self,
+        site: SiteContext,
+        spells: Callable[[], list[SpellTarget]],
+        groups: Mapping[str, str],
+        lists_first: str | None = None,
+    ) -> None:
+        self.site = site
+        self.spells = spells
+        self.groups = groups
+        self.lists_first = lists_first
+        self.index = TargetIndex()
+        self._suggesters: tuple[checks.Suggester, checks.Suggester] | None = None
+
+    def register(self, stages: Stages) -> None:
+        stages.indexed.append(self.build_index)
+        # Highest first, and problems are listed in that order. The checks read the source as
+        # written; references are found in the text the unlinking leaves (the words of a link
+        # to an absent page may be one).
+        stages.markdown.register(self.link_syntax, "link_syntax", 60)
+        stages.markdown.register(self.absent_pages, "absent_pages", 40)
+        stages.markdown.register(self.references, "references", 30)
+        stages.directive("accueil", self.home)
+        # Before the French spacing and the search index read the text (core/build.py).
+        stages.html.register(self.directions, "directions", 70)
+
+    # Once every page is read --------------------------------------------------------------
+
+    def build_index(self) -> list[Problem]:
+        """The link targets of every page but a database's group pages (their entries are
+        targets of their own), and the pages the settings name, checked."""
+        settings = self.site.settings
+        owner = [(uri, page) for uri, page in self.site.pages if uri not in self.groups]
+        self.index = TargetIndex.build(
+            owner,
+            self.spells(),
+            glossaries=settings.glossaries,
+            old_paths=settings.old_paths,
+            scope_of=self.site.systems.scope_of,
+        )
+        self._suggesters = None
+        return self._missing_pages({uri for uri, _ in self.site.pages})
+
+    def _missing_pages(self, known: set[str]) -> list[Problem]:
+        """A glossary or a new home of an old address that names no page of the docs."""
+        settings = self.site.settings
+        named = [
+            (f"le glossaire du système « {folder} »", page)
+            for folder, page in settings.glossaries.items()
+        ] + [(f"l’adresse « {old} » (old_paths)", page) for old, page in settings.old_paths.items()]
+        return [
+            Problem(
+                settings.config_name,
+                None,
+                "error",
+                Kind.SETTING_PAGE_MISSING,
+                f"{what} nomme la page « {page} », qui n’est pas dans le contenu",
+                page,
+            )
+            for what, page in named
+            if page not in known
+        ]
+
+    def suggesters(self) -> tuple[checks.Suggester, checks.Suggester]:
+        """Section titles and spell names of the index, gathered once per build."""
+        if self._suggesters is None:
+            index = self.index
+            titles = checks.Suggester(t.title for ts in index.sections.values() for t in ts)
+            spells = checks.Suggester(s.name for ss in index.spells.values() for s in ss)
+            self._suggesters = (titles, spells)
+        return self._suggesters
+
+    # Markdown passes ------------------------------------------------------------------------
+
+    def link_syntax(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return page, check_link_syntax(page, job.file)
+
+    def absent_pages(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        return unlink_absent_pages(page, job.file, self.index)
+
+    def references(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
+        titles, spells = self.suggesters()
+        page, found = link_references(
+            page,
+            job.file,
+            self.index,
+            college=self.groups.get(job.file),
+            typo=lambda name: checks.reference_typo(titles, name),
+        )
+        return page, checks.with_suggestions(found, titles, spells)
+
+    def home(self, directive: Directive, page: PageText) -> str:
+        """The ```accueil block: a search field and the nav's quick links."""
+        links = quick_links(self.site.nav, self.site.page_titles, self.lists_first)
+        block = home_block(links, directive.file, spells=self.lists_first is not None)
+        if not block:
+            raise DirectiveError(
+                Kind.EMPTY_HOME_LINKS,
+                "bloc « ```accueil » : la nav de mkdocs.yml ne nomme aucune autre page "
+                "de ce site, il n’aurait aucun lien",
+            )
+        return block
+
+    # HTML pass -----------------------------------------------------------------------------
+
+    def directions(self, html: str, job: HtmlJob) -> str:
+        """« Le tableau à droite » annotated: the table is not to the right on a phone."""
+        return annotate_directions(html)

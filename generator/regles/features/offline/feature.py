@@ -1,0 +1,52 @@
+"""Offline reading, as a feature of the build: the page served for a page never downloaded
+while the network is down (unless the owner wrote one), and, after every other file of the
+site is written, the web app manifest, Workbox's runtime and the service worker with every
+file and its hash (offline.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from regles.core.site import BuildError, SiteContext
+from regles.core.stages import GeneratedPage, Stages
+from regles.features.offline import offline
+
+__all__ = ["OfflineFeature"]
+
+
+class OfflineFeature:
+    """`links` are (words, page in the docs) the offline page points to besides the home
+    page (a database's index)."""
+
+    def __init__(self, site: SiteContext, links: Sequence[tuple[str, str]] = ()) -> None:
+        self.site = site
+        self.links = list(links)
+
+    def register(self, stages: Stages) -> None:
+        stages.pages.append(self.fallback)
+        # Last of all: it hashes every file of the site, so every other one must be there.
+        stages.emitters.register(self.write, "offline", 10)
+        stages.template_globals["regles_app"] = self.site.settings.app  # partials/pwa-head.html
+
+    def fallback(self, owner: frozenset[str]) -> list[GeneratedPage]:
+        if offline.FALLBACK_SOURCE in owner:
+            return []
+        # MkDocs makes the home page of index.md, or else of README.md.
+        home = next((p for p in ("index.md", "README.md") if p in owner), None)
+        page = offline.fallback_page(home, self.links)
+        return [GeneratedPage(offline.FALLBACK_SOURCE, page, in_nav=False)]
+
+    def write(self, site_dir: Path) -> None:
+        """Manifest, Workbox runtime, then sw.js listing every file of the site with its hash."""
+        settings = self.site.settings
+        try:
+            offline.build_offline(
+                site_dir,
+                node_modules=settings.node_modules,
+                service_worker=settings.theme_file(offline.SERVICE_WORKER_FILE),
+                app=settings.app,
+                cache=settings.cache_dir,
+            )
+        except (OSError, offline.OfflineError) as error:
+            raise BuildError(f"hors ligne : {error}") from error

@@ -1,0 +1,81 @@
+"""The search index, as a feature of the build: each page cut into records and given to
+Pagefind as soon as it is converted, in a process of its own (worker.py), while MkDocs
+converts the next ones; the index asked for once every page is converted, written while the
+templates are rendered, and taken into the site after every page is written (index.py)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from markupsafe import Markup
+
+from regles.core.site import BuildError, SiteContext
+from regles.core.stages import HtmlJob, Stages
+from regles.features.search import index as search
+from regles.features.search.worker import IndexWorker
+
+__all__ = ["SearchFeature"]
+
+
+class SearchFeature:
+    """The index being made (`indexer`), from the build's start to its end."""
+
+    def __init__(self, site: SiteContext) -> None:
+        self.site = site
+        self.indexer: IndexWorker | None = None
+
+    def register(self, stages: Stages) -> None:
+        stages.start.append(self.start)
+        stages.abandon.append(self.abandon)
+        # Last: the page as the site writes it, French spacing and all (core/build.py).
+        stages.html.register(self.add_page, "search_index", 30)
+        stages.converted.append(self.ask_for_index)
+        stages.emitters.register(self.finish, "search_index", 50)
+        # partials/search.html: the game's words for the search box, in the page itself (no
+        # request of their own, offline as the page is), escaped for an attribute.
+        words = json.dumps(self.site.settings.synonyms, ensure_ascii=False, sort_keys=True)
+        stages.template_globals["regles_search_words"] = Markup(html.escape(words, quote=True))
+
+    def start(self) -> None:
+        self.abandon()
+        try:
+            self.indexer = IndexWorker(cache=self.site.settings.cache_dir)
+        except OSError as error:
+            raise BuildError(f"recherche : {error}") from error
+
+    def abandon(self) -> None:
+        if self.indexer is not None:
+            self.indexer.abandon()
+            self.indexer = None
+
+    def add_page(self, html: str, job: HtmlJob) -> str:
+        """The page's article to the index, unless its front matter says `search: exclude:
+        true` or it is searched otherwise (a print page: its pages each on their own)."""
+        if self.indexer is not None and job.searched and job.uri not in self.site.not_searched:
+            area = search.area_of(self.site.systems, job.uri)
+            self.indexer.add_page(job.destination, search.article(html, job.title), area)
+        return html
+
+    def ask_for_index(self, site_dir: Path) -> None:
+        """Every page is converted: Pagefind writes the index while the templates render."""
+        if self.indexer is None:
+            return
+        try:
+            self.indexer.start_writing(site_dir / search.INDEX_FOLDER)
+        except search.SearchIndexError as error:
+            self.indexer = None
+            raise BuildError(f"recherche : {error}") from error
+
+    def finish(self, site_dir: Path) -> None:
+        """The index asked for, written into `pagefind/`; the files of Material's own search,
+        unused, removed."""
+        indexer, self.indexer = self.indexer, None
+        if indexer is None:
+            return
+        try:
+            search.log_summary(indexer.finish())
+        except search.SearchIndexError as error:
+            raise BuildError(f"recherche : {error}") from error
+        search.remove_material_search(site_dir)
