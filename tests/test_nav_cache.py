@@ -14,7 +14,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from regles.features.assets.nav import NavItems
-from tests.conftest import ROOT
+from tests.conftest import ROOT, variant_of_test_site
 
 
 def page(url: str) -> SimpleNamespace:
@@ -86,6 +86,7 @@ def test_a_build_that_reuses_renders_writes_the_same_pages(
 ) -> None:
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     monkeypatch.chdir(ROOT)
+    test_site = variant_of_test_site(tmp_path)
     made: list[NavItems] = []
     created = NavItems.__init__
 
@@ -96,14 +97,15 @@ def test_a_build_that_reuses_renders_writes_the_same_pages(
     monkeypatch.setattr(NavItems, "__init__", init)
 
     def site(name: str) -> dict[str, bytes]:
-        config = load_config(config_file=str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / name))
+        config = load_config(config_file=str(test_site), site_dir=str(tmp_path / name))
         build(config)
         return _html(tmp_path / name)
 
     reused = site("reused")
-    assert made[-1].reused > made[-1].rendered  # most items are reused on this site
+    # Many items are reused: every page of a folder shows the same ones.
+    assert made[-1].reused > made[-1].rendered / 2
     monkeypatch.setattr(NavItems, "key", lambda self, *args: None)
     every = site("every")
     assert made[-1].reused == 0
-    assert reused.keys() == every.keys() and len(reused) > 30  # every page of the site
+    assert reused.keys() == every.keys() and len(reused) > 20  # every page of the test site
     assert [name for name in reused if reused[name] != every[name]] == []

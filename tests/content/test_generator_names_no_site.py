@@ -13,7 +13,8 @@ from bench.project import load_mkdocs_yaml, plugin_options
 from regles.core.slugs import slugify
 from tests.conftest import ROOT
 
-GENERATOR = (ROOT / "generator",)
+# The package's source and the generator's own tools, not what an install writes beside them.
+GENERATOR = (ROOT / "generator" / "regles", ROOT / "generator" / "tools")
 # The generator's own pages, which a site may replace with its own.
 ITS_OWN = {"index", "hors-ligne"}
 BINARY = {".png", ".pyc"}
