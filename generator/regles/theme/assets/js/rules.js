@@ -77,8 +77,8 @@ async function boot() {
     const response = await fetch(new URL("assets/rules-runtime.json", root));
     if (!response.ok) throw new Error("description du calculateur introuvable");
     const paths = await response.json();
-    // The name is put into Python code by the worker: only a plain identifier.
-    if (!/^[A-Za-z_]\w*$/.test(paths.module)) throw new Error("description du calculateur invalide");
+    // The module the worker imports: a plain (dotted) name, never code.
+    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(paths.module)) throw new Error("description du calculateur invalide");
     const runtime = {
       pyodide: new URL(paths.pyodide, root).href,
       package: new URL(paths.package, root).href,
