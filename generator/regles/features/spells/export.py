@@ -84,6 +84,7 @@ from typing import Literal
 
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
+from regles.features.spells.sorting import SORTED_BY_TIME, duration_order, is_long
 
 __all__ = [
     "SPELL_TABLE_MARK",
@@ -939,6 +940,13 @@ def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
                     "description": s.description,
                     "url": f"{folder}/{college.slug}/#{s.slug}",
                     "slug": s.slug,
+                    # What the lists sort and filter by (sorting.py), as the index's rows.
+                    "tri": {
+                        key: duration_order(s.fields.get(field, ""))
+                        for field, key in _FILTER_KEYS.items()
+                        if key in SORTED_BY_TIME
+                    },
+                    "long": is_long(s.fields.get("Temps", "")),
                 }
             )
     return records
@@ -1107,13 +1115,15 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
     label_attrs = " ".join(labels.data_attributes())
     lines = [f'<table id="table-sorts" {label_attrs}>']
     headings = ("Nom", labels.college, labels.levels, *map(labels.field, _INDEX_COLUMNS))
-    header = "".join(f"<th>{e(h)}</th>" for h in headings)
+    # Each column says its name in the filters, its sort's (the script reads them there).
+    header = "".join(
+        f'<th data-colonne="{key}">{e(h)}</th>' for key, h in zip(COLUMNS, headings, strict=True)
+    )
     lines.append(f"<thead><tr>{header}</tr></thead>")
     lines.append("<tbody>")
     for college in result.colleges:
         for s in college.spells:
             values = {k: s.fields.get(k, "") for k in _INDEX_COLUMNS}
-            temps = values["Temps"].strip().split(" ", 1)[0].rstrip(",.").casefold()
             attrs = {
                 "data-college": college.slug,
                 "data-min": str(s.level_min),
@@ -1123,7 +1133,13 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
                 "data-temps": values["Temps"],
                 "data-resistance": values["Résistance"],
                 # Casting time "long" is the system's keyword for rituals; other values stay "0".
-                "data-long": "1" if temps == "long" else "0",
+                "data-long": "1" if is_long(values["Temps"]) else "0",
+                # The order of the timed columns (sorting.py): the script sorts by them.
+                **{
+                    f"data-tri-{key}": _number(duration_order(values[field]))
+                    for field, key in _FILTER_KEYS.items()
+                    if key in SORTED_BY_TIME
+                },
             }
             label, title = _levels(s)
             cells = [
@@ -1151,8 +1167,15 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
     return "\n".join(lines)
 
 
-# The index's columns, as the filters name them (the `data-*` of the table's rows).
+# The index's columns, as the filters name them (the `data-*` of the table's rows), and all
+# the columns in their order (the headers' `data-colonne`, the grimoire's `data-colonnes`).
 _FILTER_KEYS = {"Classe": "classe", "Durée": "duree", "Temps": "temps", "Résistance": "resistance"}
+COLUMNS = ("nom", "college", "niveaux", *_FILTER_KEYS.values())
+
+
+def _number(value: float) -> str:
+    """A number as a data attribute writes it: « 60 », « 5400.5 »."""
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def render_grimoire_page(
@@ -1167,6 +1190,7 @@ def render_grimoire_page(
     labels = labels or IndexLabels()
     attrs = labels.data_attributes()
     attrs += [f'data-champ-{key}="{e(field)}"' for field, key in _FILTER_KEYS.items()]
+    attrs.append(f'data-colonnes="{" ".join(COLUMNS)}"')
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
     lines = [
         f"# {_heading_text(title)}",

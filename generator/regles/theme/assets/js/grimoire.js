@@ -456,7 +456,8 @@ const setupGrimoirePage = (signal) => {
       list.append(node);
       const fields = (record && record.fields) || {};
       const field = (name) => String(fields[keys(name)] ?? "");
-      const firstWord = field("temps").trim().split(" ", 1)[0].replace(/[,.]+$/, "").toLowerCase();
+      // What the lists sort and filter by, as the build wrote it (`tri`, `long`).
+      const order = (record && record.tri) || {};
       return filterRow({
         node, rank,
         name: record ? String(record.name) : entry.name,
@@ -464,7 +465,7 @@ const setupGrimoirePage = (signal) => {
         values: record ? {
           college: record.college_slug, min: record.level_min, max: record.level_max,
           classe: field("classe"), duree: field("duree"), temps: field("temps"), resistance: field("resistance"),
-          long: firstWord === "long" ? "1" : "0",
+          long: record.long ? "1" : "0", triDuree: order.duree, triTemps: order.temps,
         } : { college: "", min: "1", max: "10" },
         record,
       });

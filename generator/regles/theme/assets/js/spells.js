@@ -138,7 +138,6 @@ addPreview({
 
 // The address's query parameters and the sortable columns: shared links hold these names.
 const PARAMETERS = ["texte", "college", "min", "max", "classe", "resistance", "long", "desc", "tri", "ordre"];
-const COLUMNS = ["nom", "college", "niveaux", "classe", "duree", "temps", "resistance"];
 
 /** « Vol-3 », « Vol+Magerie » → « Vol »: the attribute without its modifiers. */
 const baseResistance = (value) => {
@@ -150,29 +149,6 @@ const baseResistance = (value) => {
   return base || value.trim();
 };
 
-const UNITS = [
-  [/^s(?:ec|econde)?s?$/, 1], [/^min(?:ute)?s?$/, 60], [/^h(?:eure)?s?$/, 3600],
-  [/^(?:jour|journee)s?$/, 86400], [/^semaines?$/, 604800], [/^mois$/, 2592000],
-  [/^(?:an|annee)s?$/, 31536000],
-];
-
-/** A duration's sort key: [rank, seconds]. Rank 0 measured, 1 short/long, 2 endless, 3 other. */
-const durationKey = (value) => {
-  const t = fold(value);
-  const m = t.match(/^(\d+(?:[.,]\d+)?|une?|quelques)\s+([a-z]+)/);
-  if (m) {
-    const number = /^\d/.test(m[1]) ? Number(m[1].replace(",", ".")) : m[1] === "quelques" ? 3 : 1;
-    const unit = UNITS.find(([re]) => re.test(m[2]));
-    if (unit) return [0, number * unit[1]];
-  }
-  if (/^court/.test(t)) return [1, 0];
-  if (/^long/.test(t)) return [1, 1];
-  if (/^(permanent|indefini|jusqu)/.test(t)) return [2, 0];
-  return [3, 0];
-};
-
-const compareDurations = (a, b) => a[0] - b[0] || a[1] - b[1];
-
 // The text each sortable column is sorted by, in a row read from the table.
 const COLUMN_TEXT = {
   nom: (row) => row.name,
@@ -182,7 +158,9 @@ const COLUMN_TEXT = {
   duree: (row) => row.duration,
   temps: (row) => row.castingTime,
 };
-const TIMED_COLUMNS = ["duree", "temps"];
+// The columns sorted by the order of their durations, which the build writes
+// (features/spells/sorting.py): `data-tri-*` of the index's rows, `tri` of a record.
+const TIMED = { duree: (row) => row.durationOrder, temps: (row) => row.castingOrder };
 
 /** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
  * moved (a table row, a card); `values`: the index's columns (`classe`, `duree`, `temps`,
@@ -200,6 +178,8 @@ export const filterRow = ({ node, rank, name, collegeName, values, nameLink = nu
     resistanceBase: resistance ? baseResistance(resistance) : "",
     duration: (values.duree || "").trim(),
     castingTime: (values.temps || "").trim(),
+    durationOrder: Number(values.triDuree) || 0,
+    castingOrder: Number(values.triTemps) || 0,
     long: values.long === "1",
     nameLink,
     record,
@@ -335,6 +315,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   wrapper.before(form);
   wrapper.after(empty);
+
+  // The columns by their names in the filters and the address, as the build writes them
+  // (features/spells/export.py): each header's, or, for a list of cards, the list's.
+  const COLUMNS = headers.length
+    ? headers.map((th) => th.dataset.colonne || "")
+    : (owner.dataset.colonnes || "").split(" ").filter(Boolean);
 
   // Sortable headers: a button in each <th>.
   const buttons = headers.map((th, i) => {
@@ -480,10 +466,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const comparison = (column) => {
     if (column === "niveaux") return (a, b) => a.min - b.min || a.max - b.max;
     const textOf = COLUMN_TEXT[column];
-    if (TIMED_COLUMNS.includes(column)) {
-      const memo = new Map(rows.map((row) => [row, durationKey(textOf(row))]));
-      return (a, b) => compareDurations(memo.get(a), memo.get(b)) || collator.compare(textOf(a), textOf(b));
-    }
+    const orderOf = TIMED[column];
+    if (orderOf) return (a, b) => orderOf(a) - orderOf(b) || collator.compare(textOf(a), textOf(b));
     return (a, b) => collator.compare(textOf(a), textOf(b));
   };
   const emptyIn = (column) => (row) => (column in COLUMN_TEXT ? !COLUMN_TEXT[column](row) : false);

@@ -1,0 +1,67 @@
+"""What the spell lists sort and filter by that is not the fields' text as written: a
+duration's order (« 1 minute » before « 1 heure » before « permanent »), and whether a
+casting time is « long » (a ritual).
+
+Computed once, here, and written by the build into the index's rows (`data-tri-*`,
+`data-long`) and into `data/spells.json` (`tri`, `long`): the page scripts sort by these
+values and never read a duration themselves.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["SORTED_BY_TIME", "duration_order", "is_long"]
+
+# The index's columns that sort by their duration, by their filter names.
+SORTED_BY_TIME = ("duree", "temps")
+
+_UNITS = (
+    (re.compile(r"s(?:ec|econde)?s?"), 1),
+    (re.compile(r"min(?:ute)?s?"), 60),
+    (re.compile(r"h(?:eure)?s?"), 3_600),
+    (re.compile(r"(?:jour|journee)s?"), 86_400),
+    (re.compile(r"semaines?"), 604_800),
+    (re.compile(r"mois"), 2_592_000),
+    (re.compile(r"(?:an|annee)s?"), 31_536_000),
+)
+_MEASURED = re.compile(r"^(\d+(?:[.,]\d+)?|une?|quelques)\s+([a-z]+)")
+# Ranks: a measured time, then « court » and « long », then endless, then anything else.
+_RANK = 10**15  # above any measured time in seconds (some 30 million years), exact in a float
+
+
+def _fold(text: str) -> str:
+    """Without accents nor case, its spaces one (as the lists' search folds it)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(letters.lower().split())
+
+
+def duration_order(value: str) -> float:
+    """A number that orders durations as a reader does: measured ones by their length in
+    seconds (« quelques » counts 3, « un » 1), then « court », then « long », then endless
+    ones (« permanent », « indéfini », « jusqu’à… »), then every other text."""
+    text = _fold(value)
+    measured = _MEASURED.match(text)
+    if measured:
+        count, word = measured.groups()
+        if count[0].isdigit():
+            number = float(count.replace(",", "."))
+        else:
+            number = 3.0 if count == "quelques" else 1.0
+        for unit, seconds in _UNITS:
+            if unit.fullmatch(word):
+                return min(number * seconds, _RANK - 1)
+    if text.startswith("court"):
+        return float(1 * _RANK)
+    if text.startswith("long"):
+        return float(1 * _RANK + 1)
+    if text.startswith(("permanent", "indefini", "jusqu")):
+        return float(2 * _RANK)
+    return float(3 * _RANK)
+
+
+def is_long(casting_time: str) -> bool:
+    """Whether a casting time is « long », the export's word for a ritual."""
+    return casting_time.strip().split(" ", 1)[0].rstrip(",.").casefold() == "long"
