@@ -45,8 +45,10 @@ lint: deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
+# Two processes (pytest-xdist), each file's tests in one of them: most browser tests wait on
+# the page more than they work, and the machine has two cores.
 test: deps
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 # Lighthouse, pinned in bench/package.json, installed apart from the site's own npm packages.
 BENCH_NPM_STAMP := bench/node_modules/.installed

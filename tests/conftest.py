@@ -6,7 +6,10 @@ conftest gives `site_dir` and `site_url` for the site built from mkdocs.yml inst
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
+import hashlib
 import http.server
 import os
 import shutil
@@ -52,6 +55,33 @@ HOLD_FRAMES = """(() => {
     for (const callback of held.splice(0)) original(callback);
   };
 })();"""
+
+
+# A page whose Python is ready to compute (rules.js's status).
+PYTHON_READY = "() => window.rules?.status?.().state === 'ready'"
+
+
+def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
+    """`window.rules.run(name, inputs)` in the page: `{ok: true, outputs}`, or the error's
+    `{ok: false, field, message, kind}`."""
+    return page.evaluate(
+        """([name, inputs]) => window.rules.run(name, inputs).then(
+            (outputs) => ({ok: true, outputs}),
+            (e) => ({ok: false, field: e.field, message: e.message, kind: e.kind}))""",
+        [name, inputs],
+    )
+
+
+def assert_cells_within(page: Any, table: Any, width: int) -> None:
+    """Every cell of `table` on the screen of that width, nothing to scroll sideways."""
+    table.scroll_into_view_if_needed()
+    for cell in table.locator("td").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (
+            cell.inner_text(),
+            box,
+        )
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def hold_load(context: Any) -> list[Any]:
@@ -107,6 +137,20 @@ def npm_packages() -> Path:
     return npm.installed(ROOT / "build" / "npm")
 
 
+@contextlib.contextmanager
+def one_build_of(config: Path) -> Iterator[None]:
+    """Exclusive use of `config`'s build outputs (its cache, its report) across processes."""
+    locks = ROOT / "build" / "verrous"
+    locks.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha256(str(config.resolve()).encode()).hexdigest()[:16]
+    with open(locks / name, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def build_site(
     destination: Path,
     config: Path = TEST_SITE,
@@ -120,30 +164,33 @@ def build_site(
     builds ("properdocs": the same command under ProperDocs); `verbose` adds `-v` (the
     report's notes, line by line)."""
     npm_packages()
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            engine,
-            "build",
-            "--strict",
-            *(["-v"] if verbose else []),
-            "-f",
-            str(config),
-            "-d",
-            str(destination),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={
-            **os.environ,
-            "NO_MKDOCS_2_WARNING": "1",
-            **({"SITE_URL": site_url} if site_url else {}),
-            **(env or {}),
-        },
-    )
+    # Builds of one mkdocs.yml share its build cache and report: one at a time, when tests
+    # run in several processes (pytest -n).
+    with one_build_of(config):
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                engine,
+                "build",
+                "--strict",
+                *(["-v"] if verbose else []),
+                "-f",
+                str(config),
+                "-d",
+                str(destination),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={
+                **os.environ,
+                "NO_MKDOCS_2_WARNING": "1",
+                **({"SITE_URL": site_url} if site_url else {}),
+                **(env or {}),
+            },
+        )
 
 
 # What another site's build may take from a build cache: what is made from sources alone
@@ -248,6 +295,35 @@ def chromium_path() -> str | None:
         (p for p in CHROMIUM_CANDIDATES if Path(p).exists()), None
     )
     return found or shutil.which("chromium")
+
+
+# The calculators' runtime description, the first thing a page asks for to start Python.
+RULES_RUNTIME = "**/assets/rules-runtime.json"
+
+
+@pytest.fixture(autouse=True)
+def python_held_back(request: pytest.FixtureRequest) -> Iterator[None]:
+    """In a browser test not marked `python`, the pages' Python never starts: the request
+    that starts it is held, as on a network that has not delivered it yet. A page of
+    calculators or dice starts Python on its own once loaded (seconds of work on both
+    cores); a test of the search, the print or the contrast would pay that and test nothing
+    of it. Tests of what Python does are marked `python` (a module: `pytestmark`)."""
+    if "browser" not in request.fixturenames or request.node.get_closest_marker("python"):
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    new_context = browser.new_context
+
+    def held_back(*args: Any, **options: Any) -> Any:
+        context = new_context(*args, **options)
+        context.route(RULES_RUNTIME, lambda route: None)  # never answered
+        return context
+
+    browser.new_context = held_back
+    try:
+        yield
+    finally:
+        del browser.new_context
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from bench.server import CountingServer
 from regles.features.calculators.formatting import format_value
 from tests.conftest import rules_of_test_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
 
 def edit(expression: str, expected: str | None = None) -> web.Edit:

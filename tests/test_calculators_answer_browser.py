@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from regles.features.calculators.formatting import format_number, format_percent, format_value
-from tests.conftest import rules_of_test_site
+from tests.conftest import PYTHON_READY, assert_cells_within, rules_of_test_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
-READY = "() => window.rules?.status?.().state === 'ready'"
+READY = PYTHON_READY
 RULES = rules_of_test_site()  # tests/site/regles_essai, the test site's calculators
 CATALOG = {str(entry["id"]): entry for entry in RULES.catalog()}
 TEXTS = """(form) => Object.fromEntries([...form.querySelectorAll("dl output[name]")]
@@ -230,11 +230,4 @@ def test_a_list_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None
     (columns,) = [o["columns"] for o in CATALOG["charge"]["outputs"] if o.get("columns")]
     assert cells == [[format_value(c["name"], g) for c in columns] for g in groups]
     # At 360 px every cell, the load above all, is on the screen: nothing to scroll sideways.
-    table.scroll_into_view_if_needed()
-    for cell in table.locator("td").all():
-        box = cell.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (
-            cell.inner_text(),
-            box,
-        )
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert_cells_within(page, table, WIDTH)

@@ -12,11 +12,11 @@ import pytest
 
 from regles.features.calculators.formatting import format_number, format_percent, format_value
 from regles.kit import CalculatorInputError
-from tests.conftest import HOLD_FRAMES, hold_load, rules_of_test_site
+from tests.conftest import HOLD_FRAMES, PYTHON_READY, browser_run, hold_load, rules_of_test_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 # window.rules is there before the bundle has run (main.html's head script starts it).
-READY = "() => window.rules?.status?.().state === 'ready'"
+READY = PYTHON_READY
 # The test site's rules package (tests/site/regles_essai), as CPython runs it.
 RULES = rules_of_test_site()
 CATALOG = {str(entry["id"]): entry for entry in RULES.catalog()}
@@ -75,15 +75,6 @@ def page(browser: Any, site_url: str) -> Iterator[Any]:
     page.wait_for_function(READY, timeout=60000)
     yield page
     context.close()
-
-
-def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
-    return page.evaluate(
-        """([name, inputs]) => window.rules.run(name, inputs).then(
-            (outputs) => ({ok: true, outputs}),
-            (e) => ({ok: false, field: e.field, message: e.message, kind: e.kind}))""",
-        [name, inputs],
-    )
 
 
 @pytest.mark.parametrize(("name", "inputs"), SHARED_INPUTS, ids=lambda v: str(v)[:40])

@@ -15,7 +15,7 @@ import pytest
 from regles.features.calculators.charts import chart_html
 from tests.conftest import rules_of_test_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
 READY = "() => window.rules?.status?.().state === 'ready'"
 RULES = rules_of_test_site()

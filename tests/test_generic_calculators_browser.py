@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import NODE_MODULES, build_site, serve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
 CONFIG = f"""site_name: Sans paquet
 docs_dir: content

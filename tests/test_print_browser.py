@@ -92,6 +92,7 @@ def test_a_dark_page_prints_on_white(browser: Any, site_url: str) -> None:
     context.close()
 
 
+@pytest.mark.python  # the results printed are Python's, for the values typed
 def test_a_calculator_prints_its_inputs_and_results(browser: Any, site_url: str) -> None:
     context, page = opened(browser, site_url + CALCULATOR_PAGE)
     form = page.locator("form.calculateur").first

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import rules_of_test_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
 WATCH = """
 window.__csp = [];

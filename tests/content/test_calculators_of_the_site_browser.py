@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 import calculators
+from tests.conftest import PYTHON_READY, assert_cells_within, browser_run
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.python]
 
-READY = "() => window.rules?.status?.().state === 'ready'"
+READY = PYTHON_READY
 CATALOG = {str(entry["id"]): entry for entry in calculators.catalog()}
 WIDTH, HEIGHT = 360, 800
 
@@ -100,15 +101,6 @@ def phone(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
-    return page.evaluate(
-        """([name, inputs]) => window.rules.run(name, inputs).then(
-            (outputs) => ({ok: true, outputs}),
-            (e) => ({ok: false, field: e.field, message: e.message, kind: e.kind}))""",
-        [name, inputs],
-    )
-
-
 @pytest.mark.parametrize(("name", "inputs"), SHARED_INPUTS, ids=lambda v: str(v)[:40])
 def test_browser_gives_what_cpython_gives(page: Any, name: str, inputs: dict[str, Any]) -> None:
     expected = json.loads(json.dumps(calculators.run(name, inputs)))
@@ -149,13 +141,6 @@ def test_encumbrance_reads_as_a_player_fills_it_in(phone: Any, site_url: str) ->
     assert "dague (armes légères)" in table.inner_text()  # names, not only categories
     assert "150 pièces : 2 unités de 100" in table.inner_text()
     # At 360 px every cell, the load above all, is on the screen: nothing to scroll sideways.
-    table.scroll_into_view_if_needed()
-    for cell in table.locator("td").all():
-        box = cell.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (
-            cell.inner_text(),
-            box,
-        )
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    assert_cells_within(page, table, WIDTH)
     adjustment = form.locator("output[name='adjustment_text']").inner_text()
     assert adjustment == expected["adjustment_text"] and "Force +4" in adjustment

@@ -263,7 +263,10 @@ class SiteBuild:
         path = self.settings.report_file
         shown = self.settings.shown(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.report.to_json(), encoding="utf-8")
+        # Whole or not at all: the report of the last build stays readable while one runs.
+        partial = path.with_name(path.name + ".part")
+        partial.write_text(self.report.to_json(), encoding="utf-8")
+        partial.replace(path)
         errors = self.report.of("error")
         if errors:
             listing = "\n".join(f"  {p}" for p in errors)
