@@ -302,24 +302,35 @@ RULES_RUNTIME = "**/assets/rules-runtime.json"
 
 
 @pytest.fixture(autouse=True)
-def python_held_back(request: pytest.FixtureRequest) -> Iterator[None]:
-    """In a browser test not marked `python`, the pages' Python never starts: the request
-    that starts it is held, as on a network that has not delivered it yet. A page of
-    calculators or dice starts Python on its own once loaded (seconds of work on both
-    cores); a test of the search, the print or the contrast would pay that and test nothing
-    of it. Tests of what Python does are marked `python` (a module: `pytestmark`)."""
-    if "browser" not in request.fixturenames or request.node.get_closest_marker("python"):
+def lean_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test's pages do only the background work the test is about:
+    - not marked `python`, their Python never starts: the request that starts it is held,
+      as on a network that has not delivered it yet. A page of calculators or dice starts
+      Python on its own once loaded (seconds of work on both cores);
+    - not marked `offline`, they register no service worker, which would download the whole
+      site (Pyodide included) into each new context.
+    A test of the search, the print or the contrast would pay for both and test nothing of
+    them. A module marks all its tests with `pytestmark`."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    python = request.node.get_closest_marker("python") is not None
+    offline = request.node.get_closest_marker("offline") is not None
+    if python and offline:
         yield
         return
     browser = request.getfixturevalue("browser")
     new_context = browser.new_context
 
-    def held_back(*args: Any, **options: Any) -> Any:
+    def lean(*args: Any, **options: Any) -> Any:
+        if not offline:
+            options.setdefault("service_workers", "block")
         context = new_context(*args, **options)
-        context.route(RULES_RUNTIME, lambda route: None)  # never answered
+        if not python:
+            context.route(RULES_RUNTIME, lambda route: None)  # never answered
         return context
 
-    browser.new_context = held_back
+    browser.new_context = lean
     try:
         yield
     finally:

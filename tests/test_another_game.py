@@ -106,6 +106,8 @@ def test_its_pages_are_searched_under_their_own_system(served: tuple[Path, str, 
 
 
 @pytest.mark.browser
+@pytest.mark.python
+@pytest.mark.offline
 def test_search_calculators_dice_and_offline_work(
     browser: Any, served: tuple[Path, str, str], tmp_path: Path
 ) -> None:

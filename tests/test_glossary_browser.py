@@ -139,6 +139,7 @@ def test_without_its_data_the_preview_says_so_and_still_opens_the_entry(
     assert opener.get_attribute("href") == link.get_attribute("href")
 
 
+@pytest.mark.offline
 def test_the_preview_works_offline(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     with offline_ready.network_cut():

@@ -393,6 +393,7 @@ def test_tap_targets_are_44_pixels_at_360(
     assert width <= 360
 
 
+@pytest.mark.offline
 def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     page.goto(offline_ready.url + PAGE)

@@ -49,7 +49,7 @@ from tests.test_offline import (
     subpath_site,  # noqa: F401  (fixture)
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.python]
+pytestmark = [pytest.mark.browser, pytest.mark.python, pytest.mark.offline]
 
 READY = "html[data-hors-ligne='pret']"
 # The first visit downloads ~25 MB (Pyodide included) from a local server.
