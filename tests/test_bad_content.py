@@ -241,13 +241,17 @@ class Build:
 
 @pytest.fixture(scope="session")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
+    # Shared by every run of the suite on this clone: written whole, so that a build of
+    # another run never reads it half-written.
     BIG_EXPORT.parent.mkdir(parents=True, exist_ok=True)
-    BIG_EXPORT.write_text(synthesize_export(seed_text(), BIG_COPIES), encoding="utf-8")
+    partial = BIG_EXPORT.with_name(f"{BIG_EXPORT.name}.{os.getpid()}")
+    partial.write_text(synthesize_export(seed_text(), BIG_COPIES), encoding="utf-8")
+    partial.replace(BIG_EXPORT)
+    # Made here, not in the threads: pytest makes its base folder at the first mktemp.
+    destinations = {group: tmp_path_factory.mktemp(group) for group in ERRORS}
 
     def build(group: str) -> Build:
-        result = build_site(
-            tmp_path_factory.mktemp(group), INTEGRATION / group / "mkdocs.yml", verbose=True
-        )
+        result = build_site(destinations[group], INTEGRATION / group / "mkdocs.yml", verbose=True)
         return Build(result.returncode, result.stdout + result.stderr)
 
     with ThreadPoolExecutor(max_workers=min(len(ERRORS), os.cpu_count() or 1)) as pool:

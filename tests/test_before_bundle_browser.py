@@ -12,6 +12,8 @@ from urllib.parse import urljoin
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.conftest import is_the_marked_document, mark_the_document
+
 pytestmark = pytest.mark.browser
 
 # Counts the changes of an address of a link or an `a`, before and after Material's bundle
@@ -66,14 +68,14 @@ def test_instant_navigation_follows_a_link_written_out_in_full(browser: Any, sit
     page = context.new_page()
     page.goto(site_url + "jeu/combat/")
     page.wait_for_load_state("load")
-    page.evaluate("window.__meme_document = true")
+    mark_the_document(page)
     link = page.locator("article a[href$='/jeu/degats-et-soins/']").first
     assert link.get_attribute("href") == site_url + "jeu/degats-et-soins/"
     link.click()
     # Now and then the click lands on the neighbouring link, to a section of the same page
     # (Playwright clicks where the link was when it scrolled to it): either is followed.
     page.wait_for_url(re.compile(r".*/jeu/degats-et-soins/(#.*)?$"))
-    assert page.evaluate("window.__meme_document") is True  # the same document: instant
+    assert is_the_marked_document(page)  # the same document: instant
     context.close()
 
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.conftest import is_the_marked_document, mark_the_document
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
 from tests.test_spells_browser import PREFIX, Tab, base, reached, served, tab
@@ -117,10 +118,10 @@ def test_first_tap_previews_second_tap_follows_at_360(
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     shot(page, "tape-360")
 
-    page.evaluate("window.__sansRechargement = true")
+    mark_the_document(page)
     link.tap()
     reached(page, target)
-    assert page.evaluate("window.__sansRechargement") is True  # instant navigation
+    assert is_the_marked_document(page)  # instant navigation
     preview.wait_for(state="hidden")
 
 

@@ -5,10 +5,13 @@ drawn as in Material."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.conftest import is_the_marked_document, mark_the_document
 
 pytestmark = pytest.mark.browser
 
@@ -128,11 +131,11 @@ def test_without_javascript_the_label_opens_the_drawer_as_in_material(
 
 
 def test_the_button_works_on_after_a_page_change_from_the_drawer(phone: Any) -> None:
-    phone.evaluate("() => { window.__memeDocument = true; }")
+    mark_the_document(phone)
     phone.locator(BUTTON).click()
     phone.locator(LINK).click()
-    phone.wait_for_url("**/jeu/actions/")
-    assert phone.evaluate("() => window.__memeDocument") is True  # Material's instant navigation
+    phone.wait_for_url(re.compile(r".*/jeu/actions/(#.*)?$"))
+    assert is_the_marked_document(phone)  # Material's instant navigation
     phone.wait_for_function(OPEN.replace("=> ", "=> !", 1))  # Material closes the drawer
     assert phone.locator(BUTTON).get_attribute("aria-expanded") == "false"
     phone.wait_for_function(SLID_OUT)

@@ -4,9 +4,12 @@ a choice kept across pages and visits; the mouse and the keyboard."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+
+from tests.conftest import is_the_marked_document, mark_the_document
 
 pytestmark = pytest.mark.browser
 
@@ -49,10 +52,10 @@ def test_the_toggle_switches_and_the_choice_is_kept(browser: Any, site_url: str)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(255, 255, 255)"  # Material's slate colours apply
     # Kept on the next page (instant navigation) and on a new visit, against the system's.
-    page.evaluate("window.__meme_document = true")
+    mark_the_document(page)
     page.locator("nav a[href$='caracteristiques/']").first.click()
-    page.wait_for_url("**/caracteristiques/")
-    assert page.evaluate("window.__meme_document") is True
+    page.wait_for_url(re.compile(r".*/caracteristiques/(#.*)?$"))
+    assert is_the_marked_document(page)
     assert page.evaluate(SCHEME) == "slate"
     page.reload()
     assert page.evaluate(SCHEME) == "slate"

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from regles.core.typography import spaced_text
-from tests.conftest import build_site, serve
+from tests.conftest import build_site, is_the_marked_document, mark_the_document, serve
 from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
 
 pytestmark = pytest.mark.browser
@@ -593,12 +593,12 @@ def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 1000, "downloadThroughput": -1, "uploadThroughput": -1},
     )
-    page.evaluate("window.__sansRechargement = true")
+    mark_the_document(page)
     link.scroll_into_view_if_needed()
     page.mouse.wheel(0, 40)  # the reader was scrolling
     link.dispatch_event("click")
     reached(page, target)
-    assert page.evaluate("window.__sansRechargement") is True  # instant navigation
+    assert is_the_marked_document(page)  # instant navigation
 
 
 def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) -> None:
@@ -623,10 +623,10 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     preview.wait_for(state="hidden")
     link.tap()
     preview.wait_for(state="visible")
-    page.evaluate("window.__sansRechargement = true")
+    mark_the_document(page)
     link.tap()
     reached(page, target)
-    assert page.evaluate("window.__sansRechargement") is True  # instant navigation
+    assert is_the_marked_document(page)  # instant navigation
     preview.wait_for(state="hidden")
 
     # The « Ouvrir » button of the preview follows too.
@@ -884,7 +884,7 @@ def test_filters_survive_instant_navigation_and_back(
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    page.evaluate("window.__sansRechargement = true")
+    mark_the_document(page)
     page.select_option("#sorts-college", "acoustique")
     page.fill("#sorts-texte", "son")
     expected = expected_urls(
@@ -897,14 +897,14 @@ def test_filters_survive_instant_navigation_and_back(
     page.locator(".md-sidebar--primary a.md-nav__link[href$='acoustique/']").first.click()
     page.wait_for_url(t.base + "sorts/acoustique/")
     page.wait_for_selector("article a.lien-sort")
-    assert page.evaluate("window.__sansRechargement") is True
+    assert is_the_marked_document(page)
     page.locator("article a.lien-sort").first.hover()  # previews work after the navigation
     page.locator("#sort-apercu").wait_for(state="visible")
 
     page.go_back()
     page.wait_for_url(filtered)
     page.wait_for_selector(READY, state="attached")
-    assert page.evaluate("window.__sansRechargement") is True
+    assert is_the_marked_document(page)
     assert page.locator("#sort-apercu").is_hidden()
     assert page.input_value("#sorts-texte") == "son"
     assert page.input_value("#sorts-college") == "acoustique"
@@ -927,7 +927,7 @@ def test_filters_survive_instant_navigation_and_back(
         page.wait_for_url(t.base + "sorts/illusions/")
         page.go_back()
         page.wait_for_selector(READY, state="attached")
-    assert page.evaluate("window.__sansRechargement") is True
+    assert is_the_marked_document(page)
     calls = page.evaluate(
         """() => {
           window.__appels = 0;
