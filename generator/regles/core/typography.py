@@ -22,6 +22,7 @@ the 2.8 MB of the site's pages), for a pass that only needs to tell text from ma
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -99,6 +100,8 @@ def spaced_marks(text: str) -> str:
     return _BEFORE_PERCENT.sub(NNBSP, text)
 
 
+# The same runs come back on every page (the navigation, the header, the footer).
+@functools.lru_cache(maxsize=8192)
 def spaced_text(text: str) -> str:
     """One run of prose text (HTML text, entities as written) with French spacing: its marks
     (`spaced_marks`), and no number cut from its unit."""
