@@ -689,10 +689,11 @@ function unfoldTarget() {
   }
   const target = id && document.getElementById(id);
   const form = target && target.closest("form.calculateur");
-  if (form && folded(form)) {
-    openWidget(form);
-    document.getElementById(id).scrollIntoView(); // a field, no longer what held its id
-  }
+  if (!form) return;
+  // The browser may have unfolded it first (its fragment scroll fires « beforematch » on the
+  // span that held the id), then lost its target when the field took the span's place.
+  if (folded(form)) openWidget(form);
+  document.getElementById(id).scrollIntoView(); // the field, no longer what held its id
 }
 
 // A widget computes its first result when it comes near the screen: a page of sixteen
