@@ -10,7 +10,8 @@ values and never read a duration themselves.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from regles.core.slugs import fold
 
 __all__ = ["SORTED_BY_TIME", "duration_order", "is_long"]
 
@@ -31,18 +32,11 @@ _MEASURED = re.compile(r"^(\d+(?:[.,]\d+)?|une?|quelques)\s+([a-z]+)")
 _RANK = 10**15  # above any measured time in seconds (some 30 million years), exact in a float
 
 
-def _fold(text: str) -> str:
-    """Without accents nor case, its spaces one (as the lists' search folds it)."""
-    decomposed = unicodedata.normalize("NFD", text)
-    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(letters.lower().split())
-
-
 def duration_order(value: str) -> float:
     """A number that orders durations as a reader does: measured ones by their length in
     seconds (« quelques » counts 3, « un » 1), then « court », then « long », then endless
     ones (« permanent », « indéfini », « jusqu’à… »), then every other text."""
-    text = _fold(value)
+    text = fold(value)
     measured = _MEASURED.match(text)
     if measured:
         count, word = measured.groups()
