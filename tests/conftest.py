@@ -57,8 +57,19 @@ HOLD_FRAMES = """(() => {
 })();"""
 
 
-# A page whose Python is ready to compute (rules.js's status).
-PYTHON_READY = "() => window.rules?.status?.().state === 'ready'"
+def wait_for_python(page: Any) -> None:
+    """Until the page's Python is ready to compute (rules.js's status): its first start takes
+    seconds, more on a busy machine."""
+    page.wait_for_function("() => window.rules?.status?.().state === 'ready'", timeout=60_000)
+
+
+def roll_inline_dice(page: Any, expression: str) -> int:
+    """Taps the first dice expression `expression` of the page's text (« 1d6+1 »): the total
+    it rolled, once shown after it (« → 5 »)."""
+    page.locator(f"button.de[data-de='{expression}']").first.click()
+    result = page.locator(f"button.de[data-de='{expression}'] ~ output.de-resultat").first
+    result.filter(has_text="→").wait_for(timeout=60_000)
+    return int(result.inner_text().split("→")[1])
 
 
 def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:
@@ -144,11 +155,8 @@ def one_build_of(config: Path) -> Iterator[None]:
     locks.mkdir(parents=True, exist_ok=True)
     name = hashlib.sha256(str(config.resolve()).encode()).hexdigest()[:16]
     with open(locks / name, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
+        yield
 
 
 def build_site(

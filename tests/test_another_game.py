@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from regles.cli import new_site
-from tests.conftest import NODE_MODULES, ROOT, build_site
+from tests.conftest import NODE_MODULES, ROOT, build_site, roll_inline_dice
 from tests.test_offline import SiteServer
 from tests.test_offline_browser import READY, first_visit
 
@@ -135,11 +135,7 @@ def test_search_calculators_dice_and_offline_work(
 
         # The generic dice, through an inline dice button of the other game's pages.
         page.goto(url + "brumes/combat/")
-        button = page.locator("button.de[data-de='1d6+1']").first
-        button.click()
-        rolled = page.locator("button.de[data-de='1d6+1'] ~ output.de-resultat").first
-        rolled.filter(has_text="→").wait_for(timeout=60_000)
-        assert 2 <= int(rolled.inner_text().split("→")[1]) <= 7
+        assert 2 <= roll_inline_dice(page, "1d6+1") <= 7
 
         context.set_offline(True)
         page.goto(url + "brumes/regles/")

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 from regles.features.calculators.formatting import format_number, format_percent, format_value
-from tests.conftest import PYTHON_READY, assert_cells_within, rules_of_test_site
+from tests.conftest import assert_cells_within, rules_of_test_site, wait_for_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
-READY = PYTHON_READY
 RULES = rules_of_test_site()  # tests/site/regles_essai, the test site's calculators
 CATALOG = {str(entry["id"]): entry for entry in RULES.catalog()}
 TEXTS = """(form) => Object.fromEntries([...form.querySelectorAll("dl output[name]")]
@@ -45,7 +44,7 @@ def expected_texts(calc_id: str) -> dict[str, str]:
 def forms_of_tools_page(page: Any, site_url: str) -> Iterator[tuple[str, Any]]:
     """Each calculator of the tools page, Python ready, brought into view and set up."""
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     for form in page.locator("form.calculateur").all():
         form.scroll_into_view_if_needed()
         form.and_(page.locator("[data-pret]")).wait_for()
@@ -124,7 +123,7 @@ def test_an_emptied_required_field_gets_its_message_and_no_result(
 ) -> None:
     page = phone.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     checked = 0
     for form in page.locator("form.calculateur").all():
         form.scroll_into_view_if_needed()
@@ -154,7 +153,7 @@ def test_an_emptied_required_field_gets_its_message_and_no_result(
 def test_results_of_a_refused_value_are_taken_away(phone: Any, site_url: str) -> None:
     page = phone.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     dice = page.locator("form[data-calculateur='dice']")
     expression = dice.locator("input[name='expression']")
     expression.fill("8d6")
@@ -197,7 +196,7 @@ def test_the_headline_stays_in_view_while_a_field_is_edited(phone: Any, site_url
 def test_a_list_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None:
     page = phone.new_page()
     page.goto(site_url + "maison/poids-transportable/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     form = page.locator("form[data-calculateur='charge']")
     form.scroll_into_view_if_needed()
     form.and_(page.locator("[data-pret]")).wait_for()

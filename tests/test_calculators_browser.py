@@ -15,17 +15,17 @@ from regles.features.calculators.formatting import format_number, format_percent
 from regles.kit import CalculatorInputError
 from tests.conftest import (
     HOLD_FRAMES,
-    PYTHON_READY,
     browser_run,
     hold_load,
     is_the_marked_document,
     mark_the_document,
+    roll_inline_dice,
     rules_of_test_site,
+    wait_for_python,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 # window.rules is there before the bundle has run (main.html's head script starts it).
-READY = PYTHON_READY
 # The test site's rules package (tests/site/regles_essai), as CPython runs it.
 RULES = rules_of_test_site()
 CATALOG = {str(entry["id"]): entry for entry in RULES.catalog()}
@@ -81,7 +81,7 @@ def page(browser: Any, site_url: str) -> Iterator[Any]:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     yield page
     context.close()
 
@@ -155,7 +155,7 @@ def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
     page = context.new_page()
     page.route("**/snapshot-*.bin.gz", lambda route: route.abort())
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     status = page.evaluate("window.rules.status()")
     assert status["mode"] == "normal" and status["fallbackReason"]
     expected = RULES.run("deplacement", {"speed_m": 9})["squares"]
@@ -250,12 +250,8 @@ def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: st
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "epees/epees-intelligentes/")
+    assert 7 <= roll_inline_dice(page, "1d6+6") <= 12
     button = page.locator("button.de[data-de='1d6+6']").first
-    button.click()
-    result = page.locator("button.de[data-de='1d6+6'] ~ output.de-resultat").first
-    result.filter(has_text="→").wait_for(timeout=60000)
-    rolled = int(result.inner_text().split("→")[1])
-    assert 7 <= rolled <= 12
     # A long press (a right click) on the expression opens its chart too
     # (tests/test_charts_browser.py tests its « Chances » button).
     button.click(button="right")
@@ -294,7 +290,7 @@ def test_python_starts_once_the_page_has_been_painted(browser: Any, site_url: st
         assert page.evaluate("() => window.rules.status().state") == "idle"
         assert not [url for url in requested if "pyodide" in url or "rules-worker" in url]
         page.evaluate("() => window.releaseHeldFrames()")
-        page.wait_for_function(READY, timeout=60000)
+        wait_for_python(page)
     finally:
         context.close()
 
@@ -316,7 +312,7 @@ def test_python_waits_until_the_page_has_loaded(browser: Any, site_url: str) -> 
         assert page.evaluate("() => window.rules.status().state") == "loading"
         assert not [url for url in requested if any(p in url for p in PYTHON_REQUESTS)]
         held[0].fulfill(status=404)
-        page.wait_for_function(READY, timeout=60000)
+        wait_for_python(page)
     finally:
         context.close()
 
@@ -327,7 +323,7 @@ def test_python_starts_anyway_when_the_load_takes_long(browser: Any, site_url: s
         held = hold_load(context)
         page = context.new_page()
         page.goto(site_url + "outils/", wait_until="domcontentloaded")
-        page.wait_for_function(READY, timeout=60000)
+        wait_for_python(page)
         assert len(held) == 1
         assert page.evaluate("() => document.readyState") != "complete"
     finally:
@@ -401,7 +397,7 @@ def test_a_form_keeps_the_result_the_build_wrote_until_a_value_changes(
     context = browser.new_context(viewport={"width": 360, "height": 640})
     page = context.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     first = page.locator("form.calculateur").first
     first.and_(page.locator("[data-pret]")).wait_for()
     page.wait_for_timeout(500)
@@ -456,7 +452,7 @@ def test_forms_far_down_the_page_stay_folded_until_the_reader_comes_near(
     page = context.new_page()
     page.add_init_script(LAYOUT_SHIFTS)
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     forms = page.locator("form.calculateur")
     state = forms.evaluate_all(FOLD_STATE)
     folded = [s for s in state if s["folded"]]

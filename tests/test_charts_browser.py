@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from regles.features.calculators.charts import chart_html
-from tests.conftest import rules_of_test_site
+from tests.conftest import rules_of_test_site, wait_for_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
-READY = "() => window.rules?.status?.().state === 'ready'"
 RULES = rules_of_test_site()
 CATALOG = {str(e["id"]): e for e in RULES.catalog()}
 CHARTS = {
@@ -139,7 +138,7 @@ def test_the_dice_calculator_draws_the_exact_law_with_its_threshold(
 ) -> None:
     page = phone.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     form = page.locator("form#calc-dice")
     form.locator("input[name=expression]").fill("8d6")
     form.locator("input[name=target]").fill("30")
@@ -182,7 +181,7 @@ def test_each_law_of_chances_is_drawn_as_calculators_run_gives_it(
     form.scroll_into_view_if_needed()
     # Before Python: the build's chart of the default values.
     check_chart(form.locator(".graphique-place"), run(calc_id, {}), calc_id)
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     control = form.locator(f"[name={field}]")
     if control.evaluate("(c) => c.tagName") == "SELECT":
         control.select_option(value)
@@ -233,7 +232,7 @@ def test_a_dice_expression_rolls_on_a_tap_and_shows_its_chances_beside_the_text(
     result = page.locator("button.de[data-de='1d6+6'] ~ output.de-resultat").first
     result.filter(has_text="→").wait_for(timeout=60000)
     assert 7 <= int(result.inner_text().split("→")[1]) <= 12
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     before = paragraph_height(page, chances)
     chances.tap()
     popover = page.locator(".de-pop")
@@ -275,7 +274,7 @@ def test_the_chances_open_from_the_keyboard_and_close_with_escape(
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(site_url + "epees/epees-intelligentes/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     dice = page.locator("button.de[data-de='1d6+6']").first
     dice.focus()
     page.keyboard.press("Tab")  # the next stop after the expression: its « Chances »

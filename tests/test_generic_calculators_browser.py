@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import NODE_MODULES, build_site, serve
+from tests.conftest import NODE_MODULES, build_site, roll_inline_dice, serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
@@ -61,11 +61,7 @@ def test_dice_roll_and_compute_without_a_rules_package(
     context = browser.new_context()
     page = context.new_page()
     page.goto(url + "jeu/regles/")
-    button = page.locator("button.de[data-de='1d6+1']").first
-    button.click()
-    rolled = page.locator("button.de[data-de='1d6+1'] ~ output.de-resultat").first
-    rolled.filter(has_text="→").wait_for(timeout=60_000)
-    assert 2 <= int(rolled.inner_text().split("→")[1]) <= 7
+    assert 2 <= roll_inline_dice(page, "1d6+1") <= 7
     answer = page.evaluate("window.rules.run('dice', {expression: '2d6', target: 7})")
     assert answer["p_at_least_exact"] == "7/12"
     context.close()

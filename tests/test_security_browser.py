@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import RULES_RUNTIME, rules_of_test_site
+from tests.conftest import RULES_RUNTIME, rules_of_test_site, wait_for_python
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def test_no_page_breaks_the_policy(browser: Any, site_url: str, site_dir: Path) 
     # Python on a calculator page starts under the policy too.
     context.unroute(RULES_RUNTIME)
     page.goto(site_url + "outils/")
-    page.wait_for_function("() => window.rules.status().state === 'ready'", timeout=60000)
+    wait_for_python(page)
     assert page.evaluate("window.__csp") == []
     context.close()
     assert violations == {}

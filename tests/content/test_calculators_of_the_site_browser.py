@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 
 import calculators
-from tests.conftest import PYTHON_READY, assert_cells_within, browser_run
+from tests.conftest import assert_cells_within, browser_run, wait_for_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
-READY = PYTHON_READY
 CATALOG = {str(entry["id"]): entry for entry in calculators.catalog()}
 WIDTH, HEIGHT = 360, 800
 
@@ -87,7 +86,7 @@ def page(browser: Any, site_url: str) -> Iterator[Any]:
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url + "outils/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     yield page
     context.close()
 
@@ -114,7 +113,7 @@ def test_every_calculator_is_covered_by_the_shared_inputs() -> None:
 def test_encumbrance_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None:
     page = phone.new_page()
     page.goto(site_url + "maison/poids-transportable/")
-    page.wait_for_function(READY, timeout=60000)
+    wait_for_python(page)
     form = page.locator("form[data-calculateur='encumbrance']")
     form.scroll_into_view_if_needed()
     form.and_(page.locator("[data-pret]")).wait_for()
