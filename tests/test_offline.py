@@ -225,6 +225,20 @@ def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) 
     assert wasm.size == 5004 and wasm.integrity.startswith("sha256-")
 
 
+def test_files_asked_for_later_are_marked_so(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    entries = offline.precache_entries(site, later=["assets/pyodide/", "data/spells.json"])
+    later = sorted(e.url for e in entries if e.later)
+    assert later == ["assets/pyodide/pyodide.asm.wasm", "data/spells.json"]
+    # A path without its final slash names a file, never a folder of that name.
+    assert not any(e.later for e in offline.precache_entries(site, later=["assets/pyodide"]))
+    listed = {
+        f["url"]: f for f in json.loads(offline._render_data("v", "w/", "f/", entries))["files"]
+    }
+    assert listed["data/spells.json"]["later"] is True
+    assert "later" not in listed["index.html"]
+
+
 def test_revisions_follow_the_content(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     before = {e.url: e for e in offline.precache_entries(site)}
@@ -451,6 +465,18 @@ def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> No
             actual.integrity,
             actual.size,
         ), f"{name} a changé après l’écriture de sw.js : l’étape hors ligne doit être la dernière"
+
+
+def test_the_calculators_runtime_comes_after_the_text(site_dir: Path) -> None:
+    files = sw_data(site_dir)["files"]
+    later = {unquote(f["url"]) for f in files if f.get("later")}
+    assert later and all(
+        name.startswith(("assets/pyodide/", "assets/calculators/")) for name in later
+    ), later
+    assert any(name.endswith("pyodide.asm.wasm") for name in later)
+    text = {unquote(f["url"]) for f in files} - later
+    assert {"index.html", "hors-ligne/index.html", "data/spells.json"} <= text
+    assert any(name.startswith("pagefind/") for name in text)
 
 
 @pytest.mark.site

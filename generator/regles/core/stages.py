@@ -19,9 +19,9 @@ feature by name. The stages, in the order a build goes through them:
    last: it lists every other file).
 
 `start` and `abandon` run when a build starts and when it fails; `template_globals` are what
-the theme's templates read of a feature. Passes and emitters are kept
-in Python-Markdown's `Registry`: by name, highest priority first, the order readable from the
-registrations themselves.
+the theme's templates read of a feature; `offline_later` what the offline copy downloads
+last. Passes and emitters are kept in Python-Markdown's `Registry`: by name, highest
+priority first, the order readable from the registrations themselves.
 """
 
 from __future__ import annotations
@@ -148,6 +148,9 @@ class Stages:
         self.emitters: Registry[Emitter] = Registry()
         # What the theme's templates read, by name (`regles_app`, `regles_search_words`).
         self.template_globals: dict[str, object] = {}
+        # Paths in the site (a folder ends with "/") that the offline copy downloads after
+        # the text: a heavy runtime that only some pages use (the calculators' Python).
+        self.offline_later: list[str] = []
 
     def directive(self, kind: str, render: DirectiveRenderer) -> None:
         """Register what a directive block of `kind` becomes: one feature per kind."""

@@ -1,16 +1,31 @@
-/* Service worker of the rules site: the whole site offline, updated only when the reader agrees.
+/* Service worker of the rules site: the text offline first, then the calculators' runtime;
+ * what was read is kept, an interrupted download resumes, a new version waits for the reader.
  *
  * This file is a template. MkDocs copies it to site/sw.js, then the last post-build step
- * (features/offline/offline.py) rewrites site/sw.js with BUILD filled in: the list of every file of
- * the site with its content hash. Left unfilled, BUILD is null and the script throws at once,
- * so the browser refuses to install it: no half-configured worker.
+ * (features/offline/offline.py) rewrites site/sw.js with BUILD filled in: the list of every file
+ * of the site with its content hash, its size, and `later: true` on the files that a feature
+ * asked to come after the text (the calculators' Python). Left unfilled, BUILD is null and the
+ * script throws at once, so the browser refuses to install it: no half-configured worker.
  *
  * Every path below is relative to this script, which sits at the site root: the same file
  * works at https://example.org/ and under a GitHub Pages project path (/<repo>/).
  *
- * No size limit per file: Workbox's 2 MiB `maximumFileSizeToCacheInBytes` is an option of
- * workbox-build, which writes the precache manifest. We write our own manifest, so the
- * Pyodide runtime (pyodide.asm.wasm, ~10 MB) is precached like any other file.
+ * How a first visit goes:
+ * 1. install: only the offline page and the files that style and run pages (a few hundred kB),
+ *    so that the worker controls the open pages within seconds;
+ * 2. from then on every file a page asks for is stored as it arrives (Workbox's precache
+ *    strategy "repairs" its cache with a response whose integrity matches the list): what the
+ *    reader opened stays readable even if nothing else ever downloads;
+ * 3. the pages ask (STATUS) and the worker downloads what is missing: all the text (pages,
+ *    search index, data, styles, scripts, icons), then the later files. Each file goes into the
+ *    cache as soon as it is complete, under a key made of its address and its content hash, so
+ *    an interrupted download resumes where it stopped, at the next visit or when the connection
+ *    comes back, and a file already stored with the same hash is never fetched again.
+ *
+ * A new deploy installs next to the old one and downloads only the files whose hash changed,
+ * all of them, before it says it is ready; it takes over when the reader agrees (offline.js),
+ * so a page is never served a mix of two deploys, and an update never leaves less offline
+ * than there was.
  */
 "use strict";
 
@@ -24,8 +39,8 @@ workbox.setConfig({ modulePathPrefix: BUILD.workbox, debug: false });
 const { core, precaching, routing } = workbox;
 
 const ENTRIES = BUILD.files;
-const TOTAL_BYTES = ENTRIES.reduce((sum, e) => sum + e.size, 0);
-const SIZES = new Map(ENTRIES.map((e) => [new URL(e.url, self.location.href).href, e.size]));
+const FALLBACK = new URL(BUILD.fallback, self.location.href).href;
+const FALLBACK_PAGE = BUILD.fallback + "index.html";
 
 // Pages learn progress and readiness from this channel (offline.js listens); the scope in its
 // name keeps two sites of the same origin (two GitHub Pages projects of one user) apart.
@@ -38,199 +53,291 @@ function announce(message) {
   if (channel) channel.postMessage({ version: BUILD.version, ...message });
 }
 
-// Download progress, in bytes: files already in the cache (same revision as in a previous
-// version, or from an interrupted first visit) count as done.
-const progress = { done: new Set(), bytes: 0, lastSent: 0 };
+// Storing ----------------------------------------------------------------------------------
 
-// Progress that follows time rather than bytes alone: each request costs about as much as
-// 16 kB of transfer, so hundreds of small search fragments do not sit at 99 %.
+// The files every page needs to look and work as it should: with the offline page, what the
+// install stores before the worker takes the pages over.
+const PAGE_ASSET = /\.(css|js|mjs|woff2?|svg|png|ico|webmanifest)$/;
+const isShell = (entry) => !entry.later && (entry.url === FALLBACK_PAGE || PAGE_ASSET.test(entry.url));
+
+// Each entry's cache key (its address with `__WB_REVISION__=<hash>`): what is stored.
+const keys = new Map();
+function keyOf(entry) {
+  return keys.get(entry);
+}
+
+// What the cache holds, as keys; read from the cache at each download, kept up to date as
+// files arrive (ours and those the pages asked for).
+const stored = new Set();
+// Why the last download stopped: "network" (no answer), "quota" (the storage is full) or
+// "server" (a file refused); null while all went well.
+let problem = null;
+
+function quotaError(error) {
+  return Boolean(error) && (error.name === "QuotaExceededError" || error.code === 22);
+}
+
+const controller = new precaching.PrecacheController({
+  fallbackToNetwork: true,
+  plugins: [
+    {
+      // A file a page asked for was stored on the way (matching its hash): one less to fetch.
+      cacheDidUpdate: async ({ request }) => {
+        if (!stored.has(request.url)) {
+          stored.add(request.url);
+          progressSoon();
+        }
+      },
+      // Not stored and no network, or no room to store it: the network's answer if there is
+      // one (the page still opens with a full storage), else the offline page.
+      handlerDidError: async ({ request, error }) => {
+        if (quotaError(error)) problem = "quota";
+        try {
+          return await fetch(request);
+        } catch {
+          return request.mode === "navigate" ? toFallback(request) : undefined;
+        }
+      },
+    },
+  ],
+});
+controller.addToCacheList(
+  ENTRIES.map(({ url, revision, integrity }) => ({ url, revision, integrity })),
+);
+for (const entry of ENTRIES) keys.set(entry, controller.getCacheKeyForURL(entry.url));
+
+// Progress in the pages' words: the text, and the later files. Each request costs about as
+// much as 16 kB of transfer, so that hundreds of small search fragments do not sit at 99 %.
 const REQUEST_COST = 16 * 1024;
+const GROUPS = {
+  text: ENTRIES.filter((e) => !e.later),
+  later: ENTRIES.filter((e) => e.later),
+};
 
-function fractionDone(bytes, files) {
-  const total = TOTAL_BYTES + REQUEST_COST * ENTRIES.length;
-  return total ? (bytes + REQUEST_COST * files) / total : 1;
-}
-
-function count(address, reason) {
-  const url = new URL(address);
-  url.searchParams.delete("__WB_REVISION__");
-  const size = SIZES.get(url.href);
-  if (size === undefined || progress.done.has(url.href)) return;
-  progress.done.add(url.href);
-  progress.bytes += size;
-  const finished = progress.done.size === ENTRIES.length;
-  const now = Date.now();
-  if (finished || now - progress.lastSent > 150) {
-    progress.lastSent = now;
-    announce({
-      type: "PROGRESS",
-      bytes: progress.bytes,
-      total: TOTAL_BYTES,
-      files: progress.done.size,
-      totalFiles: ENTRIES.length,
-      progress: fractionDone(progress.bytes, progress.done.size),
-      ...reason,
-    });
-  }
-}
-
-// Workbox's install fetches one file after the other (workbox#2528). With several hundred
-// files (the search index is many small fragments) that takes a minute even from a local
-// server. So the install first downloads the missing files PARALLEL at a time, with their
-// integrity, straight into Workbox's cache under Workbox's own keys; Workbox's loop, held
-// until then (cacheKeyWillBeUsed below), finds them there and only fetches what failed,
-// failing the install if that fails again: all or nothing, as Workbox alone would be.
-const PARALLEL = 8;
-
-async function download(entries, reason) {
-  const cache = await caches.open(core.cacheNames.precache);
-  const present = new Set((await cache.keys()).map((request) => request.url));
-  const queue = [];
+function groupStatus(entries) {
+  let done = 0;
+  let missing = 0;
+  let total = 0;
+  let bytes = 0;
   for (const entry of entries) {
-    const key = precaching.getCacheKeyForURL(entry.url);
-    if (present.has(key)) count(key, reason);
-    else queue.push([entry, key]);
+    const weight = entry.size + REQUEST_COST;
+    total += weight;
+    bytes += entry.size;
+    if (stored.has(keyOf(entry))) done += weight;
+    else missing += 1;
   }
-  // Smallest files first, Python's runtime (~19 MB) last: a reader who opened a calculator
-  // page has by then downloaded it for the page itself, and the request below, revalidated
-  // ("no-cache"), takes it from the browser's HTTP cache after a 304 instead of twice.
-  queue.sort((a, b) => a[0].size - b[0].size);
-  let failures = 0;
+  return { files: entries.length, missing, bytes, progress: total ? done / total : 1 };
+}
+
+let downloading = null; // the download under way, if any
+
+function status() {
+  const text = groupStatus(GROUPS.text);
+  const later = groupStatus(GROUPS.later);
+  return {
+    type: "STATUS",
+    version: BUILD.version,
+    text,
+    later,
+    complete: text.missing === 0 && later.missing === 0,
+    running: downloading !== null,
+    problem,
+  };
+}
+
+// At most one progress message every 150 ms: the pages redraw on each.
+let lastSent = 0;
+let planned = null;
+function progressSoon() {
+  if (planned) return;
+  const wait = Math.max(0, 150 - (Date.now() - lastSent));
+  planned = setTimeout(() => {
+    planned = null;
+    lastSent = Date.now();
+    announce(status());
+  }, wait);
+}
+
+async function openCache() {
+  const cache = await caches.open(controller.strategy.cacheName);
+  const requests = await cache.keys();
+  stored.clear(); // and refilled at once: a file the browser evicted is fetched again
+  for (const request of requests) stored.add(request.url);
+  return cache;
+}
+
+// Several files at a time: one after the other, hundreds of small search fragments take a
+// minute even from a local server (Workbox's own install fetches them so, workbox#2528).
+const PARALLEL = 6;
+// A file that has not arrived after this long, at 16 kB/s at least, is given up (the link is
+// there but carries nothing): the download stops and is asked for again later (offline.js).
+const PATIENCE_MS = 30 * 1000;
+const SLOWEST_BYTES_PER_MS = 16;
+
+/** Fetch one file and store it under its key; null once stored, else what went wrong. */
+async function store(cache, entry) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), PATIENCE_MS + entry.size / SLOWEST_BYTES_PER_MS);
+  try {
+    let response;
+    try {
+      response = await fetch(
+        new Request(new URL(entry.url, self.location.href).href, {
+          integrity: entry.integrity,
+          // Revalidated: never a stale copy, and a file the page itself just downloaded
+          // comes from the browser's HTTP cache after a 304 instead of twice.
+          cache: "no-cache",
+          credentials: "same-origin",
+          signal: abort.signal,
+        }),
+      );
+    } catch {
+      return "network";
+    }
+    if (!response.ok || response.redirected) return "server";
+    try {
+      await cache.put(keyOf(entry), response);
+    } catch (error) {
+      // The body can also break off half-way (the connection dropped): nothing is stored.
+      return quotaError(error) ? "quota" : "network";
+    }
+    stored.add(keyOf(entry));
+    progressSoon();
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Fetch the `entries` not yet stored, smallest first, each one stored as soon as it is
+ * complete. Stops at the first sign that the network is gone or the storage is full (a file
+ * the server refuses only skips that file), and returns how many are still missing. */
+async function fetchMissing(cache, entries) {
+  const queue = entries.filter((e) => !stored.has(keyOf(e))).sort((a, b) => a.size - b.size);
   async function fetcher() {
     while (queue.length) {
-      const [entry, key] = queue.shift();
-      try {
-        const response = await fetch(
-          new Request(new URL(entry.url, self.location.href).href, {
-            integrity: entry.integrity,
-            cache: "no-cache", // revalidated: never a stale copy, and no second download
-            credentials: "same-origin",
-          }),
-        );
-        // Redirects and errors are left to Workbox, which knows how to store or refuse them.
-        if (!response.ok || response.redirected) throw new Error(`${entry.url} : ${response.status}`);
-        await cache.put(key, response);
-        count(key, reason);
-      } catch {
-        failures += 1;
-      }
+      const failure = await store(cache, queue.shift());
+      if (failure) problem = failure;
+      if (failure === "network" || failure === "quota") queue.length = 0;
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, fetcher));
-  return failures;
+  return entries.filter((e) => !stored.has(keyOf(e))).length;
 }
 
-let warmUp = null;
+/** Download what is missing: `groups` in order, each one whole before the next. */
+function download(groups) {
+  if (downloading) return downloading;
+  downloading = (async () => {
+    problem = null;
+    const cache = await openCache();
+    announce(status());
+    for (const entries of groups) {
+      if ((await fetchMissing(cache, entries)) > 0) break;
+    }
+  })()
+    .catch(() => {
+      problem = problem || "network";
+    })
+    .finally(() => {
+      downloading = null;
+      clearTimeout(planned);
+      planned = null;
+      announce(status());
+    });
+  return downloading;
+}
 
-// Registered before precacheAndRoute's own listener, so that `warmUp` exists when Workbox's
-// loop starts.
+// Life cycle -------------------------------------------------------------------------------
+
 self.addEventListener("install", (event) => {
-  progress.done.clear();
-  progress.bytes = 0;
-  announce({
-    type: "PROGRESS",
-    bytes: 0,
-    total: TOTAL_BYTES,
-    files: 0,
-    totalFiles: ENTRIES.length,
-    progress: 0,
-  });
-  warmUp = download(ENTRIES, {}).catch(() => undefined);
-  event.waitUntil(warmUp);
+  // An update downloads every changed file before it is offered: the reader never trades
+  // what works offline for a newer version. A first visit stores the offline page and what
+  // pages need, then takes the pages over (the rest follows, asked for by the pages).
+  const update = Boolean(self.registration.active);
+  const wanted = update ? [GROUPS.text, GROUPS.later] : [GROUPS.text.filter(isShell)];
+  event.waitUntil(
+    download(wanted).then(() => {
+      const missing = wanted.flat().filter((e) => !stored.has(keyOf(e)));
+      if (missing.length) throw new Error(`${missing.length} fichiers manquants`);
+    }),
+  );
 });
 
-precaching.addPlugins([
-  {
-    cacheKeyWillBeUsed: async ({ event, request }) => {
-      if (event && event.type === "install" && warmUp) await warmUp;
-      return request;
-    },
-    cachedResponseWillBeUsed: async ({ event, request, cachedResponse }) => {
-      if (cachedResponse && event && event.type === "install") count(request.url, {});
-      return cachedResponse;
-    },
-    cacheDidUpdate: async ({ event, request }) => {
-      if (event && event.type === "install") count(request.url, {});
-    },
-  },
-]);
+self.addEventListener("activate", (event) => {
+  // The files of the previous version that this one does not list go; the others are shared.
+  event.waitUntil(controller.activate(event).then(() => announce({ type: "ACTIVE" })));
+});
 
-// Every file, keyed by URL + revision; integrity makes the browser reject a stale copy.
-// A new version installs next to the old one and only replaces it on activation: a page is
-// never served a mix of two deploys.
-precaching.precacheAndRoute(
-  ENTRIES.map(({ url, revision, integrity }) => ({ url, revision, integrity })),
-  {
-    directoryIndex: "index.html", // regles/combat/ → regles/combat/index.html
-    cleanURLs: false,
-    ignoreURLParametersMatching: [/.*/], // ?h=… from search highlighting, ?depuis=…, etc.
-  },
-);
+// Caches of older Workbox versions, under other names: gone.
 precaching.cleanupOutdatedCaches();
 
-// First install: take the open pages at once, so that they work offline without a reload.
+// First install: take the open pages at once, so that they are stored as they are read.
 // Updates never skip waiting by themselves: the page asks, after the reader said so.
 core.clientsClaim();
 
-// Navigation to anything not cached: the network, or else the offline page (a redirect, so
-// that its relative links and assets resolve from its own address).
+// Serving ----------------------------------------------------------------------------------
+
+// Every listed file: from the cache, else from the network, stored on the way.
+routing.registerRoute(
+  new precaching.PrecacheRoute(controller, {
+    directoryIndex: "index.html", // regles/combat/ → regles/combat/index.html
+    cleanURLs: false,
+    ignoreURLParametersMatching: [/.*/], // ?h=… from search highlighting, ?depuis=…, etc.
+  }),
+);
+
+// The offline page, as a redirect, so that its relative links and assets resolve from its own
+// address; it reads the address that failed from `depuis` (offline.js).
+function toFallback(request) {
+  const fallback = new URL(FALLBACK);
+  fallback.searchParams.set("depuis", request.url);
+  return Response.redirect(fallback.href, 302);
+}
+
+// Navigation to an address the site does not list: the network, or else the offline page.
 routing.registerRoute(
   ({ request }) => request.mode === "navigate",
   async ({ request }) => {
     try {
       return await fetch(request);
     } catch {
-      const fallback = new URL(BUILD.fallback, self.location.href);
-      fallback.searchParams.set("depuis", request.url); // read by offline.js on that page
-      return Response.redirect(fallback.href, 302);
+      return toFallback(request);
     }
   },
 );
 
-// State, for the page's status line; repair of files the browser may have evicted.
-async function status() {
-  const cache = await caches.open(core.cacheNames.precache);
-  const present = new Set((await cache.keys()).map((request) => request.url));
-  const absent = ENTRIES.filter((e) => !present.has(precaching.getCacheKeyForURL(e.url)));
-  return {
-    type: "STATUS",
-    version: BUILD.version,
-    complete: absent.length === 0,
-    files: ENTRIES.length,
-    missing: absent.length,
-    bytes: TOTAL_BYTES,
-    absent,
-  };
-}
+// Messages from the pages ------------------------------------------------------------------
 
-let repair = null;
-
-async function repairCache() {
-  progress.done.clear();
-  progress.bytes = 0;
-  const failures = await download(ENTRIES, { repair: true }); // fetches only the missing
-  announce({ type: failures ? "FAILED" : "READY" });
+/** Which of `urls` (addresses of pages of this site) are stored: for the offline page. */
+async function storedPages(urls) {
+  await openCache();
+  return urls.filter((url) => {
+    const key = controller.getCacheKeyForURL(url) || controller.getCacheKeyForURL(url + "index.html");
+    return Boolean(key) && stored.has(key);
+  });
 }
 
 self.addEventListener("message", (event) => {
   const request = event.data || {};
+  const reply = (answer) => event.ports[0] && event.ports[0].postMessage(answer);
   if (request.type === "SKIP_WAITING") {
     self.skipWaiting();
   } else if (request.type === "STATUS") {
+    // The state; then, if the page says it is online, the download of whatever is missing
+    // (the rest of a first visit, an interrupted download, files the browser evicted),
+    // unless one is under way.
     event.waitUntil(
-      status().then((answer) => {
-        const { absent, ...summary } = answer;
-        if (event.ports[0]) event.ports[0].postMessage(summary);
-        if (absent.length && !repair) {
-          repair = repairCache()
-            .catch(() => announce({ type: "FAILED" }))
-            .finally(() => { repair = null; });
-          return repair;
+      openCache().then(() => {
+        const answer = status();
+        reply(answer);
+        if (request.download && !answer.complete && !downloading) {
+          return download([GROUPS.text, GROUPS.later]);
         }
         return undefined;
       }),
     );
+  } else if (request.type === "STORED_PAGES" && Array.isArray(request.urls)) {
+    event.waitUntil(storedPages(request.urls.map(String)).then((urls) => reply({ urls })));
   }
 });
-
-self.addEventListener("activate", () => announce({ type: "ACTIVE" }));

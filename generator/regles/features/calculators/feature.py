@@ -24,7 +24,7 @@ from regles.features.calculators.forms import (
 )
 from regles.features.calculators.links import calculator_list, with_skip_link
 from regles.features.calculators.package import LoadedRules, RulesPackageError, load_rules
-from regles.features.calculators.pyodide import write_runtime
+from regles.features.calculators.pyodide import PACKAGE_FOLDER, PYODIDE_FOLDER, write_runtime
 from regles.features.links.references import href
 
 __all__ = ["CalculatorsFeature", "calculator_homes"]
@@ -71,6 +71,8 @@ class CalculatorsFeature:
         stages.directive("note", self.note)
         stages.documents.register(self.skip_link, "calculator_skip_link", 80)
         stages.emitters.register(self.write_runtime, "calculator_runtime", 70)
+        # Python (some 20 MB) is stored for offline use after every page and the search.
+        stages.offline_later += [PYODIDE_FOLDER, PACKAGE_FOLDER]
 
     def find_placements(self) -> list[Problem]:
         self.placements = [

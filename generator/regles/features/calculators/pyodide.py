@@ -14,7 +14,14 @@ from pathlib import Path
 
 from regles.features.calculators.package import LoadedRules
 
-__all__ = ["PYODIDE_FILES", "RuntimeAssets", "pack_package", "write_runtime"]
+__all__ = [
+    "PACKAGE_FOLDER",
+    "PYODIDE_FILES",
+    "PYODIDE_FOLDER",
+    "RuntimeAssets",
+    "pack_package",
+    "write_runtime",
+]
 
 # What a stdlib-only program needs from the npm package; nothing else is shipped.
 PYODIDE_FILES = (
@@ -24,6 +31,9 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# Where the site serves them (the offline copy downloads both after the text).
+PYODIDE_FOLDER = "assets/pyodide/"
+PACKAGE_FOLDER = "assets/calculators/"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so that the same sources give the same bytes
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
 
@@ -139,7 +149,7 @@ def write_runtime(
     """Copy Pyodide under a versioned path, pack the package, add the snapshot; every name
     carries a version or content hash so that caches never mix two builds."""
     version = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))["version"]
-    runtime_dir = f"assets/pyodide/{version}"
+    runtime_dir = f"{PYODIDE_FOLDER}{version}"
     target = site / runtime_dir
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
@@ -149,7 +159,7 @@ def write_runtime(
 
     packed = pack_package(rules.folder)
     package_key = _digest(packed)
-    package_path = f"assets/calculators/{rules.module}-{package_key}.zip"
+    package_path = f"{PACKAGE_FOLDER}{rules.module}-{package_key}.zip"
     (site / package_path).parent.mkdir(parents=True, exist_ok=True)
     (site / package_path).write_bytes(packed)
 

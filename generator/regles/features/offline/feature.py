@@ -22,8 +22,11 @@ class OfflineFeature:
     def __init__(self, site: SiteContext, links: Sequence[tuple[str, str]] = ()) -> None:
         self.site = site
         self.links = list(links)
+        self.later: Sequence[str] = ()
 
     def register(self, stages: Stages) -> None:
+        # Filled by other features as they register: read when the site is written.
+        self.later = stages.offline_later
         stages.pages.append(self.fallback)
         # Last of all: it hashes every file of the site, so every other one must be there.
         stages.emitters.register(self.write, "offline", 10)
@@ -47,6 +50,7 @@ class OfflineFeature:
                 service_worker=settings.theme_file(offline.SERVICE_WORKER_FILE),
                 app=settings.app,
                 cache=settings.cache_dir,
+                later=self.later,
             )
         except (OSError, offline.OfflineError) as error:
             raise BuildError(f"hors ligne : {error}") from error

@@ -6,7 +6,11 @@ files (Pyodide runtime, search index…), so that the precache list covers the w
 every file of `site/` except the service worker itself, dot files (which GitHub Pages does
 not publish) and source maps (which only developer tools read).
 
-Each precache entry carries a content-hash revision and a Subresource Integrity hash.
+Each precache entry carries a content-hash revision and a Subresource Integrity hash, and
+`later` when it belongs to what another feature asked to come after the text (`later` paths:
+the calculators' Python runtime, 90 % of the bytes): the service worker stores every page,
+the search index and what pages need first, so that a slow first visit has the whole text
+offline long before the rest has arrived.
 Workbox keys its cache by URL + revision, so a deploy only downloads the files that changed,
 and the integrity check makes the browser refuse a stale copy served by a CDN under a new
 revision: the new service worker then fails to install and the old version stays in use,
@@ -21,6 +25,7 @@ such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
 import logging
@@ -48,6 +53,7 @@ __all__ = [
     "copy_workbox",
     "fallback_page",
     "file_entry",
+    "is_later",
     "precache_entries",
     "read_service_worker_data",
     "render_service_worker",
@@ -86,14 +92,18 @@ class PrecacheEntry:
     revision: str  # content hash (hex)
     integrity: str  # Subresource Integrity: "sha256-<base64>"
     size: int  # bytes
+    later: bool = False  # downloaded after the text (see the module's docstring)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "url": self.url,
             "revision": self.revision,
             "integrity": self.integrity,
             "size": self.size,
         }
+        if self.later:
+            data["later"] = True
+        return data
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,11 @@ class OfflineSummary:
     @property
     def size(self) -> int:
         return sum(e.size for e in self.entries)
+
+    @property
+    def text_size(self) -> int:
+        """Bytes of what comes first: everything but the `later` files."""
+        return sum(e.size for e in self.entries if not e.later)
 
 
 # Fallback page -----------------------------------------------------------------------------
@@ -137,11 +152,14 @@ def fallback_page(home: str | None, links: Sequence[tuple[str, str]]) -> str:
             '<code class="hors-ligne-adresse"></code> — '
             '<a class="hors-ligne-reessayer" href="./">réessayer</a></p>',
             "",
-            "Tout le reste du site est disponible sans connexion une fois le premier "
-            "téléchargement terminé (l’indicateur en bas de page affiche alors « Disponible "
-            "hors ligne ») :",
+            "Tout le texte du site est disponible sans connexion une fois son premier "
+            "téléchargement terminé (l’indicateur en bas de page affiche alors « Pages et "
+            "recherche : hors ligne ») :",
             "",
             *items,
+            "",
+            '<div class="hors-ligne-enregistrees" markdown="0" hidden>'
+            "<p>Pages déjà enregistrées sur cet appareil :</p><ul></ul></div>",
             "",
         ]
     )
@@ -200,11 +218,22 @@ def _read_digests(cache: Path | None) -> dict[str, list[Any]]:
     return data if isinstance(data, dict) else {}
 
 
+def is_later(relative: str, later: Iterable[str]) -> bool:
+    """Whether a file (its path in the site) is one of `later`: paths of files, or of folders
+    when they end with "/"."""
+    return any(
+        relative.startswith(path) if path.endswith("/") else relative == path for path in later
+    )
+
+
 def precache_entries(
-    site_dir: Path, exclude: Iterable[str] = (SERVICE_WORKER_FILE,), cache: Path | None = None
+    site_dir: Path,
+    exclude: Iterable[str] = (SERVICE_WORKER_FILE,),
+    cache: Path | None = None,
+    later: Iterable[str] = (),
 ) -> list[PrecacheEntry]:
     """Every file of the site but `exclude` (paths relative to the root), dot files and
-    source maps.
+    source maps; those of `later` (see `is_later`) are marked to come after the others.
 
     With a `cache` folder, a file whose path, size and modification time (in nanoseconds)
     are those of the previous build keeps its hashes. Only files given with their times are
@@ -213,6 +242,7 @@ def precache_entries(
     build has a new time, so it is hashed again. A cache folder that cannot be written only
     means hashing every file again at the next build."""
     skipped = set(exclude)
+    later = tuple(later)
     known = _read_digests(cache)
     seen: dict[str, list[Any]] = {}
     entries = []
@@ -234,6 +264,8 @@ def precache_entries(
         else:
             entry = file_entry(site_dir, path)
         seen[str(relative)] = [stat.st_size, stat.st_mtime_ns, entry.revision, entry.integrity]
+        if is_later(str(relative), later):
+            entry = dataclasses.replace(entry, later=True)
         entries.append(entry)
     if cache is not None and seen != known:
         keep_text(cache / DIGEST_CACHE, json.dumps(seen))
@@ -382,13 +414,14 @@ def write_service_worker(
     workbox: str,
     fallback: str = FALLBACK_PAGE,
     cache: Path | None = None,
+    later: Iterable[str] = (),
 ) -> OfflineSummary:
     """Hash every file of the site and write `sw.js` at its root. Run after every other step."""
     if not (site_dir / fallback / "index.html").is_file():
         raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
     if not (site_dir / workbox / "workbox-sw.js").is_file():
         raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
-    entries = precache_entries(site_dir, cache=cache)
+    entries = precache_entries(site_dir, cache=cache, later=later)
     text = render_service_worker(
         template.read_text(encoding="utf-8"), entries, workbox=workbox, fallback=fallback
     )
@@ -406,16 +439,20 @@ def build_offline(
     service_worker: Path,
     app: App,
     cache: Path | None = None,
+    later: Iterable[str] = (),
 ) -> OfflineSummary:
     """Manifest, Workbox runtime, then the service worker (made from the template
-    `service_worker`) with the list of every file."""
+    `service_worker`) with the list of every file, `later` ones marked."""
     write_web_manifest(site_dir, app)
     workbox = copy_workbox(node_modules, site_dir)
-    summary = write_service_worker(site_dir, service_worker, workbox=workbox, cache=cache)
+    summary = write_service_worker(
+        site_dir, service_worker, workbox=workbox, cache=cache, later=later
+    )
     log.info(
-        "Hors ligne : %d fichiers, %.1f Mo précachés (version %s)",
+        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte (version %s)",
         summary.files,
         summary.size / 1e6,
+        summary.text_size / 1e6,
         summary.version,
     )
     return summary

@@ -25,7 +25,7 @@
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
-import { el, foldAccents, frenchSpacing, onEachPage, siteRoot } from "./page.js";
+import { el, foldAccents, frenchSpacing, onEachPage, showNotice, siteRoot } from "./page.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
@@ -205,7 +205,7 @@ const announce = (nodes) => {
   notice = el("div", { class: "grimoire-annonce", role: "status" }, el("p", {}, ...nodes), close);
   const mine = notice;
   close.addEventListener("click", () => mine.remove());
-  document.body.append(notice);
+  showNotice(notice);
   setTimeout(() => mine.remove(), 8000);
 };
 

@@ -2,21 +2,31 @@
  *
  * - registers the service worker (sw.js at the site root, found from page.js's siteRoot, so
  *   that it also works under a GitHub Pages project path), once per page load;
- * - shows the offline status in the footer, and the first download's progress in a corner;
+ * - says in words what works offline, in the footer and, while a download runs, among the
+ *   notices at the bottom of the screen: « Pages et recherche : hors ligne · Calculateurs :
+ *   40 % » (the worker stores the text first, then the files listed as `later`);
+ * - asks the worker to go on with a download that stopped: at each page, when the connection
+ *   comes back, and every half minute while the page is shown;
+ * - asks the browser to keep the copy (persistent storage) and says so when it refuses;
  * - offers a waiting new version (« Nouvelle version disponible — Recharger »): the worker only
  *   takes over when the reader asks, then the page reloads, so a page never mixes two deploys;
+ * - on the offline page, lists the pages already stored;
  * - the install button and state of the « Installer l’application » page.
  *
  * Material's instant navigation swaps the page content without running this script again: the
  * page parts are (re)attached on every page (onEachPage); the worker is registered once.
- * The state is also on <html data-hors-ligne="…"> (for the CSS and the tests).
+ * The state is also on <html>, for the stylesheet, the calculators and the tests:
+ * data-hors-ligne (the phase, below), data-hors-ligne-texte="pret" once every page and the
+ * search are stored, data-hors-ligne-calculateurs="pret" once the later files are too.
  */
-import { el, frenchSpacing, onEachPage, siteRoot } from "./page.js";
+import { el, frenchSpacing, onEachPage, showNotice, siteRoot } from "./page.js";
 
 const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
 const STORAGE_PREFIX = root.pathname + ".hors-ligne.";
 const MINUTE = 60 * 1000;
+// While a download is stopped (no network), the worker is asked again this often.
+const RETRY_MS = 30 * 1000;
 // The worker's messages to every page of the site; the scope in the name keeps two sites of
 // one origin apart. Its counterpart is in sw.js.
 const CHANNEL = "rules-offline:" + root.href;
@@ -34,12 +44,13 @@ const PHASE = {
 
 const state = {
   phase: PHASE.waiting,
-  percent: null, // first download, or repair
+  offline: null, // the worker's last STATUS: {text, later, complete, running, problem}
   updatePercent: null, // download of a new version
   version: null, // of the active worker
   newVersion: false, // a new worker is waiting
   bannerClosed: false,
-  downloadSeen: false, // this page saw the first download: confirm its end in the corner
+  downloadSeen: false, // this page saw a download: confirm its end among the notices
+  persistRefused: false, // the browser may evict the copy
 };
 let registration = null;
 let reloadAsked = false;
@@ -47,28 +58,52 @@ let lastCheck = Date.now();
 let installPrompt = null; // the deferred beforeinstallprompt event
 let installed = false;
 let hideChipTimer = null;
+let retryTimer = null;
 
-function percentOf(bytes, total) {
-  return total > 0 ? Math.min(100, Math.floor((100 * bytes) / total)) : 100;
+function percent(fraction) {
+  return Math.min(99, Math.floor(100 * fraction));
+}
+
+function groupDone(group) {
+  return !group || group.missing === 0;
 }
 
 // Texts ------------------------------------------------------------------------------------
 
+// Why a download stopped, as the worker says it (STATUS.problem).
+const STOPPED = {
+  network: "interrompu, reprendra avec la connexion",
+  quota: "espace de stockage plein sur cet appareil",
+  server: "des fichiers n’ont pas pu être téléchargés, nouvel essai plus tard",
+};
+
+/** What works offline, group by group: « Pages et recherche : hors ligne · Calculateurs : 40 % ». */
+function groupsText(status) {
+  const { text, later } = status;
+  const word = (group) => (groupDone(group) ? "hors ligne" : `${percent(group.progress)} %`);
+  if (status.complete) {
+    return later.files ? "Pages, recherche et calculateurs : hors ligne" : "Pages et recherche : hors ligne";
+  }
+  const parts = [`Pages et recherche : ${word(text)}`];
+  if (later.files) {
+    const waits = !groupDone(text) && later.progress === 0;
+    parts.push(`Calculateurs : ${waits ? "en attente" : word(later)}`);
+  }
+  const stopped = !status.running && STOPPED[status.problem];
+  return parts.join(" · ") + (stopped ? ` — ${stopped}` : "");
+}
+
 function statusText() {
   switch (state.phase) {
     case PHASE.downloading:
-      return state.percent === null
-        ? "Téléchargement pour l’usage hors ligne…"
-        : `Téléchargement pour l’usage hors ligne : ${state.percent} %`;
-    case PHASE.ready:
-      if (state.updatePercent !== null) {
-        return `Disponible hors ligne · mise à jour : ${state.updatePercent} %`;
-      }
-      return navigator.onLine ? "Disponible hors ligne" : "Disponible hors ligne · sans connexion";
     case PHASE.incomplete:
-      return state.percent === null
-        ? "Hors ligne incomplet : fichiers à télécharger"
-        : `Hors ligne incomplet : téléchargement ${state.percent} %`;
+    case PHASE.ready: {
+      if (!state.offline) return "Téléchargement pour l’usage hors ligne…";
+      let text = groupsText(state.offline);
+      if (state.updatePercent !== null) text += ` · mise à jour : ${state.updatePercent} %`;
+      else if (state.phase === PHASE.ready && !navigator.onLine) text += " · sans connexion";
+      return text;
+    }
     case PHASE.failed:
       return "Téléchargement hors ligne interrompu : il reprendra avec la connexion";
     case PHASE.unavailable:
@@ -80,10 +115,16 @@ function statusText() {
   }
 }
 
+const PERSIST_REFUSED =
+  "Le navigateur n’a pas garanti la place de cette copie : il pourra l’effacer s’il manque d’espace.";
+
+/** The progress bar's value: the group being downloaded (the text, then the later files). */
 function progressShown() {
-  if (state.phase === PHASE.downloading || state.phase === PHASE.incomplete) return state.percent;
   if (state.phase === PHASE.ready) return state.updatePercent;
-  return null;
+  const status = state.offline;
+  if (!status || status.complete) return null;
+  const group = groupDone(status.text) ? status.later : status.text;
+  return percent(group.progress);
 }
 
 // Rendering --------------------------------------------------------------------------------
@@ -92,8 +133,8 @@ function progressBar(className) {
   return el("progress", { class: className, max: "100", "aria-hidden": "true" });
 }
 
-// Progress arrives several times a second during the first download: only what changed is
-// written, as every write makes the browser restyle (and the <html> attributes, the page).
+// Progress arrives several times a second during a download: only what changed is written,
+// as every write makes the browser restyle (and the <html> attributes, the page).
 function setData(element, name, value) {
   if (value === null) {
     if (name in element.dataset) delete element.dataset[name];
@@ -102,11 +143,14 @@ function setData(element, name, value) {
   }
 }
 
+function setText(element, text) {
+  const spaced = frenchSpacing(text);
+  if (element.textContent !== spaced) element.textContent = spaced;
+}
+
 function fill(container, text, value) {
   setData(container, "phase", state.phase);
-  const label = container.querySelector("[data-texte]");
-  const spaced = frenchSpacing(text);
-  if (label.textContent !== spaced) label.textContent = spaced;
+  setText(container.querySelector("[data-texte]"), text);
   const progress = container.querySelector("progress");
   const hidden = value === null || value === undefined;
   if (progress.hidden !== hidden) progress.hidden = hidden;
@@ -125,15 +169,19 @@ function renderFooter() {
   if (!block) {
     block = el("div", { class: "hors-ligne-etat" },
       el("span", { class: "hors-ligne-etat__texte", "data-texte": "" }),
-      progressBar("hors-ligne-etat__barre"));
+      progressBar("hors-ligne-etat__barre"),
+      el("span", { class: "hors-ligne-etat__stockage", hidden: true }));
     host.append(block);
   }
   const text = statusText();
   block.hidden = text === "";
   fill(block, text, progressShown());
+  const storage = block.querySelector(".hors-ligne-etat__stockage");
+  setText(storage, PERSIST_REFUSED);
+  storage.hidden = !state.persistRefused;
 }
 
-// In a corner, outside the swapped content: during the first download, then a confirmation.
+// Among the notices, outside the swapped content: during a download, then a confirmation.
 let chip = null;
 let announcer = null;
 let lastMilestone = null;
@@ -146,17 +194,20 @@ function renderCorner() {
       progressBar("hors-ligne-puce__barre"));
     chip.hidden = true;
     announcer = el("div", { class: "hors-ligne-annonce", role: "status", "aria-live": "polite" });
-    document.body.append(chip, announcer);
+    document.body.append(announcer);
+    showNotice(chip);
   }
-  if (state.phase === PHASE.downloading) {
+  const running = state.phase === PHASE.downloading;
+  if (running) {
     state.downloadSeen = true;
     clearTimeout(hideChipTimer);
     hideChipTimer = null;
     chip.hidden = false;
-    fill(chip, statusText(), state.percent);
-  } else if (state.phase === PHASE.ready && state.downloadSeen) {
+    fill(chip, statusText(), progressShown());
+  } else if (state.downloadSeen && state.phase !== PHASE.waiting) {
+    // Over: say how it ended a moment (« … hors ligne », or where and why it stopped).
     if (!chip.hidden && hideChipTimer === null) {
-      fill(chip, "Disponible hors ligne", null);
+      fill(chip, state.phase === PHASE.ready ? "Disponible hors ligne" : statusText(), null);
       hideChipTimer = setTimeout(() => {
         chip.hidden = true;
         state.downloadSeen = false;
@@ -167,12 +218,12 @@ function renderCorner() {
     chip.hidden = true;
   }
   // Screen readers hear the milestones, not every percent.
-  const milestone =
-    state.phase === PHASE.downloading
-      ? `${PHASE.downloading}-${Math.floor((state.percent || 0) / 25)}`
-      : state.phase;
+  const status = state.offline;
+  const milestone = running
+    ? `${PHASE.downloading}-${groupDone(status && status.text)}-${Math.floor((progressShown() || 0) / 25)}`
+    : state.phase;
   if (milestone !== lastMilestone && (state.downloadSeen || state.phase === PHASE.failed)) {
-    announcer.textContent = state.phase === PHASE.ready ? "Disponible hors ligne" : statusText();
+    announcer.textContent = frenchSpacing(state.phase === PHASE.ready ? "Disponible hors ligne" : statusText());
   }
   lastMilestone = milestone;
 }
@@ -199,20 +250,21 @@ function renderUpdateBanner() {
       el("span", { class: "hors-ligne-maj__tiret", "aria-hidden": "true" }, " — "),
       reload,
       close);
-    document.body.append(banner);
+    showNotice(banner);
   }
   banner.hidden = !show;
 }
 
 function render() {
   const page = document.documentElement;
+  const status = state.offline;
   setData(page, "horsLigne", state.phase);
+  setData(page, "horsLigneTexte", status && groupDone(status.text) ? "pret" : null);
+  setData(page, "horsLigneCalculateurs", status && groupDone(status.later) ? "pret" : null);
   setData(page, "horsLigneMaj", state.newVersion ? "" : null);
   renderFooter();
   renderCorner();
   renderUpdateBanner();
-  const corner = (chip && !chip.hidden) || (banner && !banner.hidden);
-  setData(page, "horsLigneCoin", corner ? "" : null);
   renderInstall();
 }
 
@@ -241,35 +293,63 @@ function ask(worker, message) {
   });
 }
 
+/** The active worker's state: it also goes on with any download left unfinished. */
 async function check() {
   const active = registration && registration.active;
   if (!active) return;
   try {
-    const answer = await ask(active, { type: "STATUS" });
+    const answer = await ask(active, { type: "STATUS", download: navigator.onLine });
     state.version = answer.version;
-    state.phase = answer.complete ? PHASE.ready : PHASE.incomplete;
-    if (answer.complete) {
-      state.percent = null;
-      persist();
-    }
+    apply(answer);
   } catch {
     // An older worker, or a busy one: the state stays as it is.
   }
   render();
 }
 
-// Ask the browser not to evict the ~20 MB when space runs short (silent in Chrome, a
-// question in Firefox: asked at most once a week).
+function apply(status) {
+  if (!status.text || !status.later) return; // a worker of an older version
+  state.offline = status;
+  if (status.complete) state.phase = PHASE.ready;
+  else state.phase = status.running ? PHASE.downloading : PHASE.incomplete;
+  if (groupDone(status.text)) persist();
+  planRetry();
+}
+
+// A download that stopped for want of network is asked for again while the page is shown
+// (the worker fetches only what is missing); a full storage waits for the next page.
+function planRetry() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  const status = state.offline;
+  if (!status || status.complete || status.running || status.problem === "quota") return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    if (document.visibilityState === "visible" && navigator.onLine) check();
+    else planRetry();
+  }, RETRY_MS);
+}
+
+// Ask the browser not to evict the copy when space runs short (silent in Chrome, a question
+// in Firefox: asked at most once a week); a refusal is said in the footer.
+let persistAsked = false;
 async function persist() {
-  if (!navigator.storage || !navigator.storage.persist) return;
+  if (persistAsked || !navigator.storage || !navigator.storage.persist) return;
+  persistAsked = true;
   try {
     if (await navigator.storage.persisted()) return;
-    const last = Number(localStorage.getItem(STORAGE_PREFIX + "persistance") || 0);
-    if (Date.now() - last < 7 * 24 * 60 * MINUTE) return;
-    localStorage.setItem(STORAGE_PREFIX + "persistance", String(Date.now()));
-    await navigator.storage.persist();
+    const key = STORAGE_PREFIX + "persistance";
+    const last = Number(localStorage.getItem(key) || 0);
+    const granted = Date.now() - last < 7 * 24 * 60 * MINUTE ? false : await navigator.storage.persist();
+    if (!granted) {
+      if (!last) localStorage.setItem(key, String(Date.now()));
+      state.persistRefused = true;
+      render();
+    }
   } catch {
     // Storage API refused (private mode…): the cache still works, only evictable.
+    state.persistRefused = true;
+    render();
   }
 }
 
@@ -316,32 +396,30 @@ function follow(registered) {
   });
   if (registered.installing) followInstall(registered.installing);
   if (registered.waiting) newVersionReady();
-  if (registered.active) check();
+  if (registered.active) {
+    check();
+    listStoredPages();
+  }
 }
 
 function receive(message) {
   if (!message || typeof message !== "object") return;
-  if (message.type === "PROGRESS") {
-    const value =
-      typeof message.progress === "number"
-        ? Math.min(100, Math.floor(100 * message.progress))
-        : percentOf(message.bytes, message.total);
+  if (message.type === "STATUS") {
     const active = registration && registration.active;
-    if (!active) {
-      if (state.phase !== PHASE.ready) {
-        state.phase = PHASE.downloading;
-        state.percent = value;
-      }
-    } else if (message.version === state.version) {
-      if (message.repair) {
-        state.phase = PHASE.incomplete;
-        state.percent = value;
-      }
-    } else {
-      state.updatePercent = value < 100 ? value : null;
+    const other = registration && (registration.installing || registration.waiting);
+    if (!active || message.version === state.version || (!other && state.version === null)) {
+      // The active worker's download; or, before there is one, the first install's.
+      if (!active && state.phase !== PHASE.downloading) return;
+      apply(message);
+      if (!active) state.phase = PHASE.downloading;
+    } else if (message.text && message.later) {
+      // A new version, downloading next to the active one.
+      const all = message.text.progress * message.text.bytes + message.later.progress * message.later.bytes;
+      const total = message.text.bytes + message.later.bytes;
+      state.updatePercent = message.complete || !message.running ? null : percent(total ? all / total : 1);
     }
     renderSoon();
-  } else if (message.type === "READY" || message.type === "ACTIVE") {
+  } else if (message.type === "ACTIVE") {
     check();
   }
 }
@@ -390,9 +468,11 @@ function lookForUpdate(force) {
 function register() {
   navigator.serviceWorker
     .register(new URL("sw.js", root).href, { scope: root.href })
-    .then(follow, () => {
-      // Without network, an interruption; otherwise refused (blocked, private mode…).
-      state.phase = navigator.onLine ? PHASE.unavailable : PHASE.failed;
+    .then(follow, (error) => {
+      // sw.js did not come (the network): an interruption; otherwise refused (blocked,
+      // private mode…).
+      const network = !navigator.onLine || /fetch/i.test(String(error));
+      state.phase = network ? PHASE.failed : PHASE.unavailable;
       render();
     });
 }
@@ -447,7 +527,7 @@ function start() {
       return;
     }
     if (state.phase === PHASE.failed || state.phase === PHASE.unavailable) register();
-    else if (state.phase === PHASE.incomplete) check();
+    else if (state.phase === PHASE.incomplete || state.phase === PHASE.downloading) check();
     lookForUpdate(true);
     render();
   });
@@ -565,6 +645,34 @@ function fallbackPage() {
   if (block) block.hidden = false;
 }
 
+// The pages already stored, listed on the offline page: those of the menu that the worker
+// holds (during a first download, or when the storage is full, not all of them are).
+async function listStoredPages() {
+  const block = document.querySelector(".hors-ligne-enregistrees");
+  const active = registration && registration.active;
+  if (!block || !active) return;
+  const links = new Map();
+  for (const link of document.querySelectorAll(".md-nav a.md-nav__link[href]")) {
+    const url = new URL(link.getAttribute("href"), location.href);
+    url.hash = "";
+    url.search = "";
+    const title = link.textContent.trim();
+    if (url.origin === root.origin && title && !links.has(url.href)) links.set(url.href, title);
+  }
+  let answer;
+  try {
+    answer = await ask(active, { type: "STORED_PAGES", urls: [...links.keys()] });
+  } catch {
+    return;
+  }
+  const list = block.querySelector("ul");
+  if (!list || !block.isConnected) return;
+  list.replaceChildren(
+    ...answer.urls.map((url) => el("li", {}, el("a", { href: url }, links.get(url)))),
+  );
+  block.hidden = answer.urls.length === 0;
+}
+
 // Start ------------------------------------------------------------------------------------
 
 let started = false;
@@ -576,5 +684,6 @@ onEachPage(() => {
     lookForUpdate(false);
   }
   fallbackPage();
+  listStoredPages();
   render();
 });

@@ -101,3 +101,30 @@ export function onEachPage(setup) {
     setup();
   }
 }
+
+/** The one place for the site's passing notices (the offline download, a new version, an
+ * entry added to a list): a column at the bottom of the screen, outside the content that
+ * instant navigation swaps. Notices stack in it and never cover one another; its height is
+ * kept in --regles-avis-hauteur, which the stylesheet gives the page as bottom room and a
+ * calculator's summary as its distance from the bottom, so that no notice covers the end of
+ * the page or an answer. `notice` is appended to it (or stays where it already is). */
+let notices = null;
+export function showNotice(notice) {
+  if (!notices) {
+    notices = el("div", { class: "regles-avis" });
+    document.body.append(notices);
+    const keep = () => {
+      const height = notices.getBoundingClientRect().height;
+      const value = height > 0 ? `${Math.ceil(height)}px` : "";
+      const style = document.documentElement.style;
+      if (style.getPropertyValue("--regles-avis-hauteur") !== value) {
+        if (value) style.setProperty("--regles-avis-hauteur", value);
+        else style.removeProperty("--regles-avis-hauteur");
+      }
+    };
+    if ("ResizeObserver" in window) new ResizeObserver(keep).observe(notices);
+    new MutationObserver(keep).observe(notices, { childList: true, subtree: true, attributes: true });
+  }
+  if (notice.parentNode !== notices) notices.append(notice);
+  return notice;
+}

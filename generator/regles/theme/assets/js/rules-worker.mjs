@@ -56,6 +56,22 @@ async function start(runtime) {
   return { mode, ms: performance.now() - started, fallbackReason };
 }
 
+// Pyodide's loader does not always reject when one of its files cannot be fetched (offline,
+// before the offline copy holds them): the error goes unhandled and loadPyodide never
+// settles. Such a stray error while Python starts fails the start instead.
+function strayError() {
+  return new Promise((resolve, reject) => {
+    self.addEventListener(
+      "unhandledrejection",
+      (event) => {
+        event.preventDefault();
+        reject(event.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
 function answer(id, calculator, inputs) {
   let text;
   try {
@@ -72,7 +88,7 @@ function answer(id, calculator, inputs) {
 onmessage = (event) => {
   const message = event.data || {};
   if (message.type === "init") {
-    start(message.runtime).then(
+    Promise.race([start(message.runtime), strayError()]).then(
       (info) => {
         postMessage({ type: "ready", ...info });
         for (const queued of pending) answer(queued.id, queued.calculator, queued.inputs);

@@ -68,6 +68,42 @@ function pageLoaded() {
   });
 }
 
+// Python's files come from the network at the first calculation, unless the offline copy
+// holds them (offline.js marks <html data-hors-ligne-calculateurs="pret">). Without network
+// before that, a calculator says so in its place; the answer the build wrote stays shown.
+const UNAVAILABLE =
+  "Pas encore disponible hors ligne : ce calculateur fonctionnera quand ses fichiers seront " +
+  "téléchargés (état en bas de page).";
+
+function bootError(error) {
+  const message = String((error && error.message) || error);
+  const stored = document.documentElement.dataset.horsLigneCalculateurs === "pret";
+  if (!stored && (!navigator.onLine || /fetch|network|load|import/i.test(message))) {
+    setStatus({ state: "unavailable" });
+    return new RulesError("unavailable", null, UNAVAILABLE);
+  }
+  if (error instanceof RulesError) return error;
+  return new RulesError("internal", null, "Python n’a pas pu démarrer : " + message);
+}
+
+function showUnavailable() {
+  for (const state of document.querySelectorAll("form.calculateur[data-pret] .calculateur-etat")) {
+    if (!state.textContent) state.textContent = UNAVAILABLE;
+  }
+}
+
+document.addEventListener("rules:status", (event) => {
+  if (event.detail.state === "unavailable") showUnavailable();
+});
+// Back online: the next calculation tries again, and the message goes.
+window.addEventListener("online", () => {
+  if (STATE.status.state !== "unavailable") return;
+  setStatus({ state: "idle" });
+  for (const state of document.querySelectorAll("form.calculateur .calculateur-etat")) {
+    if (state.textContent === UNAVAILABLE) state.textContent = "";
+  }
+});
+
 async function boot() {
   if (STATE.booting) return STATE.booting;
   STATE.booting = (async () => {
@@ -120,7 +156,9 @@ async function boot() {
       };
       worker.postMessage({ type: "init", runtime });
     });
-  })();
+  })().catch((error) => {
+    throw bootError(error);
+  });
   STATE.booting.catch(() => {
     STATE.booting = null;
   });
@@ -610,7 +648,7 @@ function setupWidget(form) {
   // The build wrote the result of the default values: Python is needed from the first
   // change on, not before.
   if (form.dataset.resultat === "defaut") {
-    state.textContent = "";
+    state.textContent = STATE.status.state === "unavailable" ? UNAVAILABLE : "";
     firstResult.set(form, () => {});
     return;
   }
