@@ -166,9 +166,12 @@ async function openCache() {
   return cache;
 }
 
-// Several files at a time: one after the other, hundreds of small search fragments take a
+// Many files at a time: one after the other, hundreds of small search fragments take a
 // minute even from a local server (Workbox's own install fetches them so, workbox#2528).
-const PARALLEL = 6;
+// Storing each one costs a few milliseconds of the cache's own work; with more requests in
+// flight than a host's six HTTP/1.1 connections, the link never waits for it (the text at
+// 1.5 Mbit/s: 10.9 s against 11.3 s with 6, for a limit of 9.1 s).
+const PARALLEL = 32;
 // A file that has not arrived after this long, at 16 kB/s at least, is given up (the link is
 // there but carries nothing): the download stops and is asked for again later (offline.js).
 const PATIENCE_MS = 30 * 1000;
