@@ -1,7 +1,8 @@
 """`python -m bench`: every figure in one run, one table on stdout, raw samples in JSON.
 
 Order: builds (they make the two sites), `mkdocs serve` rebuilds, spell-export growth, then
-the two sites served locally for Chromium (weight, Python start, search) and Lighthouse.
+the two sites served locally for Chromium (weight, Python start, search, our first visit over
+a throttled link and an update after a one-page change) and Lighthouse.
 Each part has a time allowance so that the whole run stays under 10 minutes on 2 cores;
 a part that fails is reported as n/a with its reason, and the others still run.
 """
@@ -20,6 +21,8 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import Page
 
 import calculators
 from bench import browser as web
@@ -44,6 +47,17 @@ from bench.lighthouse import (
     median_scores,
     run_lighthouse,
 )
+from bench.offline import (
+    MBIT,
+    SiteFiles,
+    ThrottledVisit,
+    UpdateBytes,
+    changed_files,
+    edited_build,
+    site_files,
+    throttled_visit,
+    update_after_edit,
+)
 from bench.project import (
     ROOT,
     BenchError,
@@ -58,6 +72,7 @@ from bench.report import (
     NA,
     Goal,
     Row,
+    fmt_bytes,
     fmt_duration,
     fmt_number,
     fmt_scores,
@@ -68,7 +83,7 @@ from bench.report import (
     section,
     verdict,
 )
-from bench.server import CountingServer
+from bench.server import CHUNK, CountingServer
 from regles.features.calculators.formatting import format_value
 
 __all__ = ["main"]
@@ -85,6 +100,13 @@ PAGES = {
 EDITED_PAGE = "dnd5e/combat.md"  # edited (in a copy) to time the rebuild of `mkdocs serve`
 QUIET_PAGE = "licences/"  # no calculator: Python starts only when the benchmark asks
 SEARCH_NA = "n/a (recherche pas encore disponible)"
+# A reader's first visit of the home page over a throttled link (one link for every
+# connection): (label, bytes per second, seconds allowed). The slow one downloads everything
+# (~20 MB) in some two minutes.
+OFFLINE_PAGE = ""
+OFFLINE_SLOW = ("1,5 Mbit/s", 1.5 * MBIT, 180.0)
+OFFLINE_FAST = ("10 Mbit/s", 10 * MBIT, 60.0)
+LIGHTHOUSE_MIN = 90  # seconds kept for Lighthouse after the offline parts: about one round
 
 GOAL_BUILD = Goal("ratio_max", 1.2, "≤ 1,2×")
 GOAL_LINEAR = Goal("ratio_max", 1.25, "≤ 1,25× (linéaire)")
@@ -93,6 +115,7 @@ GOAL_WARM_START = Goal("ratio_max", 0.5, "≤ 0,5×")
 GOAL_ROUND_TRIP = Goal("max", 20, "≤ 20 ms")
 GOAL_FIRST_EDIT_WARM = Goal("max", 1000, "≤ 1,0 s")
 GOAL_EDIT_READY = Goal("max", 50, "≤ 50 ms")
+GOAL_OFFLINE_TEXT = Goal("ratio_max", 1.3, "≤ 1,3×")
 # The reader's first edit: the dice calculator, first on the tools page; each expression
 # changes its headline mean. The first three are the first edits (cold, warm, service
 # worker), the others follow with Python ready.
@@ -500,6 +523,184 @@ class Bench:
                     + ", ".join(f"« {q} »" for q in missed)
                 )
 
+    # Offline, over a throttled link ----------------------------------------------------
+
+    def offline_fast(self, chrome: web.Chrome) -> None:
+        """The first visit at 10 Mbit/s, then, in the same profile and at full speed, the
+        update after a one-page change (its site built first, before any timing)."""
+        server = self.servers["ours"]
+        label, rate, wanted = OFFLINE_FAST
+        if self.budget(wanted, keep=LIGHTHOUSE_MIN + 120).left() < 20:
+            raise BenchError("temps épuisé avant la visite")
+        old = site_files(self.ours_site, server)
+        update: UpdateBytes | None = None
+        new_site: Path | None = None
+        problem: str | None = None
+        try:
+            new_site, sample = edited_build(self.work, EDITED_PAGE, self.ours_url)
+            new = site_files(new_site, server)
+            self.data.setdefault("offline", {})["update_build_seconds"] = sample.wall
+            changed, removed = changed_files(old, new)
+            if not changed:
+                raise BenchError(f"aucun fichier ne change après modification de {EDITED_PAGE}")
+            update = UpdateBytes(
+                EDITED_PAGE,
+                changed,
+                removed,
+                len(new.files),
+                0,
+                0,
+                changed_bytes=new.worker_bytes
+                + sum(f["wire"] for f in new.files if f["url"] in changed),
+            )
+        except Exception as error:  # the visit is measured all the same
+            problem = f"{type(error).__name__}: {str(error).strip()[:200]}"
+
+        def after(page: Page) -> None:
+            nonlocal problem
+            if update is None or new_site is None:
+                return
+            try:
+                update_after_edit(
+                    page, server, new_site, update, self.budget(60, keep=LIGHTHOUSE_MIN + 60).left()
+                )
+            except Exception as error:
+                problem = f"{type(error).__name__}: {str(error).strip()[:200]}"
+
+        allowance = self.budget(wanted, keep=LIGHTHOUSE_MIN + 120).left()
+        if allowance < 10:
+            raise BenchError("temps épuisé avant la visite")
+        visit = self.offline_visit(chrome, label, rate, allowance, old, after)
+        if update is not None:
+            update.first_visit_bytes = visit.bytes_sent
+            update.first_visit_responses = visit.responses
+        self.data.setdefault("offline", {})["update"] = update
+        if problem is not None:
+            self.data["offline"]["update_error"] = problem
+        self.update_rows(update, visit, problem)
+
+    def offline_slow(self, chrome: web.Chrome) -> None:
+        """The first visit at 1,5 Mbit/s, with what time is left but Lighthouse's round."""
+        label, rate, wanted = OFFLINE_SLOW
+        allowance = self.budget(wanted, keep=LIGHTHOUSE_MIN).left()
+        if allowance < 20:
+            raise BenchError("temps épuisé avant la visite")
+        files = site_files(self.ours_site, self.servers["ours"])
+        self.offline_visit(chrome, label, rate, allowance, files, None)
+
+    def offline_visit(
+        self,
+        chrome: web.Chrome,
+        label: str,
+        rate: float,
+        allowance: float,
+        files: SiteFiles,
+        after: Callable[[Page], None] | None,
+    ) -> ThrottledVisit:
+        """One first visit over the link at `rate`; its three rows (text, everything, bytes)."""
+        visit = throttled_visit(
+            chrome, self.servers["ours"], OFFLINE_PAGE, files, rate, allowance, after=after
+        )
+        offline_data = self.data.setdefault("offline", {})
+        offline_data.setdefault("visits", {})[label] = visit
+        offline_data["files"] = {
+            "version": files.version,
+            "count": len(files.files),
+            "later": [f["url"] for f in files.later],
+            "text_bytes": files.text_bytes,
+            "all_bytes": files.all_bytes,
+            "raw_bytes": sum(f["size"] for f in files.files),
+            "sw_js_bytes": files.worker_bytes,
+        }
+        text_na, all_na = visit.text_missing(), visit.all_missing()
+        if "link" not in offline_data:
+            offline_data["link"] = {"chunk": CHUNK, "page": OFFLINE_PAGE}
+            later = len(files.later)
+            self.notes.append(
+                "Hors ligne, lien bridé : un seul débit pour toutes les connexions (seau à "
+                f"jetons, corps des réponses par tranches de {CHUNK // 1024} Kio, en-têtes non "
+                "comptés), profil neuf, page d’accueil ; chrono dès la navigation. Octets sur "
+                f"le fil (gzip pour le texte) : texte {fmt_bytes(files.text_bytes)} "
+                f"({len(files.text)} fichiers + sw.js), tout {fmt_bytes(files.all_bytes)} "
+                f"({len(files.files)} fichiers + sw.js, dont {later} marqués « later »)."
+            )
+        self.rows += [
+            Row.measured(
+                f"Texte hors ligne (pages, recherche, données, styles, scripts, icônes), {label}"
+                " (s), réf. = octets ÷ débit",
+                visit.text_seconds,
+                visit.text_limit,
+                decimals=1,
+                unit="s",
+                goal=GOAL_OFFLINE_TEXT,
+                na_reason=f"n/a ({text_na})" if text_na else None,
+            ),
+            Row.measured(
+                f"Tout hors ligne (Pyodide compris), {label} (s), réf. = octets ÷ débit",
+                visit.all_seconds,
+                visit.all_limit,
+                decimals=1,
+                unit="s",
+                na_reason=f"n/a ({all_na})" if all_na else None,
+            ),
+            Row.measured(
+                f"Octets transférés pendant cette 1re visite, {label}, réf. = fichiers de la "
+                "liste + sw.js",
+                visit.bytes_sent if all_na is None else None,
+                files.all_bytes,
+                fmt="bytes",
+                na_reason=f"n/a ({all_na})" if all_na else None,
+            ),
+        ]
+        if visit.repeated:
+            self.notes.append(
+                f"Hors ligne, {label} : envoyés en entier plus d’une fois pendant la 1re visite : "
+                + ", ".join(f"{path} ×{n}" for path, n in visit.repeated.items())
+            )
+        return visit
+
+    def update_rows(
+        self, update: UpdateBytes | None, visit: ThrottledVisit, problem: str | None
+    ) -> None:
+        reason = None
+        if problem is not None:
+            reason = f"n/a ({problem[:80]})"
+        elif visit.all_seconds is None:
+            reason = "n/a (1re visite inachevée)"
+        done = update is not None and reason is None
+        self.rows += [
+            Row.measured(
+                f"Mise à jour après modification de {EDITED_PAGE} : octets transférés, "
+                "réf. = 1re visite complète",
+                update.bytes if done and update else None,
+                visit.bytes_sent if visit.all_seconds is not None else None,
+                fmt="bytes",
+                na_reason=reason,
+            ),
+            Row.measured(
+                "Mise à jour : fichiers transférés, réf. = fichiers nouveaux ou modifiés (sw.js "
+                "compris)",
+                len(update.downloaded) if done and update else None,
+                len(update.changed) if update else None,
+                na_reason=reason,
+            ),
+        ]
+        if update is None or not done:
+            return
+
+        def listing(paths: list[str], most: int = 12) -> str:
+            shown = ", ".join(paths[:most])
+            return shown + (f" et {len(paths) - most} autres" if len(paths) > most else "")
+
+        self.notes.append(
+            f"Mise à jour après l’ajout d’une phrase à {EDITED_PAGE} : "
+            f"{fmt_number(len(update.changed))} fichiers nouveaux ou modifiés "
+            f"({fmt_bytes(update.changed_bytes)} sur le fil), {len(update.removed)} retirés, "
+            f"sur {fmt_number(update.list_files)} ; nouveaux ou modifiés : "
+            f"{listing(update.changed)} ; transférés : {listing(update.downloaded)} "
+            f"(listes complètes dans {OUTPUT.relative_to(ROOT)})."
+        )
+
     # Lighthouse ----------------------------------------------------------------------
 
     def lighthouse(self) -> None:
@@ -650,6 +851,19 @@ class Bench:
                     "recherche",
                     lambda: self.search(chrome.browser),
                     search_na_rows(NA, NA),
+                )
+                self.rows.append(
+                    section("Hors ligne : 1re visite sur un lien bridé, puis une mise à jour")
+                )
+                self.part(
+                    "hors ligne 10 Mbit/s et mise à jour",
+                    lambda: self.offline_fast(chrome),
+                    [Row(f"Hors ligne, {OFFLINE_FAST[0]}, et mise à jour", NA)],
+                )
+                self.part(
+                    "hors ligne 1,5 Mbit/s",
+                    lambda: self.offline_slow(chrome),
+                    [Row(f"Hors ligne, {OFFLINE_SLOW[0]}", NA)],
                 )
             self.rows.append(section("Lighthouse 12.2.3 (mobile, réseau simulé)"))
             self.part("lighthouse", self.lighthouse, [Row("Lighthouse", NA)])

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -47,6 +47,7 @@ from tests.test_offline import (
     html_pages,
     page_title,
     subpath_site,  # noqa: F401  (fixture)
+    sw_data,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.python, pytest.mark.offline]
@@ -530,7 +531,10 @@ def deploy_new_version(v1: Path, v2: Path, marker: str) -> offline.OfflineSummar
     home = (v2 / "index.html").read_text("utf-8")
     home = home.replace("<h1", f'<p id="nouvelle-version">{marker}</p>\n<h1', 1)
     (v2 / "index.html").write_text(home, encoding="utf-8")
-    return offline.write_service_worker(v2, TEMPLATE, workbox=offline.workbox_folder(NODE_MODULES))
+    later = [unquote(f["url"]) for f in sw_data(v1)["files"] if f.get("later")]
+    return offline.write_service_worker(
+        v2, TEMPLATE, workbox=offline.workbox_folder(NODE_MODULES), later=later
+    )
 
 
 def summary_revision(summary: offline.OfflineSummary, url: str) -> str:
