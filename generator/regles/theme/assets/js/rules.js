@@ -78,7 +78,7 @@ const UNAVAILABLE =
 function bootError(error) {
   const message = String((error && error.message) || error);
   const stored = document.documentElement.dataset.horsLigneCalculateurs === "pret";
-  if (!stored && (!navigator.onLine || /fetch|network|load|import/i.test(message))) {
+  if (!stored && (!navigator.onLine || /fetch|network|load/i.test(message))) {
     setStatus({ state: "unavailable" });
     return new RulesError("unavailable", null, UNAVAILABLE);
   }
