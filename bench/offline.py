@@ -10,17 +10,19 @@ calculators' Python), `later: true`.
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from bench.browser import Chrome
+from bench.browser import CHROMIUM_ARGS, Chrome, chromium_path
 from bench.project import (
     ROOT,
     BenchError,
@@ -40,6 +42,7 @@ __all__ = [
     "UpdateBytes",
     "changed_files",
     "edited_build",
+    "raw_visit",
     "site_files",
     "throttled_visit",
     "update_after_edit",
@@ -172,18 +175,24 @@ def throttled_visit(
     server: CountingServer,
     page_path: str,
     files: SiteFiles,
-    rate: float,
+    rate: float | None,
     allowance: float,
     *,
     after: Callable[[Page], None] | None = None,
 ) -> ThrottledVisit:
-    """A reader's first visit of `page_path` (fresh profile on disk, service workers allowed)
-    over a link of `rate` bytes per second, timed from the navigation until all the text,
-    then everything, is offline, `allowance` seconds at most. Then, with the link back to
+    """A reader's first visit of `page_path` in Playwright's Chromium (fresh profile on disk,
+    service workers allowed) over a link of `rate` bytes per second (None: full speed), timed
+    from the navigation until all the text, then everything, is offline, `allowance` seconds
+    at most. Then, with the link back to
     full speed and in the same profile, `after(page)` if given and if everything is offline.
     """
     visit = ThrottledVisit(
-        page_path, rate, allowance, files.text_bytes, files.all_bytes, len(files.later)
+        page_path,
+        rate or float("inf"),  # None: full speed (its limits are then 0)
+        allowance,
+        files.text_bytes,
+        files.all_bytes,
+        len(files.later),
     )
     with chrome.profile(service_workers="allow") as context:
         page = context.pages[0] if context.pages else context.new_page()
@@ -233,6 +242,89 @@ def throttled_visit(
         visit.repeated = _repeated(transfers)
         if after is not None and visit.all_seconds is not None:
             after(page)
+    return visit
+
+
+# The same visit in a Chromium that nothing drives -------------------------------------------
+
+FIRST_VISIT_PAGE = "__bench__/premiere-visite.html"  # bench/static/: the site in a frame
+MARK_PATH = "/__bench__/marque"  # its reports: ?quoi=texte|phase-<phase>&ms=<since its start>
+
+
+def _marks(server: CountingServer, since: int) -> dict[str, float]:
+    """The bench page's reports among the requests since `since`: what → seconds."""
+    found: dict[str, float] = {}
+    for request in server.requests[since:]:
+        if not request.startswith(MARK_PATH + "?"):
+            continue
+        query = parse_qs(urlsplit(request).query)
+        what, ms = query.get("quoi", [""])[0], query.get("ms", [""])[0]
+        if what and ms.isdigit():
+            found.setdefault(what, int(ms) / 1000)
+    return found
+
+
+def raw_visit(
+    server: CountingServer,
+    page_path: str,
+    files: SiteFiles,
+    rate: float,
+    allowance: float,
+    scratch: Path,
+) -> ThrottledVisit:
+    """A reader's first visit of `page_path` over a link of `rate` bytes per second, in a
+    Chromium launched on its own, with a fresh profile: timed by the browser itself, from the
+    start of a bench page that opens the site's page in a frame, until all the text, then
+    everything, is offline (`allowance` seconds at most).
+
+    Not through Playwright: it drives Chromium over the DevTools protocol, which reports
+    every request, and on this machine that triples the cost of each of the text's 800 small
+    files (735 Pagefind fragments fetched from a page: 4.5 s with it, 1.7 s without): the
+    time would be the harness's, not the site's."""
+    executable = chromium_path()
+    if executable is None:
+        raise BenchError("Chromium est introuvable (paquet Debian « chromium »)")
+    visit = ThrottledVisit(
+        page_path, rate, allowance, files.text_bytes, files.all_bytes, len(files.later)
+    )
+    profile = scratch / f"profil-brut-{time.monotonic_ns()}"
+    mark, sent, since = server.mark(), server.bytes_sent, len(server.requests)
+    server.rate = rate
+    browser = subprocess.Popen(
+        [
+            executable,
+            "--headless",
+            *CHROMIUM_ARGS,
+            f"--user-data-dir={profile}",
+            f"{server.url}{FIRST_VISIT_PAGE}?page={page_path}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < allowance:
+            marks = _marks(server, since)
+            visit.text_seconds = marks.get("texte")
+            visit.all_seconds = marks.get("phase-pret")
+            visit.text_mark_seen = "texte" in marks
+            phases = [w.removeprefix("phase-") for w in marks if w.startswith("phase-")]
+            visit.last_phase = max(phases, key=lambda w: marks["phase-" + w], default=None)
+            visit.timeline = sorted((s, w, None) for w, s in marks.items())
+            if visit.last_phase in PHASES_THAT_END or visit.all_seconds is not None:
+                break
+            time.sleep(POLL)
+        if visit.all_seconds is not None:
+            server.wait_quiet(1.0, 10.0)  # the last responses are logged
+    finally:
+        server.rate = None
+        browser.kill()
+        browser.wait()
+    transfers = server.since(mark)
+    visit.bytes_sent = server.bytes_sent - sent
+    visit.responses = len(transfers)
+    visit.not_modified = sum(1 for t in transfers if t.status == 304)
+    visit.repeated = _repeated(transfers)
     return visit
 
 
