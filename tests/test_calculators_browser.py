@@ -163,13 +163,65 @@ def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
     context.close()
 
 
-def test_a_dead_worker_is_restarted(page: Any) -> None:
-    page.evaluate("window.rules.timeoutMs = 1500; window.rules.worker().terminate()")
-    first = browser_run(page, "modificateur", {"score": 14})
-    assert first["ok"] is False and "redémarre" in first["message"]
-    page.evaluate("window.rules.timeoutMs = 30000")
+def test_a_worker_ended_from_outside_is_replaced_for_the_very_next_call(page: Any) -> None:
+    # The next call answers, through a new worker, without waiting for a timeout (which would
+    # fail it: `ne répond plus`).
+    page.evaluate("() => { window.ancien = window.rules.worker(); window.ancien.terminate(); }")
     expected = RULES.run("modificateur", {"score": 14})["modifier_text"]
-    assert browser_run(page, "modificateur", {"score": 14})["outputs"]["modifier_text"] == expected
+    answer = browser_run(page, "modificateur", {"score": 14})
+    assert answer["ok"] is True, answer
+    assert answer["outputs"]["modifier_text"] == expected
+    assert page.evaluate("() => window.rules.worker() !== window.ancien")
+
+
+def test_a_silent_worker_is_noticed_and_its_call_answered_by_a_new_one(page: Any) -> None:
+    # A worker that gets nothing (as one that died without an event) never says « started »:
+    # the liveness check replaces it and sends the call again, long before the timeout.
+    page.evaluate(
+        """() => {
+            window.sourd = window.rules.worker();
+            window.sourd.postMessage = () => {};
+        }"""
+    )
+    expected = RULES.run("modificateur", {"score": 9})["modifier_text"]
+    answer = browser_run(page, "modificateur", {"score": 9})
+    assert answer["ok"] is True, answer
+    assert answer["outputs"]["modifier_text"] == expected
+    assert page.evaluate("() => window.rules.worker() !== window.sourd")
+
+
+def test_a_call_that_cannot_be_sent_leaves_the_worker_alone(page: Any) -> None:
+    page.evaluate("() => { window.rules.timeoutMs = 1000; window.avant = window.rules.worker(); }")
+    refused = page.evaluate(
+        """() => window.rules.run("deplacement", {speed_m: () => 1}).then(
+            () => ({ok: true}), (e) => ({ok: false, kind: e.kind, message: e.message}))"""
+    )
+    assert refused == {
+        "ok": False,
+        "kind": "input",
+        "message": "Ces valeurs ne peuvent pas être envoyées au calculateur.",
+    }
+    # Past the timeout a call would have had: no timer was left to end the worker.
+    page.wait_for_timeout(1500)
+    page.evaluate("() => { window.rules.timeoutMs = 30000; }")
+    assert page.evaluate("() => window.rules.worker() === window.avant")
+    expected = RULES.run("deplacement", {"speed_m": 9})["squares"]
+    assert browser_run(page, "deplacement", {"speed_m": 9})["outputs"]["squares"] == expected
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN"])
+def test_a_number_that_is_not_finite_gets_its_field_message(page: Any, number: str) -> None:
+    answer = page.evaluate(
+        f"""() => window.rules.run("deplacement", {{speed_m: {number}}}).then(
+            () => ({{ok: true}}), (e) => ({{ok: false, kind: e.kind, field: e.field,
+            message: e.message}}))"""
+    )
+    assert answer == {
+        "ok": False,
+        "kind": "input",
+        "field": "speed_m",
+        "message": "Nombre invalide : entrez un nombre fini.",
+    }
 
 
 def shown(calc_id: str, inputs: dict[str, Any], name: str) -> str:

@@ -3,6 +3,7 @@
 //               the rules package's module name (`rules`, its RulesPackage, is called),
 //               {type: "run", id, calculator, inputs}.
 // Messages out: {type: "ready", mode: "snapshot" | "normal", ms, fallbackReason?},
+//               {type: "started", id} as soon as a call arrives,
 //               {type: "result", id, answer} where answer is run_json's object,
 //               {type: "failed", message} when Python cannot start at all.
 const PACKAGE_DIR = "/home/pyodide/regles";
@@ -97,6 +98,7 @@ onmessage = (event) => {
       (error) => postMessage({ type: "failed", message: String(error && error.message) }),
     );
   } else if (message.type === "run") {
+    postMessage({ type: "started", id: message.id }); // alive (rules.js, LIVENESS_MS)
     if (runJson === null) pending.push(message);
     else answer(message.id, message.calculator, message.inputs);
   }

@@ -27,20 +27,28 @@ function setStatus(patch) {
   document.dispatchEvent(new CustomEvent("rules:status", { detail: { ...STATE.status } }));
 }
 
-function failAll(message) {
-  for (const call of STATE.calls.values()) {
-    clearTimeout(call.timer);
-    call.reject(new RulesError("internal", null, message));
-  }
-  STATE.calls.clear();
-}
-
-function stopWorker(message) {
-  if (STATE.worker) STATE.worker.terminate();
+// A worker that is gone (terminated, crashed, silent) is replaced at once: its calls not yet
+// answered go to a new one, once; the next call starts it if none is waiting.
+function replaceWorker(worker) {
+  if (STATE.worker !== worker) return;
   STATE.worker = null;
   STATE.booting = null;
-  failAll(message);
+  worker.terminate();
   setStatus({ state: "idle" });
+  const calls = [...STATE.calls.values()];
+  STATE.calls.clear();
+  for (const call of calls) {
+    clearTimeout(call.timer);
+    clearTimeout(call.liveness);
+    if (call.resent) {
+      call.reject(new RulesError("internal", null, "Le calculateur s’est arrêté ; réessayez."));
+    } else {
+      boot().then(
+        (next) => send(next, call.calculator, call.inputs, true).then(call.resolve, call.reject),
+        call.reject,
+      );
+    }
+  }
 }
 
 // Python (some 18 MB to download, then compile) starts once the page has loaded and been
@@ -123,6 +131,13 @@ async function boot() {
     };
     const worker = new Worker(new URL("assets/js/rules-worker.mjs", root), { type: "module" });
     STATE.worker = worker;
+    // A worker ended from outside (a reader's script, rules.worker().terminate()) sends no
+    // event: its own terminate says so.
+    const terminate = worker.terminate.bind(worker);
+    worker.terminate = () => {
+      terminate();
+      replaceWorker(worker);
+    };
     return new Promise((resolve, reject) => {
       worker.onmessage = (event) => {
         const message = event.data || {};
@@ -138,22 +153,27 @@ async function boot() {
           setStatus({ state: "failed" });
           STATE.booting = null;
           reject(new RulesError("internal", null, "Python n’a pas pu démarrer : " + message.message));
+        } else if (message.type === "started") {
+          const call = STATE.calls.get(message.id);
+          if (call) call.started = true;
         } else if (message.type === "result") {
           const call = STATE.calls.get(message.id);
           if (!call) return;
           STATE.calls.delete(message.id);
           clearTimeout(call.timer);
+          clearTimeout(call.liveness);
           const answer = message.answer;
           if (answer.ok) call.resolve(answer.outputs);
           else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
         }
       };
-      // A worker that dies is replaced at the next call; pending calls get a message.
+      // A worker that dies is replaced at once, its calls sent again to the new one.
       worker.onerror = (event) => {
         event.preventDefault();
-        stopWorker("Le calculateur s’est arrêté ; il redémarre au prochain calcul.");
         reject(new RulesError("internal", null, "Le calculateur n’a pas pu démarrer."));
+        replaceWorker(worker);
       };
+      worker.onmessageerror = () => replaceWorker(worker);
       worker.postMessage({ type: "init", runtime });
     });
   })().catch((error) => {
@@ -165,21 +185,65 @@ async function boot() {
   return STATE.booting;
 }
 
+// A live worker says « started » as soon as a call reaches it, even while Python still
+// computes the one before: a worker silent this long, with nothing else under way, is dead.
+const LIVENESS_MS = 2000;
+
+/** The path of the first number in `value` that is not finite (Infinity, NaN), as the rules
+ * name fields ("target", "items[2].qty"); null if there is none. */
+function nonFinite(value, path = "") {
+  if (typeof value === "number") return Number.isFinite(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nonFinite(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nonFinite(item, path ? `${path}.${key}` : key);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+function send(worker, calculator, inputs, resent = false) {
+  return new Promise((resolve, reject) => {
+    const id = STATE.nextId++;
+    try {
+      worker.postMessage({ type: "run", id, calculator, inputs });
+    } catch {
+      // Not data (a function, a DOM node…): nothing was sent, the worker is left alone.
+      reject(new RulesError("input", null, "Ces valeurs ne peuvent pas être envoyées au calculateur."));
+      return;
+    }
+    const call = { resolve, reject, calculator, inputs, resent, started: false };
+    // No answer in time: this call ends; the worker goes on for the others.
+    call.timer = setTimeout(() => {
+      STATE.calls.delete(id);
+      clearTimeout(call.liveness);
+      reject(new RulesError("internal", null, "Le calculateur n’a pas répondu à temps ; réessayez."));
+      // Stuck in that calculation, with no other call to lose: a new one for the next.
+      if (call.started && STATE.calls.size === 0 && STATE.worker === worker) replaceWorker(worker);
+    }, rules.timeoutMs);
+    const checkAlive = () => {
+      if (call.started || !STATE.calls.has(id) || STATE.worker !== worker) return;
+      const busy = [...STATE.calls.values()].some((other) => other !== call && other.started);
+      if (busy) call.liveness = setTimeout(checkAlive, LIVENESS_MS);
+      else replaceWorker(worker);
+    };
+    call.liveness = setTimeout(checkAlive, LIVENESS_MS);
+    STATE.calls.set(id, call);
+  });
+}
+
 function run(calculator, inputs) {
-  return boot().then(
-    (worker) =>
-      new Promise((resolve, reject) => {
-        const id = STATE.nextId++;
-        const timer = setTimeout(() => {
-          // No answer in time: the worker is stuck or dead; start a new one next time.
-          STATE.calls.delete(id);
-          reject(new RulesError("internal", null, "Le calculateur ne répond plus ; il redémarre."));
-          stopWorker("Le calculateur a été redémarré.");
-        }, rules.timeoutMs);
-        STATE.calls.set(id, { resolve, reject, timer });
-        worker.postMessage({ type: "run", id, calculator, inputs: inputs ?? {} });
-      }),
-  );
+  const values = inputs ?? {};
+  const field = nonFinite(values);
+  if (field !== null) {
+    return Promise.reject(new RulesError("input", field || null, "Nombre invalide : entrez un nombre fini."));
+  }
+  return boot().then((worker) => send(worker, calculator, values));
 }
 
 Object.assign(rules, {
