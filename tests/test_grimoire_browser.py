@@ -413,3 +413,158 @@ def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
         page.locator(READY).wait_for(state="attached")
         assert card_names(page) == [s["name"] for s in data[:3]]
         expect(page.get_by_role("button", name="Garder ce grimoire")).to_be_visible()
+
+
+# Nothing lost: what the page cannot read, or was written by a newer site ------------------
+
+
+def raw_kept(page: Any) -> str | None:
+    raw: str | None = page.evaluate("k => localStorage.getItem(k)", KEY)
+    return raw
+
+
+def fill_the_storage(page: Any) -> None:
+    """localStorage of this origin filled to its quota (big pieces first, then small ones)."""
+    page.evaluate(
+        """() => {
+            let i = 0;
+            for (const size of [262144, 4096, 64, 1]) {
+                const piece = "x".repeat(size);
+                try { for (;;) localStorage.setItem(`remplissage-${i++}`, piece); } catch {}
+            }
+        }"""
+    )
+
+
+def saved_with_last(page: Any, name: str) -> Any:
+    """The grimoires as kept, once the page saved `name` as the last one used."""
+    for _ in range(100):
+        saved = kept(page)
+        if saved and saved.get("last") == name:
+            return saved
+        page.wait_for_timeout(50)
+    raise AssertionError(f"« {name} » jamais enregistré : {kept(page)}")
+
+
+def names_offered(page: Any) -> list[str]:
+    names: list[str] = page.eval_on_selector_all(
+        "#grimoire-nom option", "options => options.map((o) => o.value)"
+    )
+    return names
+
+
+def test_a_damaged_store_in_a_full_storage_is_never_written_over(
+    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    damaged = '{"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": [{"id'
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, damaged])
+    fill_the_storage(page)
+    # Keeping a shared grimoire would write over it: refused, with the reason.
+    page.goto(f"{base}{PAGE}?nom=Bree&sorts={spells[1]['id']}")
+    page.locator(READY).wait_for(state="attached")
+    page.get_by_role("button", name="Garder ce grimoire").click()
+    expect(page.locator("#grimoire")).to_contain_text("pleine")
+    assert raw_kept(page) == damaged
+    # The grimoire page says so, and gives the damaged text back as it is.
+    page = open_grimoire(t)
+    expect(page.locator("#grimoire")).to_contain_text("trop pleine pour en faire une copie")
+    with page.expect_download() as download:
+        page.locator(".grimoire-cote").get_by_role("button", name="Télécharger").first.click()
+    assert Path(download.value.path()).read_text("utf-8") == damaged
+    assert raw_kept(page) == damaged
+
+
+def test_a_damaged_store_is_copied_aside_before_anything_is_saved(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    for damaged in ('{"lists": [', "pas du JSON"):
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, damaged])
+        page = t.open(INDEX)
+        page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").click()
+        add_in_dialog(page, "Aldric")
+    # Each damaged value has its own copy, none replaced by the next.
+    copies = page.evaluate(
+        """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
+            .map((key) => localStorage.getItem(key)).sort()""",
+        KEY,
+    )
+    assert copies == sorted(['{"lists": [', "pas du JSON"])
+    page = open_grimoire(t)
+    assert page.locator(".grimoire-cote li").count() == 2
+
+
+def test_fields_of_a_newer_site_survive_a_save(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    data = {
+        "version": 1,
+        "carnet": {"note": "à garder"},
+        "last": "Aldric",
+        "lists": [
+            {
+                "name": "Aldric",
+                "couleur": "rouge",
+                "spells": [{**entry(spells[0]), "note": "favori"}],
+            },
+            {"name": "Bree", "spells": [entry(spells[1])]},
+            {"titre": "une liste sans nom"},
+        ],
+    }
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(data)])
+    page = open_grimoire(t)
+    page.select_option("#grimoire-nom", "Bree")
+    expect(page.locator("#grimoire-nom")).to_have_value("Bree")
+    saved = saved_with_last(page, "Bree")
+    assert saved["carnet"] == {"note": "à garder"}
+    assert saved["lists"][0]["couleur"] == "rouge"
+    assert saved["lists"][0]["spells"][0]["note"] == "favori"
+    assert {"titre": "une liste sans nom"} in saved["lists"]
+
+
+def test_grimoires_of_a_newer_version_are_shown_and_never_written_over(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    newer = json.dumps(
+        {
+            "version": 99,
+            "futur": [1, 2, 3],
+            "last": "Aldric",
+            "lists": [
+                {"name": "Aldric", "spells": [entry(spells[0])]},
+                {"name": "Bree", "spells": [entry(spells[1])]},
+            ],
+        }
+    )
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, newer])
+    page = open_grimoire(t)
+    expect(page.locator("#grimoire")).to_contain_text("version plus récente")
+    assert card_names(page) == [spells[0]["name"]]
+    page.select_option("#grimoire-nom", "Bree")
+    expect(page.locator("#grimoire")).to_contain_text("lecture seule ici, rien n’a été changé")
+    assert raw_kept(page) == newer
+
+
+def test_two_grimoires_of_one_name_are_both_shown_and_kept(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    keep(page, [("Aldric", [entry(spells[0])]), ("Aldric", [entry(spells[1])])])
+    page = open_grimoire(t)
+    assert names_offered(page) == ["Aldric", "Aldric (2)"]
+    page.select_option("#grimoire-nom", "Aldric (2)")
+    expect(page.locator(CARDS)).to_have_count(1)
+    assert card_names(page) == [spells[1]["name"]]
+    saved = saved_with_last(page, "Aldric (2)")
+    assert [(g["name"], [s["id"] for s in g["spells"]]) for g in saved["lists"]] == [
+        ("Aldric", [spells[0]["id"]]),
+        ("Aldric (2)", [spells[1]["id"]]),
+    ]

@@ -45,51 +45,132 @@ const storeKey = () => `regles-grimoires:${siteRoot().pathname}`;
 
 const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
 
-/** A kept spell: { id, url, name, college }, strings (id or url may be ""). */
+/** A kept spell: { id, url, name, college }, strings (id or url may be ""), with whatever
+ * else it was kept with (a newer site's fields survive a save). */
 const cleanEntry = (entry) => {
-  if (!entry || typeof entry !== "object") return null;
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) return null;
   const text = (v) => (typeof v === "string" ? v.slice(0, 300) : "");
   const id = ID_PATTERN.test(entry.id) ? entry.id : "";
   const url = text(entry.url);
   if (!id && !url) return null;
-  return { id, url, name: text(entry.name) || (id ? `Sort ${id}` : url), college: text(entry.college) };
+  return { ...entry, id, url, name: text(entry.name) || (id ? `Sort ${id}` : url), college: text(entry.college) };
 };
 
-const emptyStore = () => ({ version: VERSION, last: "", lists: [] });
+const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, others: [] });
 
-/** The kept grimoires; an unreadable value is set aside (never overwritten) and reported. */
+// What the page cannot read is never written over without the player: an unreadable value is
+// first copied aside (one key per copy, never replaced by a later one), and while no copy
+// could be made (a full storage) nothing is saved over it. The grimoire page lists the
+// copies, to download or delete.
+const asidePrefix = () => `${storeKey()}:illisible`;
+
+/** The copies set aside, oldest first: [{ key, raw }]. */
+const asideCopies = () => {
+  const copies = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key === asidePrefix() || (key && key.startsWith(`${asidePrefix()}:`))) {
+        copies.push({ key, raw: localStorage.getItem(key) });
+      }
+    }
+  } catch { /* storage refused: no copies to show */ }
+  return copies.sort((x, y) => x.key.localeCompare(y.key, "en", { numeric: true }));
+};
+
+/** Whether `raw` is set aside: an identical copy exists, or one could be written now. */
+const setAside = (raw) => {
+  if (asideCopies().some((copy) => copy.raw === raw)) return true;
+  try {
+    localStorage.setItem(`${asidePrefix()}:${Date.now()}`, raw);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const parseStore = (raw) => {
+  let data = null;
+  try { data = JSON.parse(raw); } catch { return null; }
+  return data && typeof data === "object" && Array.isArray(data.lists) ? data : null;
+};
+
+/** The kept grimoires. Unreadable: `damaged` (and `copied` when set aside). Written by a
+ * newer version of the site: `newer`, shown, never saved over. Unknown fields are kept in
+ * `rest`, lists the page cannot read in `others`, spells it cannot read in each list's
+ * `others`: all written back as they were. Two lists of one name are both kept, the second
+ * shown (and saved) as « name (2) ». */
 const readStore = () => {
   let raw = null;
   try { raw = localStorage.getItem(storeKey()); } catch { return { ...emptyStore(), unavailable: true }; }
   if (raw === null) return emptyStore();
-  try {
-    const data = JSON.parse(raw);
-    if (!data || !Array.isArray(data.lists)) throw new Error("forme");
-    const lists = [];
-    for (const list of data.lists) {
-      const name = cleanName(list && list.name);
-      if (!name || lists.some((l) => l.name === name)) continue;
-      const spells = (Array.isArray(list.spells) ? list.spells : []).map(cleanEntry).filter(Boolean);
-      lists.push({ name, spells });
+  const data = parseStore(raw);
+  if (!data) return { ...emptyStore(), damaged: true, copied: setAside(raw) };
+  const { version, last, lists: rawLists, ...rest } = data;
+  const store = { ...emptyStore(), rest, last: cleanName(last) };
+  store.newer = typeof version === "number" && version > VERSION;
+  if (store.newer) store.version = version;
+  for (const list of rawLists) {
+    const name = list && typeof list === "object" ? cleanName(list.name) : "";
+    if (!name) {
+      store.others.push(list);
+      continue;
     }
-    return { version: VERSION, last: cleanName(data.last), lists };
-  } catch {
-    try { localStorage.setItem(`${storeKey()}:illisible`, raw); } catch { /* kept where it is */ }
-    return { ...emptyStore(), damaged: true };
+    const { name: _name, spells, ...listRest } = list;
+    const entries = Array.isArray(spells) ? spells : [];
+    store.lists.push({
+      name: freeName(store, name),
+      spells: entries.map(cleanEntry).filter(Boolean),
+      others: entries.filter((s) => !cleanEntry(s)),
+      rest: listRest,
+    });
   }
+  return store;
 };
 
-/** Writes the grimoires; throws an Error with a French message when the browser refuses. */
+const FULL = "La mémoire de ce navigateur pour ce site est pleine : rien n’a été gardé.";
+
+/** Writes the grimoires; throws an Error with a French message when the browser refuses, or
+ * when the value kept now would be lost (newer, or unreadable and not set aside). */
 const writeStore = (store) => {
-  const { version, last, lists } = store;
+  if (store.newer) {
+    throw new Error("Ces grimoires ont été enregistrés par une version plus récente du site : ils restent en lecture seule ici, rien n’a été changé.");
+  }
+  let raw = null;
+  try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
+  if (raw !== null) {
+    const data = parseStore(raw);
+    if (data && typeof data.version === "number" && data.version > VERSION) {
+      throw new Error("Une version plus récente du site a enregistré d’autres grimoires entre-temps : rien n’a été changé. Rechargez la page.");
+    }
+    if (!data && !setAside(raw)) {
+      throw new Error(`${FULL} Les grimoires illisibles déjà gardés sont restés intacts : téléchargez-les depuis la page des grimoires pour faire de la place.`);
+    }
+  }
+  const lists = store.lists.map(({ name, spells, others = [], rest = {} }) => ({
+    ...rest,
+    name,
+    spells: [...spells, ...others],
+  }));
+  const value = { ...store.rest, version: VERSION, last: store.last, lists: [...lists, ...(store.others || [])] };
   try {
-    localStorage.setItem(storeKey(), JSON.stringify({ version, last, lists }));
+    localStorage.setItem(storeKey(), JSON.stringify(value));
   } catch (error) {
     const full = error && (error.name === "QuotaExceededError" || error.code === 22);
     throw new Error(full
-      ? "La mémoire de ce navigateur pour ce site est pleine : rien n’a été gardé."
+      ? FULL
       : "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : rien n’a été gardé.");
   }
+};
+
+/** Offers `text` as a file to download. */
+const downloadText = (text, name, type) => {
+  const address = URL.createObjectURL(new Blob([text], { type }));
+  const a = el("a", { href: address, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(address), 1000);
 };
 
 const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
@@ -398,6 +479,36 @@ const readGrimoireFile = (text, file) => {
   return { name, entries };
 };
 
+/** The data set aside (and the kept value, while it is unreadable and could not be copied):
+ * each one to download as it is, or to delete once the player has it. */
+const asideSection = (store, redraw) => {
+  const items = asideCopies().map((copy) => ({ ...copy, label: "Copie mise de côté" }));
+  if (store.damaged && !store.copied) {
+    let raw = null;
+    try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
+    if (raw !== null) items.unshift({ key: storeKey(), raw, label: "Grimoires illisibles" });
+  }
+  if (!items.length) return null;
+  const rows = items.map((item, i) => {
+    const size = `${Math.max(1, Math.round((item.raw || "").length / 1000))} Ko`;
+    const time = Number(item.key.split(":").pop());
+    const when = Number.isFinite(time) && time > 0 ? `, du ${new Date(time).toLocaleString("fr-FR")}` : "";
+    const download = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Télécharger");
+    download.addEventListener("click", () => downloadText(item.raw || "", `grimoires-illisibles-${i + 1}.txt`, "text/plain"));
+    const erase = el("button", { type: "button", class: "md-button grimoire-bouton grimoire-bouton--danger" }, "Effacer");
+    erase.addEventListener("click", () => confirmAction("Effacer ces données",
+      "Les effacer de ce navigateur ? Ce n’est pas réversible : téléchargez-les d’abord pour les garder.", "Effacer").then((yes) => {
+      if (!yes) return;
+      try { localStorage.removeItem(item.key); } catch { /* refused: they stay */ }
+      redraw();
+    }));
+    return el("li", { class: "grimoire-cote__item" }, `${item.label} (${size}${when}) `, download, " ", erase);
+  });
+  return el("section", { class: "grimoire-cote", "aria-label": "Données mises de côté" },
+    el("p", {}, "Données mises de côté, telles qu’elles étaient (elles ne sont pas lues par la page) :"),
+    el("ul", {}, ...rows));
+};
+
 const setupGrimoirePage = (signal) => {
   const root = document.getElementById("grimoire");
   if (!root) return;
@@ -561,7 +672,11 @@ const setupGrimoirePage = (signal) => {
     try { said = sessionStorage.getItem("regles-grimoire-annonce"); sessionStorage.removeItem("regles-grimoire-annonce"); } catch { /* none */ }
     if (said) { status = said; statusKind = "info"; }
     if (store.unavailable) notes.push(message("Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : les grimoires ne peuvent pas être gardés.", "erreur"));
-    if (store.damaged) notes.push(message("Les grimoires gardés dans ce navigateur sont illisibles : ils ont été mis de côté, intacts, et la page repart de zéro.", "erreur"));
+    if (store.damaged && store.copied) notes.push(message("Les grimoires gardés dans ce navigateur étaient illisibles : une copie intacte en est gardée à part (ci-dessous), et la page repart de zéro.", "erreur"));
+    if (store.damaged && !store.copied) notes.push(message("Les grimoires gardés dans ce navigateur sont illisibles, et sa mémoire est trop pleine pour en faire une copie : ils restent tels quels et rien n’est enregistré par-dessus. Téléchargez-les (ci-dessous), puis effacez-les pour repartir.", "erreur"));
+    if (store.newer) notes.push(message("Ces grimoires ont été enregistrés par une version plus récente du site : ils sont montrés en lecture seule, pour que rien ne se perde.", "attention"));
+    const aside = asideSection(store, redraw);
+    if (aside) notes.push(aside);
     if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : les sorts sont montrés par leur nom seulement.", "erreur"));
 
     // Each change is made on the grimoires as they are kept now (another tab may have
@@ -684,13 +799,7 @@ const setupGrimoirePage = (signal) => {
     const exportFile = button("Exporter (fichier JSON)", () => {
       const content = { format: FORMAT, version: VERSION, nom: current.name,
         sorts: current.spells.map((e) => ({ id: e.id, nom: e.name, college: e.college, adresse: e.url })) };
-      const blob = new Blob([`${JSON.stringify(content, null, 2)}\n`], { type: "application/json" });
-      const address = URL.createObjectURL(blob);
-      const a = el("a", { href: address, download: fileName(current.name), hidden: true });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(address), 1000);
+      downloadText(`${JSON.stringify(content, null, 2)}\n`, fileName(current.name), "application/json");
     });
     const withoutId = current.spells.filter((e) => !e.id).length;
 
