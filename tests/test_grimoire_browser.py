@@ -568,3 +568,40 @@ def test_two_grimoires_of_one_name_are_both_shown_and_kept(
         ("Aldric", [spells[0]["id"]]),
         ("Aldric (2)", [spells[1]["id"]]),
     ]
+
+
+def test_a_link_says_what_it_cut_and_counts_a_repeated_spell_once(
+    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = t.page
+    twice = ",".join([spells[0]["id"]] * 5 + [spells[1]["id"]])
+    page.goto(f"{base}{PAGE}?nom=Aldric&sorts={twice}")
+    page.locator(READY).wait_for(state="attached")
+    expect(page.locator(CARDS)).to_have_count(2)
+    expect(page.locator("#grimoire")).to_contain_text(
+        "1 sort nommé plusieurs fois par le lien est compté une fois."
+    )
+    many = ",".join(f"x{n}" for n in range(1200))  # well-formed ids, unknown to the data
+    page.goto(f"{base}{PAGE}?nom=Bree&sorts={many}")
+    page.locator(READY).wait_for(state="attached")
+    said = page.locator("#grimoire").inner_text()
+    assert (
+        "Ce lien nomme 1\u202f200 sorts\u00a0: un grimoire en garde 1\u202f000 au plus" in said
+    ), said
+    assert "les 200 derniers sont laissés de côté" in said
+
+
+def test_an_import_counts_a_repeated_spell_once(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    one = {"id": spells[0]["id"], "nom": spells[0]["name"]}
+    content = {"format": "regles-grimoire", "version": 1, "nom": "Cendre", "sorts": [one] * 5}
+    upload(page, "cendre.json", json.dumps(content).encode())
+    expect(page.locator("#grimoire")).to_contain_text("importé (1 sort)")
+    expect(page.locator("#grimoire")).to_contain_text(
+        "1 sort nommé plusieurs fois est compté une fois."
+    )
+    assert [len(g["spells"]) for g in kept(page)["lists"]] == [1]

@@ -476,7 +476,17 @@ const readGrimoireFile = (text, file) => {
     if (!entry) throw new Error(`« ${file} », sort n° ${i + 1} : ni « id » ni « adresse ».`);
     return entry;
   });
-  return { name, entries };
+  // A spell named twice is kept once, and the reader is told.
+  const keys = entries.map((e) => e.id || e.url);
+  const unique = entries.filter((e, i) => keys.indexOf(keys[i]) === i);
+  return { name, entries: unique, repeated: repeatedCount(keys) };
+};
+
+/** How many of the values appear more than once. */
+const repeatedCount = (values) => {
+  const counts = new Map();
+  for (const value of values) counts.set(value, (counts.get(value) || 0) + 1);
+  return [...counts.values()].filter((n) => n > 1).length;
 };
 
 /** The data set aside (and the kept value, while it is unreadable and could not be copied):
@@ -605,9 +615,13 @@ const setupGrimoirePage = (signal) => {
   const drawShared = (data) => {
     if (!root.isConnected) return;
     const name = cleanName(query.get("nom")) || "Grimoire partagé";
-    const tokens = (query.get("sorts") || "").split(",").map((t) => t.trim()).filter(Boolean).slice(0, MAX_SPELLS);
-    const ids = [...new Set(tokens.filter((t) => ID_PATTERN.test(t)))];
-    const unreadable = tokens.length - tokens.filter((t) => ID_PATTERN.test(t)).length;
+    const tokens = (query.get("sorts") || "").split(",").map((t) => t.trim()).filter(Boolean);
+    const readable = tokens.filter((t) => ID_PATTERN.test(t));
+    const unreadable = tokens.length - readable.length;
+    const distinct = [...new Set(readable)];
+    const repeated = repeatedCount(readable);
+    const ids = distinct.slice(0, MAX_SPELLS);
+    const cut = distinct.length - ids.length;
     const entries = ids.map((id) => {
       const record = data.byId.get(id);
       return record ? entryOf(record) : { id, url: "", name: `Sort inconnu (${id})`, college: "" };
@@ -656,6 +670,9 @@ const setupGrimoirePage = (signal) => {
     if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : seuls les identifiants sont montrés.", "erreur"));
     if (missing && !data.unavailable) notes.push(message(`${missing} ${missing > 1 ? "sorts du lien sont absents" : "sort du lien est absent"} des données de ce site : ${missing > 1 ? "ils sont montrés" : "il est montré"} comme absent${missing > 1 ? "s" : ""}.`, "attention"));
     if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "attention"));
+    if (repeated) notes.push(message(`${repeated > 1 ? `${repeated} sorts nommés plusieurs fois par le lien sont comptés` : "1 sort nommé plusieurs fois par le lien est compté"} une fois.`, "attention"));
+    const count = (n) => n.toLocaleString("fr-FR");
+    if (cut) notes.push(message(`Ce lien nomme ${count(distinct.length)} sorts : un grimoire en garde ${count(MAX_SPELLS)} au plus, ${cut > 1 ? `les ${count(cut)} derniers sont laissés` : "le dernier est laissé"} de côté.`, "attention"));
     if (!entries.length) notes.push(message("Ce lien ne nomme aucun sort.", "attention"));
     const { list, rows } = spellList(entries, data, null);
     mount([head, ...notes], entries.length ? list : null, rows);
@@ -716,6 +733,7 @@ const setupGrimoirePage = (signal) => {
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
         select(kept);
         let done = `Grimoire « ${kept} » importé (${spellCount(read.entries.length)}).`;
+        if (read.repeated) done += ` ${read.repeated > 1 ? `${read.repeated} sorts nommés plusieurs fois sont comptés` : "1 sort nommé plusieurs fois est compté"} une fois.`;
         if (kept !== read.name) done += ` Un grimoire s’appelait déjà « ${read.name} ».`;
         if (unknown.length) {
           done += ` ${unknown.length > 1 ? `${unknown.length} sorts inconnus de ce site sont gardés` : "1 sort inconnu de ce site est gardé"} comme absent${unknown.length > 1 ? "s" : ""} : ${unknown.map((e) => e.name).join(", ")}.`;
