@@ -42,6 +42,7 @@ from regles.core.stages import (
 )
 from regles.core.typography import french_spacing
 from regles.features.assets.feature import AssetsFeature
+from regles.features.backup.feature import BackupFeature
 from regles.features.calculators.feature import CalculatorsFeature
 from regles.features.calculators.package import LoadedRules
 from regles.features.glossary.feature import GlossaryFeature
@@ -78,6 +79,7 @@ class SiteBuild:
             self.spells,
             GlossaryFeature(self.site),
             OfflineFeature(self.site, offline_links),
+            BackupFeature(self.site),
             PrintingFeature(self.site, self.links, self.spells.targets),
             SearchFeature(self.site),
             AssetsFeature(self.site),

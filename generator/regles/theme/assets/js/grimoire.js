@@ -25,7 +25,7 @@
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
-import { el, foldAccents, frenchSpacing, onEachPage, showNotice, siteRoot } from "./page.js";
+import { el, foldAccents, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot } from "./page.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
@@ -63,6 +63,11 @@ const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, oth
 // could be made (a full storage) nothing is saved over it. The grimoire page lists the
 // copies, to download or delete.
 const asidePrefix = () => `${storeKey()}:illisible`;
+
+keepsData((key) => {
+  if (key === storeKey()) return "Grimoires";
+  return key.startsWith(asidePrefix()) ? "Grimoires illisibles mis de côté" : null;
+});
 
 /** The copies set aside, oldest first: [{ key, raw }]. */
 const asideCopies = () => {
@@ -694,6 +699,10 @@ const setupGrimoirePage = (signal) => {
     if (store.newer) notes.push(message("Ces grimoires ont été enregistrés par une version plus récente du site : ils sont montrés en lecture seule, pour que rien ne se perde.", "attention"));
     const aside = asideSection(store, redraw);
     if (aside) notes.push(aside);
+    // Where this browser's data is saved whole (backup.js): the grimoires live only here.
+    const backup = new URL("donnees/", siteRoot()).href;
+    notes.push(el("p", { class: "grimoire-rappel" }, "Vos grimoires ne sont gardés que dans ce navigateur : ",
+      el("a", { href: backup }, "sauvegardez vos données"), " de temps en temps."));
     if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : les sorts sont montrés par leur nom seulement.", "erreur"));
 
     // Each change is made on the grimoires as they are kept now (another tab may have

@@ -19,11 +19,12 @@
  * data-hors-ligne (the phase, below), data-hors-ligne-texte="pret" once every page and the
  * search are stored, data-hors-ligne-calculateurs="pret" once the later files are too.
  */
-import { el, frenchSpacing, onEachPage, showNotice, siteRoot } from "./page.js";
+import { el, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot } from "./page.js";
 
 const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
 const STORAGE_PREFIX = root.pathname + ".hors-ligne.";
+keepsData((key) => (key.startsWith(STORAGE_PREFIX) ? "Lecture hors ligne : dernière demande de stockage durable" : null));
 const MINUTE = 60 * 1000;
 // While a download is stopped (no network), the worker is asked again this often.
 const RETRY_MS = 30 * 1000;

@@ -128,3 +128,21 @@ export function showNotice(notice) {
   if (notice.parentNode !== notices) notices.append(notice);
   return notice;
 }
+
+/** What the site keeps in this browser, for the page that saves it all in one file and
+ * brings it back (backup.js): each module that keeps data in localStorage registers a
+ * function that names one of its keys in the reader's words (« Grimoires »), or returns
+ * null for a key that is not its own. */
+const keptKinds = [];
+export function keepsData(describe) {
+  keptKinds.push(describe);
+}
+
+/** The reader's words for a key of localStorage this site keeps, or null. */
+export function keptLabel(key) {
+  for (const describe of keptKinds) {
+    const label = describe(key);
+    if (label) return label;
+  }
+  return null;
+}

@@ -11,3 +11,4 @@ import "./glossary.js";
 import "./search.js";
 import "./offline.js";
 import "./print.js";
+import "./backup.js";

@@ -1,0 +1,181 @@
+/* The reader's data, saved in one file and brought back: the page `donnees/` (written by
+ * features/backup, or by the site, with a div#regles-donnees).
+ *
+ * What the site keeps in this browser (localStorage) is named by the modules that keep it
+ * (page.js's keepsData: grimoires, the data they set aside, the offline state) and here for
+ * the theme's own settings (Material keeps them as "<site path>.__<name>"). « Tout exporter »
+ * writes every such key and its value, as they are, into one JSON file; « Importer » reads
+ * one back: it checks the file, says what it holds, and replaces those keys only once the
+ * reader agrees, all or nothing (a full storage leaves everything as it was).
+ */
+import { el, foldAccents, frenchSpacing, keepsData, keptLabel, onEachPage, siteRoot } from "./page.js";
+
+const FORMAT = "regles-donnees";
+const VERSION = 1;
+const MAX_FILE_BYTES = 20_000_000;
+
+// The theme's settings: the colour scheme chosen, and whatever else Material keeps.
+keepsData((key) => (key.startsWith(`${siteRoot().pathname}.__`) ? "Réglages de l’affichage" : null));
+
+/** Every key of localStorage this site keeps, with its value, sorted by key. */
+function keptItems() {
+  const items = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      const label = key && keptLabel(key);
+      if (label) items.push({ key, label, value: localStorage.getItem(key) || "" });
+    }
+  } catch {
+    return null; // storage refused (private browsing…)
+  }
+  return items.sort((a, b) => a.key.localeCompare(b.key, "en"));
+}
+
+function sizeText(bytes) {
+  return bytes < 1000 ? `${bytes} octets` : `${Math.round(bytes / 1000).toLocaleString("fr-FR")} Ko`;
+}
+
+/** The items listed by kind: « Grimoires (2 Ko) ». */
+function summary(items) {
+  const kinds = new Map();
+  for (const item of items) kinds.set(item.label, (kinds.get(item.label) || 0) + new Blob([item.value]).size);
+  return [...kinds].map(([label, bytes]) => el("li", {}, `${label} (${sizeText(bytes)})`));
+}
+
+function download(text, name) {
+  const address = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = el("a", { href: address, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(address), 1000);
+}
+
+/** The file's items, checked, with keys moved from its site's path to this one's; throws an
+ * Error with a French message. */
+function readBackup(text, file) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`« ${file} » n’est pas un fichier JSON : une sauvegarde de ce site l’est.`);
+  }
+  if (!data || typeof data !== "object" || data.format !== FORMAT) {
+    throw new Error(`« ${file} » n’est pas une sauvegarde des données de ce site (format « ${FORMAT} »).`);
+  }
+  if (typeof data.version !== "number" || data.version > VERSION) {
+    throw new Error(`« ${file} » vient d’une version plus récente du site : elle ne peut pas être lue ici.`);
+  }
+  if (!data.items || typeof data.items !== "object" || Array.isArray(data.items)) {
+    throw new Error(`« ${file} » ne contient pas de données (champ « items »).`);
+  }
+  const from = typeof data.site === "string" ? data.site : siteRoot().pathname;
+  const here = siteRoot().pathname;
+  const items = [];
+  let ignored = 0;
+  for (const [saved, value] of Object.entries(data.items)) {
+    const key = from === here ? saved : saved.split(from).join(here);
+    const label = keptLabel(key);
+    if (!label || typeof value !== "string") {
+      ignored += 1;
+      continue;
+    }
+    items.push({ key, label, value });
+  }
+  if (!items.length) throw new Error(`« ${file} » ne contient aucune donnée que ce site garde.`);
+  return { items, ignored, date: typeof data.date === "string" ? data.date : "" };
+}
+
+/** Writes every item, or none: on a refusal, each key gets its value back. */
+function writeAll(items) {
+  const before = items.map(({ key }) => [key, localStorage.getItem(key)]);
+  try {
+    for (const { key, value } of items) localStorage.setItem(key, value);
+  } catch (error) {
+    for (const [key, value] of before) {
+      try {
+        if (value === null) localStorage.removeItem(key);
+        else localStorage.setItem(key, value);
+      } catch { /* the value that was there is still there */ }
+    }
+    const full = error && (error.name === "QuotaExceededError" || error.code === 22);
+    throw new Error(full
+      ? "La mémoire de ce navigateur pour ce site est pleine : rien n’a été changé."
+      : "Ce navigateur refuse de garder des données pour ce site : rien n’a été changé.");
+  }
+}
+
+function setup() {
+  const root = document.getElementById("regles-donnees");
+  if (!root || root.dataset.pret) return;
+  root.dataset.pret = "1";
+  const say = el("p", { class: "regles-donnees__message", role: "status" });
+  const draw = (message = "", kind = "info") => {
+    const items = keptItems();
+    say.textContent = frenchSpacing(message);
+    say.dataset.kind = kind;
+    if (items === null) {
+      root.replaceChildren(el("p", {}, "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : il n’y a rien à sauvegarder."));
+      return;
+    }
+    const exportAll = el("button", { type: "button", class: "md-button md-button--primary" }, "Tout exporter");
+    exportAll.disabled = items.length === 0;
+    exportAll.addEventListener("click", () => {
+      const date = new Date().toISOString();
+      const content = { format: FORMAT, version: VERSION, site: siteRoot().pathname, date,
+        items: Object.fromEntries(items.map(({ key, value }) => [key, value])) };
+      const site = foldAccents(document.title.split(" - ").pop() || "site").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+      download(`${JSON.stringify(content, null, 2)}\n`, `donnees-${site || "site"}-${date.slice(0, 10)}.json`);
+    });
+    const input = el("input", { type: "file", id: "regles-donnees-fichier", accept: ".json,application/json", class: "regles-donnees__fichier" });
+    input.addEventListener("change", () => {
+      const file = input.files && input.files[0];
+      input.value = "";
+      if (!file) return;
+      if (file.size > MAX_FILE_BYTES) {
+        draw(`« ${file.name} » pèse ${Math.round(file.size / 1e6)} Mo : trop pour une sauvegarde de ce site, rien n’a été importé.`, "erreur");
+        return;
+      }
+      file.text().then((text) => {
+        let read;
+        try {
+          read = readBackup(text, file.name);
+        } catch (error) {
+          draw(`${error.message} Rien n’a été importé.`, "erreur");
+          return;
+        }
+        confirmImport(read, file.name);
+      }, () => draw(`« ${file.name} » est illisible. Rien n’a été importé.`, "erreur"));
+    });
+    const confirmImport = (read, name) => {
+      const replace = el("button", { type: "button", class: "md-button md-button--primary" }, "Remplacer par le contenu du fichier");
+      const cancel = el("button", { type: "button", class: "md-button" }, "Annuler");
+      replace.addEventListener("click", () => {
+        try {
+          writeAll(read.items);
+        } catch (error) {
+          draw(error.message, "erreur");
+          return;
+        }
+        const skipped = read.ignored ? ` ${read.ignored} élément${read.ignored > 1 ? "s" : ""} que ce site ne connaît pas, ignoré${read.ignored > 1 ? "s" : ""}.` : "";
+        draw(`Données de « ${name} » importées.${skipped}`);
+      });
+      cancel.addEventListener("click", () => draw("Import annulé : rien n’a été changé."));
+      root.replaceChildren(
+        el("p", {}, `« ${name} »${read.date ? `, sauvegardé le ${new Date(read.date).toLocaleString("fr-FR")},` : ""} contient :`),
+        el("ul", {}, ...summary(read.items)),
+        el("p", {}, "Ces données remplaceront celles du même genre gardées dans ce navigateur ; les autres restent telles quelles. Exportez d’abord celles d’ici pour pouvoir revenir en arrière."),
+        el("p", { class: "regles-donnees__boutons" }, replace, " ", cancel));
+    };
+    root.replaceChildren(
+      el("p", {}, items.length ? "Ce navigateur garde pour ce site :" : "Ce navigateur ne garde encore rien pour ce site."),
+      items.length ? el("ul", {}, ...summary(items)) : null,
+      el("p", { class: "regles-donnees__boutons" }, exportAll, " ",
+        el("label", { for: "regles-donnees-fichier", class: "md-button" }, "Importer une sauvegarde"), input),
+      say);
+  };
+  draw();
+}
+
+onEachPage(setup);
