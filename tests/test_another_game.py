@@ -74,6 +74,7 @@ def test_it_builds_strict_without_a_warning_nor_spell_pages(
         "brumes/combat/index.html",
         "brumes/imprimer/index.html",  # the generator's print page of each system
         "brumes/regles/index.html",
+        "donnees/index.html",  # the generator's page of the reader's data
         "hors-ligne/index.html",  # the generator's own offline page
         "index.html",
         "jeu/glossaire/index.html",

@@ -7,9 +7,10 @@ from __future__ import annotations
 from regles.core.site import SiteContext
 from regles.core.stages import GeneratedPage, Stages
 
-__all__ = ["BACKUP_SOURCE", "BackupFeature", "backup_page"]
+__all__ = ["BACKUP_PAGE", "BACKUP_SOURCE", "BackupFeature", "backup_page"]
 
-BACKUP_SOURCE = "donnees.md"  # its address: donnees/
+BACKUP_SOURCE = "donnees.md"
+BACKUP_PAGE = "donnees/"  # its address
 
 
 def backup_page() -> str:

@@ -44,6 +44,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from regles.core.systems import Systems
+from regles.features.backup.feature import BACKUP_PAGE
 from regles.features.offline.offline import FALLBACK_PAGE
 
 __all__ = [
@@ -135,8 +136,13 @@ def area_of(systems: Systems, page: str) -> Area | None:
 
 
 # Pages that are not content: the home page (a list of links to the other pages), the error
-# page and the offline fallback page.
-EXCLUDED_PAGES: tuple[str, ...] = ("index.html", "404.html", f"{FALLBACK_PAGE}index.html")
+# page, the offline fallback page and the reader's data page.
+EXCLUDED_PAGES: tuple[str, ...] = (
+    "index.html",
+    "404.html",
+    f"{FALLBACK_PAGE}index.html",
+    f"{BACKUP_PAGE}index.html",
+)
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code
 # that is not text, the `¶` permalinks, the "Voir la règle" link set before a calculator
