@@ -605,3 +605,34 @@ def test_an_import_counts_a_repeated_spell_once(
         "1 sort nommé plusieurs fois est compté une fois."
     )
     assert [len(g["spells"]) for g in kept(page)["lists"]] == [1]
+
+
+def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_aside(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    t = tab(1280)
+    page = open_grimoire(t)
+    older = json.dumps(
+        {
+            "version": 1,
+            "last": "Aldric",
+            "lists": [{"name": "Aldric", "spells": [entry(spells[0])]}],
+        }
+    )
+    current = json.dumps({"version": 1, "last": "Bree", "lists": [{"name": "Bree", "spells": []}]})
+    page.evaluate(
+        "([k, old, now]) => { localStorage.setItem(k + ':illisible:1', old);"
+        " localStorage.setItem(k, now); }",
+        [KEY, older, current],
+    )
+    page = open_grimoire(t)
+    page.locator(".grimoire-cote").get_by_role("button", name="Remettre en place").click()
+    page.locator("dialog[open]").get_by_role("button", name="Remettre en place").click()
+    expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
+    assert raw_kept(page) == older
+    copies = page.evaluate(
+        """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
+            .map((key) => localStorage.getItem(key))""",
+        KEY,
+    )
+    assert copies == [current]  # the grimoires it replaced, set aside in turn

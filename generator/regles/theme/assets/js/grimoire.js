@@ -494,9 +494,26 @@ const repeatedCount = (values) => {
   return [...counts.values()].filter((n) => n > 1).length;
 };
 
+/** Puts a copy set aside back in place of the grimoires kept now, which are set aside first;
+ * throws an Error with a French message when the browser refuses (nothing is changed). */
+const restoreCopy = (copy) => {
+  let current = null;
+  try { current = localStorage.getItem(storeKey()); } catch { current = null; }
+  if (current !== null && !setAside(current)) {
+    throw new Error("La mémoire de ce navigateur est trop pleine pour mettre de côté les grimoires actuels : rien n’a été changé.");
+  }
+  try {
+    localStorage.setItem(storeKey(), copy.raw);
+    localStorage.removeItem(copy.key);
+  } catch {
+    throw new Error("Ce navigateur a refusé de remettre la copie en place : rien n’a été changé.");
+  }
+};
+
 /** The data set aside (and the kept value, while it is unreadable and could not be copied):
- * each one to download as it is, or to delete once the player has it. */
-const asideSection = (store, redraw) => {
+ * each one to download as it is, to put back in place when the page can read it, or to
+ * delete once the player has it. `fail` shows a message. */
+const asideSection = (store, redraw, fail) => {
   const items = asideCopies().map((copy) => ({ ...copy, label: "Copie mise de côté" }));
   if (store.damaged && !store.copied) {
     let raw = null;
@@ -517,7 +534,18 @@ const asideSection = (store, redraw) => {
       try { localStorage.removeItem(item.key); } catch { /* refused: they stay */ }
       redraw();
     }));
-    return el("li", { class: "grimoire-cote__item" }, `${item.label} (${size}${when}) `, download, " ", erase);
+    let restore = null;
+    if (item.key !== storeKey() && parseStore(item.raw || "")) {
+      restore = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Remettre en place");
+      restore.addEventListener("click", () => confirmAction("Remettre en place",
+        "Remettre cette copie à la place des grimoires actuels ? Ceux-ci sont d’abord mis de côté.", "Remettre en place").then((yes) => {
+        if (!yes) return;
+        try { restoreCopy(item); } catch (error) { fail(error.message); return; }
+        redraw();
+      }));
+    }
+    return el("li", { class: "grimoire-cote__item" }, `${item.label} (${size}${when}) `, download, " ",
+      restore, restore ? " " : null, erase);
   });
   return el("section", { class: "grimoire-cote", "aria-label": "Données mises de côté" },
     el("p", {}, "Données mises de côté, telles qu’elles étaient (elles ne sont pas lues par la page) :"),
@@ -697,7 +725,7 @@ const setupGrimoirePage = (signal) => {
     if (store.damaged && store.copied) notes.push(message("Les grimoires gardés dans ce navigateur étaient illisibles : une copie intacte en est gardée à part (ci-dessous), et la page repart de zéro.", "erreur"));
     if (store.damaged && !store.copied) notes.push(message("Les grimoires gardés dans ce navigateur sont illisibles, et sa mémoire est trop pleine pour en faire une copie : ils restent tels quels et rien n’est enregistré par-dessus. Téléchargez-les (ci-dessous), puis effacez-les pour repartir.", "erreur"));
     if (store.newer) notes.push(message("Ces grimoires ont été enregistrés par une version plus récente du site : ils sont montrés en lecture seule, pour que rien ne se perde.", "attention"));
-    const aside = asideSection(store, redraw);
+    const aside = asideSection(store, redraw, (text) => { status = text; statusKind = "erreur"; redraw(); });
     if (aside) notes.push(aside);
     // Where this browser's data is saved whole (backup.js): the grimoires live only here.
     const backup = new URL("donnees/", siteRoot()).href;
