@@ -192,15 +192,15 @@ CATALOGUE: dict[str, Case] = {
     "bilan-des-sorts-ecartes": Case(
         "sorts",
         "export.txt:1",
-        "3 collège(s), 2 sort(s) publiés, 4 entrée(s) écartée(s) pour erreur",
+        "3 collèges, 2 sorts publiés, 4 entrées écartées pour erreur",
         "note",
     ),
     # A very large export (tests/integration/gros-export): nothing to report but its count.
     "tres-gros-export": Case(
         "gros-export",
         "integration-gros-export.txt:1",
-        f"{5 * BIG_COPIES} collège(s), {79 * BIG_COPIES} sort(s) publiés, "
-        "0 entrée(s) écartée(s) pour erreur",
+        f"{5 * BIG_COPIES} collèges, {79 * BIG_COPIES} sorts publiés, "
+        "aucune entrée écartée pour erreur",
         "note",
     ),
 }
@@ -305,7 +305,7 @@ def test_the_big_export_loses_no_spell(builds: dict[str, Build]) -> None:
     entries = len(re.findall(r"(?<!\S)### ", text))
     assert entries == 79 * BIG_COPIES
     output = builds["gros-export"].output
-    assert f"{entries} sort(s) publiés, 0 entrée(s) écartée(s)" in output
+    assert f"{entries} sorts publiés, aucune entrée écartée" in output
     assert "export-sorts" not in output  # neither error nor warning about the export
     # The only error is the page that stops the build on purpose.
     [error] = builds["gros-export"].blocks["error"]

@@ -137,6 +137,17 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
             },
             "le dossier des sorts « sorts » est aussi déclaré sous « systems »",
         ),
+        (
+            {
+                "spells": {
+                    "export": "e",
+                    "folder": "s",
+                    "section": "S",
+                    "words": {"entry": {"one": "prière", "many": "prières", "gender": "x"}},
+                }
+            },
+            "« words.entry » : genre « x »",
+        ),
         ({"search": {"synonyms": ["CA"]}}, "un dictionnaire « abréviation: ce qu’elle veut"),
         ({"search": {"synonyms": {"CA": ""}}}, "synonyme « CA » : un texte"),
         ({"search": {"synonyms": {"CA": [1]}}}, "synonyme « CA » : un texte"),

@@ -16,6 +16,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from regles.core.slugs import slugify
+from regles.core.words import words_from
 from regles.features.offline.app import SHORT_NAME_LENGTH
 from regles.features.spells.book import GRIMOIRE_SLUG
 
@@ -165,6 +166,9 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
     grimoire_title = c.Type(str, default="Mon grimoire")
     # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
     terms = c.DictOfItems(c.Type(str), default={})
+    # The game's words for an entry, a group and a list: {one, many, gender} each
+    # (core/words.py); by default « sort », « collège », « grimoire ».
+    words = c.Type(dict, default={})
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
@@ -195,6 +199,10 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
             failed.append(("grimoire_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
             failed.append(("system", ValidationError("le nom du système des sorts est vide")))
+        try:
+            words_from(self.words)
+        except ValueError as error:
+            failed.append(("words", ValidationError(str(error))))
         terms = self.terms.items()
         empty = sorted(term for term, text in terms if not term.strip() or not text.strip())
         if empty:

@@ -19,6 +19,7 @@ from regles.config import ReglesConfig
 from regles.core.build import BuildError, Settings, SiteBuild, as_written
 from regles.core.slugs import slugify
 from regles.core.stages import SiteFile
+from regles.core.words import words_from
 from regles.features.assets import npm
 from regles.features.assets.nav import NavItems
 from regles.features.assets.templates import TemplateCache
@@ -143,6 +144,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 fields_title=options.spells.fields_title,
                 grimoire_title=options.spells.grimoire_title,
                 terms=dict(options.spells.terms),
+                words=words_from(options.spells.words),
                 config_name=config_file.name,
             )
         try:

@@ -20,6 +20,7 @@ from regles.core.cache import code_digest, keep_object, kept_object
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
 from regles.core.typography import spaced_markdown
+from regles.core.words import DEFAULT_WORDS, Noun, Words
 from regles.features.links.references import SpellTarget
 from regles.features.spells import export as spellbook
 from regles.features.spells import terms as spell_terms
@@ -42,6 +43,7 @@ class SpellSettings:
     fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
     grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of spells
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
+    words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
     config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
     @cached_property
@@ -193,7 +195,7 @@ def read_spell_book(
         problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
     book = _parsed(settings, text, cache)
     result = book.result
-    problems += export_problems(result)
+    problems += export_problems(result, settings.words)
     problems += header_problems(result)
     problems += [
         Problem(
@@ -255,8 +257,11 @@ def header_problems(result: spellbook.ParseResult) -> list[Problem]:
     return problems
 
 
-def export_problems(result: spellbook.ParseResult) -> list[Problem]:
-    """The parse's problems as the report lists them, and its summary."""
+REJECTED = Noun("entrée", "entrées", "f")
+
+
+def export_problems(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS) -> list[Problem]:
+    """The parse's problems as the report lists them, and its summary in the game's words."""
     last = _last_entry(result)
     problems = []
     for p in result.problems:
@@ -284,11 +289,19 @@ def export_problems(result: spellbook.ParseResult) -> list[Problem]:
             1,
             "info",
             Kind.EXPORT_SUMMARY,
-            f"{len(result.colleges)} collège(s), {len(result.spells)} sort(s) publiés, "
-            f"{len(result.rejected)} entrée(s) écartée(s) pour erreur",
+            summary_text(len(result.colleges), len(result.spells), len(result.rejected), words),
         )
     )
     return problems
+
+
+def summary_text(groups: int, entries: int, rejected: int, words: Words) -> str:
+    """« 23 collèges, 422 sorts publiés, aucune entrée écartée pour erreur »."""
+    return (
+        f"{words.group.count(groups)}, {words.entry.count(entries)} "
+        f"{words.entry.agreed('publié', entries)}, {REJECTED.count(rejected)} "
+        f"{REJECTED.agreed('écarté', rejected)} pour erreur"
+    )
 
 
 def _last_entry(result: spellbook.ParseResult) -> tuple[str, int, str | None] | None:

@@ -1,0 +1,170 @@
+"""A game's words in French sentences: a noun with its singular, plural and gender, and what
+French does to the words around it (articles, « de » and « à » contracted or elided, counts,
+agreement of a past participle).
+
+A database names its entries, their groups and the lists a player keeps in the game's own
+words (« prière », « culte », « livre de prières »); every sentence the generator writes
+about them is built here, so that none says « sort » unless the game does:
+
+    >>> prayer = Noun("prière", "prières", "f")
+    >>> prayer.count(2), prayer.count(0), prayer.of(), prayer.agreed("publié", 2)
+    ('2 prières', 'aucune prière', 'de la prière', 'publiées')
+    >>> Noun("almanach", "almanachs", "m").of()
+    "de l’almanach"
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_WORDS", "ENTRY_ROLES", "Noun", "Words", "elides", "words_from"]
+
+APOSTROPHE = "’"  # the site's typographic apostrophe
+# Words in h whose h is « aspiré »: no elision (« le héros », « la harpe »). A short list of
+# those a game is likely to name; any other word in h elides (« l’herbe », « l’hydre »).
+ASPIRATED_H = frozenset(
+    {
+        "hache",
+        "haine",
+        "halte",
+        "hameau",
+        "hanche",
+        "harpe",
+        "harpie",
+        "hasard",
+        "haut",
+        "hauteur",
+        "heaume",
+        "héron",
+        "héros",
+        "hibou",
+        "honte",
+        "horde",
+        "hurlement",
+        "hutte",
+    }
+)
+
+
+def _bare(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c)
+    )
+
+
+def elides(word: str) -> bool:
+    """Whether « le », « la » and « de » lose their vowel before `word` (« l’almanach »)."""
+    first = word.strip().split(" ", 1)[0].split("-", 1)[0]
+    bare = _bare(first)
+    if not bare:
+        return False
+    if bare[0] in "aeiouy":
+        return True
+    return bare[0] == "h" and first.lower() not in ASPIRATED_H
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A noun of the game: « sort », « sorts », masculine."""
+
+    one: str
+    many: str
+    gender: str = "m"  # "m" or "f"
+
+    def __post_init__(self) -> None:
+        if self.gender not in ("m", "f"):
+            raise ValueError(f"genre « {self.gender} » : « m » ou « f » attendu")
+        if not self.one.strip() or not self.many.strip():
+            raise ValueError("un nom a un singulier et un pluriel, non vides")
+
+    @property
+    def feminine(self) -> bool:
+        return self.gender == "f"
+
+    def word(self, n: int = 1) -> str:
+        return self.one if n == 1 else self.many
+
+    def count(self, n: int) -> str:
+        """« 1 sort », « 3 sorts », « aucun sort », « aucune prière »."""
+        if n == 0:
+            return f"{'aucune' if self.feminine else 'aucun'} {self.one}"
+        return f"{n} {self.word(n)}"
+
+    def a(self) -> str:
+        """« un sort », « une prière »."""
+        return f"{'une' if self.feminine else 'un'} {self.one}"
+
+    def the(self, n: int = 1) -> str:
+        """« le sort », « la prière », « l’almanach », « les sorts »."""
+        if n != 1:
+            return f"les {self.many}"
+        if elides(self.one):
+            return f"l{APOSTROPHE}{self.one}"
+        return f"{'la' if self.feminine else 'le'} {self.one}"
+
+    def of(self, n: int = 1) -> str:
+        """« du sort », « de la prière », « de l’almanach », « des sorts »."""
+        if n != 1:
+            return f"des {self.many}"
+        if elides(self.one):
+            return f"de l{APOSTROPHE}{self.one}"
+        return f"{'de la' if self.feminine else 'du'} {self.one}"
+
+    def to(self, n: int = 1) -> str:
+        """« au sort », « à la prière », « à l’almanach », « aux sorts »."""
+        if n != 1:
+            return f"aux {self.many}"
+        if elides(self.one):
+            return f"à l{APOSTROPHE}{self.one}"
+        return f"{'à la' if self.feminine else 'au'} {self.one}"
+
+    def agreed(self, participle: str, n: int = 1) -> str:
+        """A past participle (or an adjective in « é ») that agrees with `n` of this noun:
+        « publié » → « publiés », « publiée », « publiées »."""
+        ending = ("e" if self.feminine else "") + ("s" if n > 1 else "")
+        return participle + ending
+
+
+@dataclass(frozen=True)
+class Words:
+    """A database's words: an entry (« sort »), a group of entries (« collège ») and a list a
+    player keeps (« grimoire »)."""
+
+    entry: Noun
+    group: Noun
+    list: Noun
+
+
+DEFAULT_WORDS = Words(
+    entry=Noun("sort", "sorts", "m"),
+    group=Noun("collège", "collèges", "m"),
+    list=Noun("grimoire", "grimoires", "m"),
+)
+ENTRY_ROLES = ("entry", "group", "list")
+
+
+def words_from(data: object) -> Words:
+    """`words:` as a site writes it (each role `{one, many, gender}`, any left out keeps
+    its default); raises ValueError with a French message."""
+    if not isinstance(data, dict):
+        raise ValueError("« words » attend entry, group et list, chacun {one, many, gender}")
+    unknown = sorted(set(data) - set(ENTRY_ROLES))
+    if unknown:
+        raise ValueError(f"« words » : « {unknown[0]} » inconnu (entry, group ou list)")
+    nouns = {}
+    for role in ENTRY_ROLES:
+        given = data.get(role)
+        if given is None:
+            nouns[role] = getattr(DEFAULT_WORDS, role)
+            continue
+        if not isinstance(given, dict) or not {"one", "many"} <= set(given):
+            raise ValueError(f"« words.{role} » attend one, many et gender (m ou f)")
+        extra = sorted(set(given) - {"one", "many", "gender"})
+        if extra:
+            raise ValueError(f"« words.{role} » : « {extra[0]} » inconnu (one, many, gender)")
+        try:
+            nouns[role] = Noun(str(given["one"]), str(given["many"]), str(given.get("gender", "m")))
+        except ValueError as error:
+            raise ValueError(f"« words.{role} » : {error}") from error
+    return Words(**nouns)

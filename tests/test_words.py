@@ -1,0 +1,93 @@
+"""A game's words in the generator's French sentences (core/words.py): articles, « de » and
+« à » contracted or elided, counts, agreement; and `words:` as a site writes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from regles.core.words import DEFAULT_WORDS, Noun, elides, words_from
+from regles.features.spells.book import summary_text
+
+SPELL = Noun("sort", "sorts", "m")
+PRAYER = Noun("prière", "prières", "f")
+ALMANAC = Noun("almanach", "almanachs", "m")
+HERB = Noun("herbe", "herbes", "f")
+HERO = Noun("héros", "héros", "m")
+BOOK = Noun("livre de prières", "livres de prières", "m")
+
+
+@pytest.mark.parametrize(
+    ("noun", "the", "of", "to", "a"),
+    [
+        (SPELL, "le sort", "du sort", "au sort", "un sort"),
+        (PRAYER, "la prière", "de la prière", "à la prière", "une prière"),
+        (ALMANAC, "l’almanach", "de l’almanach", "à l’almanach", "un almanach"),
+        (HERB, "l’herbe", "de l’herbe", "à l’herbe", "une herbe"),
+        (HERO, "le héros", "du héros", "au héros", "un héros"),  # h aspiré
+        (
+            BOOK,
+            "le livre de prières",
+            "du livre de prières",
+            "au livre de prières",
+            "un livre de prières",
+        ),
+    ],
+)
+def test_articles_agree_and_elide(noun: Noun, the: str, of: str, to: str, a: str) -> None:
+    assert (noun.the(), noun.of(), noun.to(), noun.a()) == (the, of, to, a)
+
+
+def test_plurals_and_counts() -> None:
+    assert (PRAYER.the(2), PRAYER.of(3), PRAYER.to(2)) == (
+        "les prières",
+        "des prières",
+        "aux prières",
+    )
+    assert [SPELL.count(n) for n in (0, 1, 2)] == ["aucun sort", "1 sort", "2 sorts"]
+    assert [PRAYER.count(n) for n in (0, 1, 12)] == ["aucune prière", "1 prière", "12 prières"]
+
+
+def test_a_participle_agrees_with_the_noun_and_its_number() -> None:
+    assert [SPELL.agreed("publié", n) for n in (0, 1, 2)] == ["publié", "publié", "publiés"]
+    assert [PRAYER.agreed("publié", n) for n in (0, 1, 2)] == ["publiée", "publiée", "publiées"]
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("ours", True), ("Élixir", True), ("hydre", True), ("hache", False), ("culte", False)],
+)
+def test_elision(word: str, expected: bool) -> None:
+    assert elides(word) is expected
+
+
+def test_the_export_summary_speaks_the_game_s_words() -> None:
+    assert summary_text(23, 422, 0, DEFAULT_WORDS) == (
+        "23 collèges, 422 sorts publiés, aucune entrée écartée pour erreur"
+    )
+    words = words_from(
+        {
+            "entry": {"one": "prière", "many": "prières", "gender": "f"},
+            "group": {"one": "culte", "many": "cultes", "gender": "m"},
+        }
+    )
+    assert words.list == DEFAULT_WORDS.list  # left out: the default
+    assert (
+        summary_text(1, 10, 2, words)
+        == "1 culte, 10 prières publiées, 2 entrées écartées pour erreur"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ([], "attend entry, group et list"),
+        ({"monstre": {}}, "« monstre » inconnu"),
+        ({"entry": {"one": "prière"}}, "attend one, many et gender"),
+        ({"entry": {"one": "prière", "many": "prières", "gender": "n"}}, "genre « n »"),
+        ({"entry": {"one": "prière", "many": "prières", "genre": "f"}}, "« genre » inconnu"),
+        ({"entry": {"one": " ", "many": "prières"}}, "non vides"),
+    ],
+)
+def test_words_a_site_gets_wrong_get_a_french_message(data: object, said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        words_from(data)
