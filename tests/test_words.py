@@ -7,6 +7,7 @@ import pytest
 
 from regles.core.words import DEFAULT_WORDS, Noun, elides, words_from
 from regles.features.spells.book import summary_text
+from regles.features.spells.export import group_marker, parse_export
 
 SPELL = Noun("sort", "sorts", "m")
 PRAYER = Noun("prière", "prières", "f")
@@ -91,3 +92,37 @@ def test_the_export_summary_speaks_the_game_s_words() -> None:
 def test_words_a_site_gets_wrong_get_a_french_message(data: object, said: str) -> None:
     with pytest.raises(ValueError, match=said):
         words_from(data)
+
+
+def export_of(marker: str) -> str:
+    return (
+        "# Prières _Généré le 01/01/2027 à 10:00_ ---\n"
+        f"## Soleil **{marker} :** Le culte du soleil.\n"
+        "### Lumière (I) - **Portée :** 10 m Une lumière.\n"
+        "--- Fin du fichier\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("group", "marker"),
+    [
+        (Noun("culte", "cultes", "m"), "Description du culte"),
+        (Noun("confrérie", "confréries", "f"), "Description de la confrérie"),
+        (Noun("école", "écoles", "f"), "Description de l’école"),
+        (Noun("école", "écoles", "f"), "Description de l'école"),  # a straight apostrophe
+    ],
+)
+def test_a_group_s_description_marker_is_in_the_game_s_words(group: Noun, marker: str) -> None:
+    result = parse_export(export_of(marker), group=group)
+    assert [p.message for p in result.problems if p.severity == "error"] == []
+    (college,) = result.colleges
+    assert (college.name, college.description) == ("Soleil", "Le culte du soleil.")
+
+
+def test_an_export_in_other_words_than_the_site_s_says_which_marker_it_lacks() -> None:
+    result = parse_export(export_of("Description du culte"))  # the default words: collège
+    errors = [p.message for p in result.problems if p.severity == "error"]
+    assert any(
+        "collège sans marqueur « **Description du collège :** »" in message for message in errors
+    ), errors
+    assert group_marker(DEFAULT_WORDS.group)[1] == "**Description du collège :**"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_WORDS", "ENTRY_ROLES", "Noun", "Words", "elides", "words_from"]
+__all__ = ["APOSTROPHE", "DEFAULT_WORDS", "ENTRY_ROLES", "Noun", "Words", "elides", "words_from"]
 
 APOSTROPHE = "’"  # the site's typographic apostrophe
 # Words in h whose h is « aspiré »: no elision (« le héros », « la harpe »). A short list of

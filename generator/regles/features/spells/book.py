@@ -221,7 +221,13 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
         return kept
     reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
     book = SpellBook(
-        settings, spellbook.parse_export(text, source=settings.export_name, reserved_slugs=reserved)
+        settings,
+        spellbook.parse_export(
+            text,
+            source=settings.export_name,
+            reserved_slugs=reserved,
+            group=settings.words.group,
+        ),
     )
     _ = book.terms  # read now, and kept with the book
     if entry is not None:

@@ -84,6 +84,7 @@ from typing import Literal
 
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
+from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun
 from regles.features.spells.sorting import SORTED_BY_TIME, duration_order, is_long
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "RejectedEntry",
     "SourcePosition",
     "Spell",
+    "group_marker",
     "int_to_roman",
     "markdown_for_page",
     "mention_linker",
@@ -456,7 +458,17 @@ def _description_markdown(raw: str) -> str:
 
 _END_RE = re.compile(r"(?<!\S)---\s+Fin du fichier(?!\S)")
 _HEADING_RE = re.compile(r"(?<!\S)(###|##)(?=[ \t])")
-_COLLEGE_DESC_RE = re.compile(r"\*\*Description du collège[ \t\xa0]*:\*\*")
+
+
+def group_marker(group: Noun) -> tuple[re.Pattern[str], str]:
+    """The marker between a group's name and its description, in the game's words: the
+    pattern that finds it (either apostrophe) and the text that names it in messages:
+    « **Description du collège :** », « **Description de la confrérie :** »."""
+    words = f"Description {group.of()}"
+    pattern = re.escape(words).replace(APOSTROPHE, "['’]")
+    return re.compile(rf"\*\*{pattern}[ \t\xa0]*:\*\*"), f"**{words} :**"
+
+
 _FIELD_RE = re.compile(r"- \*\*(?P<key>[^*\n]*?)[ \t\xa0]*:\*\*(?=\s|$)")
 _NEXT_FIELD_RE = re.compile(r"(?<=\s)- \*\*[^*\n]*?[ \t\xa0]*:\*\*(?=\s|$)")
 _LEVEL_RE = re.compile(r"\(\s*([A-Z0-9]+)\s*(?:[-–]\s*([A-Z0-9]+)\s*)?\)(?=\s|$)")
@@ -485,8 +497,16 @@ class _CollegeDraft:
 
 
 class _Scanner:
-    def __init__(self, text: str, source: str, reserved_slugs: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        text: str,
+        source: str,
+        reserved_slugs: Collection[str] = (),
+        group: Noun = DEFAULT_WORDS.group,
+    ) -> None:
         self.text = text
+        self.group = group
+        self.group_marker, self.group_marker_text = group_marker(group)
         self.source = source
         self.reserved_slugs = frozenset(reserved_slugs)
         self.newlines = [m.start() for m in re.finditer("\n", text)]
@@ -630,7 +650,7 @@ class _Scanner:
     def college(self, start: int, body: int, end: int) -> _CollegeDraft:
         """The college whose ``##`` is at ``start``, up to ``end``: the next heading, i.e.
         its first spell (or the next college when it has none)."""
-        marker = _COLLEGE_DESC_RE.search(self.text, body, end)
+        marker = self.group_marker.search(self.text, body, end)
         newline = self.line_break(body, end)
         name_end = min(marker.start() if marker else end, newline if newline >= 0 else end)
         name = _collapse(self.text[body:name_end])
@@ -644,7 +664,7 @@ class _Scanner:
             self.report(
                 "error",
                 start,
-                "collège sans marqueur « **Description du collège :** » : "
+                f"{self.group.one} sans marqueur « {self.group_marker_text} » : "
                 "nom et description indiscernables",
                 college=name,
             )
@@ -838,13 +858,17 @@ class _Scanner:
 
 
 def parse_export(
-    text: str, source: str = "<export>", reserved_slugs: Collection[str] = ()
+    text: str,
+    source: str = "<export>",
+    reserved_slugs: Collection[str] = (),
+    group: Noun = DEFAULT_WORDS.group,
 ) -> ParseResult:
     """Parse an export (collapsed or line-broken form) into colleges, spells and problems.
 
     `reserved_slugs` are the names of other pages in the colleges' folder (the spell
-    index): a college whose slug would be one of them takes the next free one."""
-    return _Scanner(text, source, reserved_slugs).run()
+    index): a college whose slug would be one of them takes the next free one. `group` is
+    the game's word for a college, which its description's marker uses."""
+    return _Scanner(text, source, reserved_slugs, group).run()
 
 
 def restore_line_breaks(text: str) -> str:
