@@ -87,6 +87,13 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
     )
 
 
+def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Path) -> None:
+    spells = {"export": "e.txt", "folder": "sorts", "section": "S", "linked_from": ["jeu/"]}
+    plugin, errors, _ = load({"systems": {"jeu": "Jeu"}, "spells": spells}, tmp_path)
+    assert errors == [] and plugin.config.spells is not None
+    assert plugin.config.spells.linked_from == ["jeu"]
+
+
 @pytest.mark.parametrize(
     ("options", "words"),
     [
@@ -147,6 +154,13 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
                 }
             },
             "« words.entry » : genre « x »",
+        ),
+        (
+            {
+                "systems": {"jeu": "Jeu"},
+                "spells": {"export": "e", "folder": "s", "section": "S", "linked_from": ["regles"]},
+            },
+            "« linked_from » : le dossier « regles » n’est pas déclaré sous « systems »",
         ),
         ({"search": {"synonyms": ["CA"]}}, "un dictionnaire « abréviation: ce qu’elle veut"),
         ({"search": {"synonyms": {"CA": ""}}}, "synonyme « CA » : un texte"),

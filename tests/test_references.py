@@ -136,6 +136,29 @@ def test_a_mention_in_a_system_does_not_link_to_the_spell_database() -> None:
     assert "autre système" in problem.message
 
 
+def test_a_system_the_database_is_linked_from_links_to_its_entries() -> None:
+    # `linked_from: [jeu]`: the game's rules name its spells; another system's still do not.
+    systems = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, "sorts", spells_linked_from=("jeu",))
+    spells = [SpellTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
+    pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
+    index = TargetIndex.build(
+        pages, spells, scope_of=systems.scope_of, scope_reaches=systems.reaches
+    )
+    page, problems = links.link_references(
+        segment("Le Magicien lance _Boule de feu_."), "jeu/combat.md", index
+    )
+    assert "[_Boule de feu_](../sorts/feu.md#boule-de-feu)" in page.text
+    assert problems == []
+    page, problems = links.link_references(
+        segment("Le Magicien lance _Boule de feu_."), "autre/epees.md", index
+    )
+    assert "](" not in page.text
+    assert [p.kind for p in problems] == [Kind.OTHER_SYSTEM_MENTION]
+    # Only the database is reached: the rules of one system still do not link to another's.
+    assert not systems.reaches("jeu", "autre") and systems.reaches("jeu", "sorts")
+    assert not systems.reaches("sorts", "jeu")
+
+
 def test_a_mention_in_a_spell_does_not_link_to_another_system_s_section() -> None:
     text, problems = link("La résistance se fait contre le _Contrôle_.", "sorts/air.md")
     assert "](" not in text

@@ -169,6 +169,9 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
     # The game's words for an entry, a group and a list: {one, many, gender} each
     # (core/words.py); by default « sort », « collège », « grimoire ».
     words = c.Type(dict, default={})
+    # The systems (their folders, as under `systems`) whose pages may link to its entries;
+    # by default none: a system's text links within itself.
+    linked_from = c.ListOfItems(c.Type(str), default=[])
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
@@ -199,6 +202,10 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
             failed.append(("grimoire_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
             failed.append(("system", ValidationError("le nom du système des sorts est vide")))
+        try:
+            self.linked_from = [docs_folder(folder) for folder in self.linked_from]
+        except ValidationError as error:
+            failed.append(("linked_from", error))
         try:
             words_from(self.words)
         except ValueError as error:
@@ -352,6 +359,13 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
             message = (
                 f"le dossier des sorts « {self.spells.folder} » est aussi déclaré sous "
                 "« systems » ou « site_folders »"
+            )
+            failed.append(("spells", ValidationError(message)))
+        unknown = [folder for folder in self.spells.linked_from if folder not in self.systems]
+        if unknown:
+            message = (
+                f"« linked_from » : le dossier « {unknown[0]} » n’est pas déclaré sous "
+                "« systems »"
             )
             failed.append(("spells", ValidationError(message)))
         return failed, warnings

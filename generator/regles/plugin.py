@@ -145,6 +145,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 grimoire_title=options.spells.grimoire_title,
                 terms=dict(options.spells.terms),
                 words=words_from(options.spells.words),
+                linked_from=tuple(options.spells.linked_from),
                 config_name=config_file.name,
             )
         try:

@@ -77,6 +77,7 @@ class Settings:
             tuple(self.site_folders),
             spells.system_name if spells else None,
             (spells.fields_uri,) if spells else (),
+            tuple(spells.linked_from) if spells else (),
         )
 
     def theme_file(self, name: str) -> Path:

@@ -29,6 +29,8 @@ class Systems:
     # Pages about the spell export rather than spells (its fields and abbreviations): the
     # search ranks them after the pages whose titles they share ("MJ", "Résistance").
     spells_annexes: tuple[str, ...] = ()
+    # The systems (folders) whose pages may link to the database's entries (`linked_from`).
+    spells_linked_from: tuple[str, ...] = ()
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""
@@ -51,6 +53,15 @@ class Systems:
         if self.is_spell_page(page):
             return self.spells_folder
         return None if self.is_site_page(page) else self.folder_of(page)
+
+    def reaches(self, source: str | None, target: str | None) -> bool:
+        """Whether a page of scope `source` may link to one of scope `target` (scopes as
+        `scope_of` gives them): a page of the site reaches every page and every page
+        reaches the site's; a system reaches itself, and the spell database when the
+        database says it is linked from that system."""
+        if source is None or target is None or source == target:
+            return True
+        return target == self.spells_folder and source in self.spells_linked_from
 
     def check(self, pages: Iterable[str]) -> list[Problem]:
         """A warning for each page in a folder that is neither a system's nor the spells'."""

@@ -70,6 +70,7 @@ class LinksFeature:
             glossaries=settings.glossaries,
             old_paths=settings.old_paths,
             scope_of=self.site.systems.scope_of,
+            scope_reaches=self.site.systems.reaches,
         )
         self._suggesters = None
         return self._missing_pages({uri for uri, _ in self.site.pages})

@@ -99,6 +99,10 @@ def _no_scope(page: str) -> str | None:
     return None
 
 
+def _same_scope(source: str | None, target: str | None) -> bool:
+    return source is None or target is None or source == target
+
+
 class _AbsentMarks:
     """The marks of one page: the first carries the page's one note (its popover), unless
     the page has it already (an earlier pass marked it)."""
@@ -156,6 +160,9 @@ class TargetIndex:
     # for a page of the site: a page of a system reaches its own system's targets and the
     # site's pages only.
     scope_of: Callable[[str], str | None] = _no_scope
+    # Whether a page of one scope may link to a page of another (Systems.reaches); by
+    # default, within a scope and to or from the site's pages.
+    scope_reaches: Callable[[str | None, str | None], bool] = _same_scope
     # Each system's glossary (by its folder), each glossary by its page.
     glossaries: dict[str, Glossary] = field(default_factory=dict)
     glossary_pages: dict[str, Glossary] = field(default_factory=dict)
@@ -173,11 +180,16 @@ class TargetIndex:
         glossaries: Mapping[str, str] | None = None,
         old_paths: Mapping[str, str] | None = None,
         scope_of: Callable[[str], str | None] = _no_scope,
+        scope_reaches: Callable[[str | None, str | None], bool] | None = None,
     ) -> TargetIndex:
         """`glossaries` names each system's glossary page (folder → page); `scope_of`
         gives a page's system (by default none: every page reaches every target)."""
         glossary_of = {page: folder for folder, page in (glossaries or {}).items()}
-        index = cls(scope_of=scope_of, old_paths=dict(old_paths or {}))
+        index = cls(
+            scope_of=scope_of,
+            scope_reaches=scope_reaches or _same_scope,
+            old_paths=dict(old_paths or {}),
+        )
         for order, (page, text) in enumerate(pages):
             index.page_order[page] = order
             index.headings[page] = [
@@ -213,12 +225,8 @@ class TargetIndex:
 
     def reaches(self, from_page: str, page: str) -> bool:
         """Whether a mention on `from_page` may link to `page`: same system, a page of the
-        site, or a mention on a page of the site."""
-        source = self.scope_of(from_page)
-        if source is None:
-            return True
-        target = self.scope_of(page)
-        return target is None or target == source
+        site, a mention on a page of the site, or a database linked from its system."""
+        return self.scope_reaches(self.scope_of(from_page), self.scope_of(page))
 
     def _sections(self, name: str, from_page: str) -> list[Target]:
         return [

@@ -44,6 +44,7 @@ class SpellSettings:
     grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of spells
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
+    linked_from: tuple[str, ...] = ()  # systems (folders) whose pages link to its entries
     config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
     @cached_property
