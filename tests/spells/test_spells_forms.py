@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -175,3 +176,24 @@ def test_generated_entries_round_trip(
                 continue
             assert s.fields == dict(fields)
             assert s.description.replace("\n\n- ", " • ").replace("\n- ", " • ") == description
+
+
+def test_the_readme_s_example_export_parses_as_the_readme_says() -> None:
+    # README.md, « Format de l’export »: its example, and the same on one line, give one
+    # college, two spells and no problem.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```markdown\n(# Magie\n.*?Fin du fichier\n)```", readme, re.DOTALL)
+    assert found, "l’exemple d’export du README a disparu"
+    example = found.group(1)
+    one_line = re.sub(r"\s+", " ", example).strip() + "\n"
+    for text in (example, one_line):
+        result = parse_export(text)
+        assert result.problems == []
+        assert [c.name for c in result.colleges] == ["Feu"]
+        fire, wall = result.spells
+        assert (fire.name, fire.fields) == (
+            "Boule de feu",
+            {"Durée": "instantané", "Résistance": "Dex"},
+        )
+        assert fire.description.startswith("Une boule de feu jaillit")
+        assert (wall.name, wall.fields) == ("Mur de feu", {"Zone": "10 m"})
