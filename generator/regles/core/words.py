@@ -95,29 +95,26 @@ class Noun:
         """« un sort », « une prière »."""
         return f"{'une' if self.feminine else 'un'} {self.one}"
 
+    def _determined(self, n: int, plural: str, elided: str, feminine: str, masculine: str) -> str:
+        """The noun after a determiner: `plural` before the plural, `elided` (ending with the
+        apostrophe) before a vowel, else the feminine or masculine form."""
+        if n != 1:
+            return f"{plural} {self.many}"
+        if elides(self.one):
+            return f"{elided}{self.one}"
+        return f"{feminine if self.feminine else masculine} {self.one}"
+
     def the(self, n: int = 1) -> str:
         """« le sort », « la prière », « l’almanach », « les sorts »."""
-        if n != 1:
-            return f"les {self.many}"
-        if elides(self.one):
-            return f"l{APOSTROPHE}{self.one}"
-        return f"{'la' if self.feminine else 'le'} {self.one}"
+        return self._determined(n, "les", f"l{APOSTROPHE}", "la", "le")
 
     def of(self, n: int = 1) -> str:
         """« du sort », « de la prière », « de l’almanach », « des sorts »."""
-        if n != 1:
-            return f"des {self.many}"
-        if elides(self.one):
-            return f"de l{APOSTROPHE}{self.one}"
-        return f"{'de la' if self.feminine else 'du'} {self.one}"
+        return self._determined(n, "des", f"de l{APOSTROPHE}", "de la", "du")
 
     def to(self, n: int = 1) -> str:
         """« au sort », « à la prière », « à l’almanach », « aux sorts »."""
-        if n != 1:
-            return f"aux {self.many}"
-        if elides(self.one):
-            return f"à l{APOSTROPHE}{self.one}"
-        return f"{'à la' if self.feminine else 'au'} {self.one}"
+        return self._determined(n, "aux", f"à l{APOSTROPHE}", "à la", "au")
 
     def agreed(self, participle: str, n: int = 1) -> str:
         """A past participle (or an adjective in « é ») that agrees with `n` of this noun:
