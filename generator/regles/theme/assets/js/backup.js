@@ -8,7 +8,17 @@
  * one back: it checks the file, says what it holds, and replaces those keys only once the
  * reader agrees, all or nothing (a full storage leaves everything as it was).
  */
-import { el, foldAccents, frenchSpacing, keepsData, keptLabel, onEachPage, siteRoot } from "./page.js";
+import {
+  downloadText,
+  el,
+  foldAccents,
+  frenchSpacing,
+  isQuotaError,
+  keepsData,
+  keptLabel,
+  onEachPage,
+  siteRoot,
+} from "./page.js";
 
 const FORMAT = "regles-donnees";
 const VERSION = 1;
@@ -41,15 +51,6 @@ function summary(items) {
   const kinds = new Map();
   for (const item of items) kinds.set(item.label, (kinds.get(item.label) || 0) + new Blob([item.value]).size);
   return [...kinds].map(([label, bytes]) => el("li", {}, `${label} (${sizeText(bytes)})`));
-}
-
-function download(text, name) {
-  const address = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = el("a", { href: address, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(address), 1000);
 }
 
 /** The file's items, checked, with keys moved from its site's path to this one's; throws an
@@ -99,8 +100,7 @@ function writeAll(items) {
         else localStorage.setItem(key, value);
       } catch { /* the value that was there is still there */ }
     }
-    const full = error && (error.name === "QuotaExceededError" || error.code === 22);
-    throw new Error(full
+    throw new Error(isQuotaError(error)
       ? "La mémoire de ce navigateur pour ce site est pleine : rien n’a été changé."
       : "Ce navigateur refuse de garder des données pour ce site : rien n’a été changé.");
   }
@@ -126,7 +126,7 @@ function setup() {
       const content = { format: FORMAT, version: VERSION, site: siteRoot().pathname, date,
         items: Object.fromEntries(items.map(({ key, value }) => [key, value])) };
       const site = foldAccents(document.title.split(" - ").pop() || "site").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-      download(`${JSON.stringify(content, null, 2)}\n`, `donnees-${site || "site"}-${date.slice(0, 10)}.json`);
+      downloadText(`${JSON.stringify(content, null, 2)}\n`, `donnees-${site || "site"}-${date.slice(0, 10)}.json`, "application/json");
     });
     const input = el("input", { type: "file", id: "regles-donnees-fichier", accept: ".json,application/json", class: "regles-donnees__fichier" });
     input.addEventListener("change", () => {

@@ -25,7 +25,17 @@
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
-import { el, foldAccents, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot } from "./page.js";
+import {
+  downloadText,
+  el,
+  foldAccents,
+  frenchSpacing,
+  isQuotaError,
+  keepsData,
+  onEachPage,
+  showNotice,
+  siteRoot,
+} from "./page.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
@@ -161,21 +171,10 @@ const writeStore = (store) => {
   try {
     localStorage.setItem(storeKey(), JSON.stringify(value));
   } catch (error) {
-    const full = error && (error.name === "QuotaExceededError" || error.code === 22);
-    throw new Error(full
+    throw new Error(isQuotaError(error)
       ? FULL
       : "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : rien n’a été gardé.");
   }
-};
-
-/** Offers `text` as a file to download. */
-const downloadText = (text, name, type) => {
-  const address = URL.createObjectURL(new Blob([text], { type }));
-  const a = el("a", { href: address, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(address), 1000);
 };
 
 const findList = (store, name) => store.lists.find((l) => l.name === name) || null;

@@ -146,3 +146,18 @@ export function keptLabel(key) {
   }
   return null;
 }
+
+/** Offers `text` to the reader as a file named `name`. */
+export function downloadText(text, name, type) {
+  const address = URL.createObjectURL(new Blob([text], { type }));
+  const link = el("a", { href: address, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(address), 1000);
+}
+
+/** Whether a storage write failed for want of room (the name varies with browsers' ages). */
+export function isQuotaError(error) {
+  return Boolean(error) && (error.name === "QuotaExceededError" || error.code === 22);
+}
