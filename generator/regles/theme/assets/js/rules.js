@@ -27,6 +27,17 @@ function setStatus(patch) {
   document.dispatchEvent(new CustomEvent("rules:status", { detail: { ...STATE.status } }));
 }
 
+/** The pending call `id`, taken out of the pending calls with its timers stopped; null when
+ * it is no longer pending. */
+function endCall(id) {
+  const call = STATE.calls.get(id);
+  if (!call) return null;
+  STATE.calls.delete(id);
+  clearTimeout(call.timer);
+  clearTimeout(call.liveness);
+  return call;
+}
+
 // A worker that is gone (terminated, crashed, silent) is replaced at once: its calls not yet
 // answered go to a new one, once; the next call starts it if none is waiting.
 function replaceWorker(worker) {
@@ -35,11 +46,7 @@ function replaceWorker(worker) {
   STATE.booting = null;
   worker.terminate();
   setStatus({ state: "idle" });
-  const calls = [...STATE.calls.values()];
-  STATE.calls.clear();
-  for (const call of calls) {
-    clearTimeout(call.timer);
-    clearTimeout(call.liveness);
+  for (const call of [...STATE.calls.keys()].map(endCall)) {
     if (call.resent) {
       call.reject(new RulesError("internal", null, "Le calculateur s’est arrêté ; réessayez."));
     } else {
@@ -157,11 +164,8 @@ async function boot() {
           const call = STATE.calls.get(message.id);
           if (call) call.started = true;
         } else if (message.type === "result") {
-          const call = STATE.calls.get(message.id);
+          const call = endCall(message.id);
           if (!call) return;
-          STATE.calls.delete(message.id);
-          clearTimeout(call.timer);
-          clearTimeout(call.liveness);
           const answer = message.answer;
           if (answer.ok) call.resolve(answer.outputs);
           else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
@@ -220,8 +224,7 @@ function send(worker, calculator, inputs, resent = false) {
     const call = { resolve, reject, calculator, inputs, resent, started: false };
     // No answer in time: this call ends; the worker goes on for the others.
     call.timer = setTimeout(() => {
-      STATE.calls.delete(id);
-      clearTimeout(call.liveness);
+      endCall(id);
       reject(new RulesError("internal", null, "Le calculateur n’a pas répondu à temps ; réessayez."));
       // Stuck in that calculation, with no other call to lose: a new one for the next.
       if (call.started && STATE.calls.size === 0 && STATE.worker === worker) replaceWorker(worker);
