@@ -60,15 +60,10 @@ function announce(message) {
 const PAGE_ASSET = /\.(css|js|mjs|woff2?|svg|png|ico|webmanifest)$/;
 const isShell = (entry) => !entry.later && (entry.url === FALLBACK_PAGE || PAGE_ASSET.test(entry.url));
 
-// Each entry's cache key (its address with `__WB_REVISION__=<hash>`): what is stored.
-const keys = new Map();
-function keyOf(entry) {
-  return keys.get(entry);
-}
-
 // What the cache holds, as keys; read from the cache at each download, kept up to date as
 // files arrive (ours and those the pages asked for).
 const stored = new Set();
+const isStored = (entry) => stored.has(entry.key);
 // Why the last download stopped: "network" (no answer), "quota" (the storage is full) or
 // "server" (a file refused); null while all went well.
 let problem = null;
@@ -104,7 +99,8 @@ const controller = new precaching.PrecacheController({
 controller.addToCacheList(
   ENTRIES.map(({ url, revision, integrity }) => ({ url, revision, integrity })),
 );
-for (const entry of ENTRIES) keys.set(entry, controller.getCacheKeyForURL(entry.url));
+// Each entry's cache key (its address with `__WB_REVISION__=<hash>`): what is stored.
+for (const entry of ENTRIES) entry.key = controller.getCacheKeyForURL(entry.url);
 
 // Progress in the pages' words: the text, and the later files. Each request costs about as
 // much as 16 kB of transfer, so that hundreds of small search fragments do not sit at 99 %.
@@ -123,7 +119,7 @@ function groupStatus(entries) {
     const weight = entry.size + REQUEST_COST;
     total += weight;
     bytes += entry.size;
-    if (stored.has(keyOf(entry))) done += weight;
+    if (isStored(entry)) done += weight;
     else missing += 1;
   }
   return { files: entries.length, missing, bytes, progress: total ? done / total : 1 };
@@ -199,12 +195,12 @@ async function store(cache, entry) {
     }
     if (!response.ok || response.redirected) return "server";
     try {
-      await cache.put(keyOf(entry), response);
+      await cache.put(entry.key, response);
     } catch (error) {
       // The body can also break off half-way (the connection dropped): nothing is stored.
       return quotaError(error) ? "quota" : "network";
     }
-    stored.add(keyOf(entry));
+    stored.add(entry.key);
     progressSoon();
     return null;
   } finally {
@@ -216,7 +212,7 @@ async function store(cache, entry) {
  * complete. Stops at the first sign that the network is gone or the storage is full (a file
  * the server refuses only skips that file), and returns how many are still missing. */
 async function fetchMissing(cache, entries) {
-  const queue = entries.filter((e) => !stored.has(keyOf(e))).sort((a, b) => a.size - b.size);
+  const queue = entries.filter((e) => !isStored(e)).sort((a, b) => a.size - b.size);
   async function fetcher() {
     while (queue.length) {
       const failure = await store(cache, queue.shift());
@@ -225,7 +221,7 @@ async function fetchMissing(cache, entries) {
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, fetcher));
-  return entries.filter((e) => !stored.has(keyOf(e))).length;
+  return entries.filter((e) => !isStored(e)).length;
 }
 
 /** Download what is missing: `groups` in order, each one whole before the next. */
@@ -261,7 +257,7 @@ self.addEventListener("install", (event) => {
   const wanted = update ? [GROUPS.text, GROUPS.later] : [GROUPS.text.filter(isShell)];
   event.waitUntil(
     download(wanted).then(() => {
-      const missing = wanted.flat().filter((e) => !stored.has(keyOf(e)));
+      const missing = wanted.flat().filter((e) => !isStored(e));
       if (missing.length) throw new Error(`${missing.length} fichiers manquants`);
     }),
   );
