@@ -170,6 +170,15 @@ def _repeated(transfers: list[Transfer]) -> dict[str, int]:
     return {path: n for path, n in sorted(counts.items()) if n > 1}
 
 
+def _count_transfers(visit: ThrottledVisit, server: CountingServer, mark: int, sent: int) -> None:
+    """What the server sent since `mark` (its log) and `sent` (its byte count), into `visit`."""
+    transfers = server.since(mark)
+    visit.bytes_sent = server.bytes_sent - sent
+    visit.responses = len(transfers)
+    visit.not_modified = sum(1 for t in transfers if t.status == 304)
+    visit.repeated = _repeated(transfers)
+
+
 def throttled_visit(
     chrome: Chrome,
     server: CountingServer,
@@ -235,11 +244,7 @@ def throttled_visit(
                 server.wait_quiet(1.0, 10.0)  # the last responses are logged
         finally:
             server.rate = None
-        transfers = server.since(mark)
-        visit.bytes_sent = server.bytes_sent - sent
-        visit.responses = len(transfers)
-        visit.not_modified = sum(1 for t in transfers if t.status == 304)
-        visit.repeated = _repeated(transfers)
+        _count_transfers(visit, server, mark, sent)
         if after is not None and visit.all_seconds is not None:
             after(page)
     return visit
@@ -320,11 +325,7 @@ def raw_visit(
         server.rate = None
         browser.kill()
         browser.wait()
-    transfers = server.since(mark)
-    visit.bytes_sent = server.bytes_sent - sent
-    visit.responses = len(transfers)
-    visit.not_modified = sum(1 for t in transfers if t.status == 304)
-    visit.repeated = _repeated(transfers)
+    _count_transfers(visit, server, mark, sent)
     return visit
 
 
