@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_grimoire_browser import KEY, PAGE, READY, fill_the_storage, raw_kept
+from tests.test_grimoire_browser import KEY, PAGE, READY, fill_the_storage, raw_kept, store_raw
 from tests.test_spells_browser import PREFIX, Tab, base, served, spells, tab
 
 pytestmark = pytest.mark.browser
@@ -101,7 +101,7 @@ def test_a_file_that_is_not_a_backup_changes_nothing(
 ) -> None:
     t = tab(1280)
     page = open_data_page(t)
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, GRIMOIRES])
+    store_raw(page, GRIMOIRES)
     upload(page, "fichier.json", content)
     expect(page.locator(".regles-donnees__message")).to_contain_text(said)
     expect(page.locator(".regles-donnees__message")).to_contain_text("Rien n’a été importé.")
@@ -111,7 +111,7 @@ def test_a_file_that_is_not_a_backup_changes_nothing(
 def test_a_backup_too_big_for_the_storage_changes_nothing(tab: Callable[..., Tab]) -> None:
     t = tab(1280)
     page = open_data_page(t)
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, GRIMOIRES])
+    store_raw(page, GRIMOIRES)
     fill_the_storage(page)
     big = json.dumps(
         {"version": 1, "last": "", "lists": [{"name": "Gros", "spells": [], "n": "x" * 100_000}]}

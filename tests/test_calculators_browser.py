@@ -163,31 +163,26 @@ def test_falls_back_to_a_normal_start_when_the_snapshot_is_refused(
     context.close()
 
 
-def test_a_worker_ended_from_outside_is_replaced_for_the_very_next_call(page: Any) -> None:
-    # The next call answers, through a new worker, without waiting for a timeout (which would
-    # fail it: `ne répond plus`).
-    page.evaluate("() => { window.ancien = window.rules.worker(); window.ancien.terminate(); }")
+@pytest.mark.parametrize(
+    "stop",
+    [
+        # Ended from outside: the next call answers through a new worker, without waiting
+        # for a timeout (which would fail it: `ne répond plus`).
+        "(worker) => worker.terminate()",
+        # A worker that gets nothing (as one that died without an event) never says
+        # « started »: the liveness check replaces it and sends the call again, long
+        # before the timeout.
+        "(worker) => { worker.postMessage = () => {}; }",
+    ],
+    ids=["termine", "muet"],
+)
+def test_a_gone_worker_is_replaced_and_the_call_answered_by_a_new_one(page: Any, stop: str) -> None:
+    page.evaluate(f"() => {{ window.ancien = window.rules.worker(); ({stop})(window.ancien); }}")
     expected = RULES.run("modificateur", {"score": 14})["modifier_text"]
     answer = browser_run(page, "modificateur", {"score": 14})
     assert answer["ok"] is True, answer
     assert answer["outputs"]["modifier_text"] == expected
     assert page.evaluate("() => window.rules.worker() !== window.ancien")
-
-
-def test_a_silent_worker_is_noticed_and_its_call_answered_by_a_new_one(page: Any) -> None:
-    # A worker that gets nothing (as one that died without an event) never says « started »:
-    # the liveness check replaces it and sends the call again, long before the timeout.
-    page.evaluate(
-        """() => {
-            window.sourd = window.rules.worker();
-            window.sourd.postMessage = () => {};
-        }"""
-    )
-    expected = RULES.run("modificateur", {"score": 9})["modifier_text"]
-    answer = browser_run(page, "modificateur", {"score": 9})
-    assert answer["ok"] is True, answer
-    assert answer["outputs"]["modifier_text"] == expected
-    assert page.evaluate("() => window.rules.worker() !== window.sourd")
 
 
 def test_a_call_that_cannot_be_sent_leaves_the_worker_alone(page: Any) -> None:

@@ -51,11 +51,16 @@ def entry(spell: dict[str, Any]) -> dict[str, str]:
     return {k: spell[k] for k in ("id", "url", "name", "college")}
 
 
+def store_raw(page: Any, text: str) -> None:
+    """`text`, whatever it is, written where grimoire.js keeps the grimoires."""
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, text])
+
+
 def keep(page: Any, lists: list[tuple[str, list[dict[str, str]]]]) -> None:
     """Grimoires written into the browser as grimoire.js keeps them."""
     data = {"version": 1, "last": lists[0][0] if lists else "", "lists": []}
     data["lists"] = [{"name": n, "spells": s} for n, s in lists]
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(data)])
+    store_raw(page, json.dumps(data))
 
 
 def kept(page: Any) -> Any:
@@ -423,6 +428,16 @@ def raw_kept(page: Any) -> str | None:
     return raw
 
 
+def copies_aside(page: Any) -> list[str]:
+    """The texts grimoire.js set aside (keys « …:illisible… »), sorted."""
+    copies: list[str] = page.evaluate(
+        """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
+            .map((key) => localStorage.getItem(key)).sort()""",
+        KEY,
+    )
+    return copies
+
+
 def fill_the_storage(page: Any) -> None:
     """localStorage of this origin filled to its quota (big pieces first, then small ones)."""
     page.evaluate(
@@ -459,7 +474,7 @@ def test_a_damaged_store_in_a_full_storage_is_never_written_over(
     t = tab(1280)
     page = open_grimoire(t)
     damaged = '{"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": [{"id'
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, damaged])
+    store_raw(page, damaged)
     fill_the_storage(page)
     # Keeping a shared grimoire would write over it: refused, with the reason.
     page.goto(f"{base}{PAGE}?nom=Bree&sorts={spells[1]['id']}")
@@ -482,17 +497,12 @@ def test_a_damaged_store_is_copied_aside_before_anything_is_saved(
     t = tab(1280)
     page = open_grimoire(t)
     for damaged in ('{"lists": [', "pas du JSON"):
-        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, damaged])
+        store_raw(page, damaged)
         page = t.open(INDEX)
         page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").click()
         add_in_dialog(page, "Aldric")
     # Each damaged value has its own copy, none replaced by the next.
-    copies = page.evaluate(
-        """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
-            .map((key) => localStorage.getItem(key)).sort()""",
-        KEY,
-    )
-    assert copies == sorted(['{"lists": [', "pas du JSON"])
+    assert copies_aside(page) == sorted(['{"lists": [', "pas du JSON"])
     page = open_grimoire(t)
     assert page.locator(".grimoire-cote li").count() == 2
 
@@ -516,7 +526,7 @@ def test_fields_of_a_newer_site_survive_a_save(
             {"titre": "une liste sans nom"},
         ],
     }
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(data)])
+    store_raw(page, json.dumps(data))
     page = open_grimoire(t)
     page.select_option("#grimoire-nom", "Bree")
     expect(page.locator("#grimoire-nom")).to_have_value("Bree")
@@ -543,7 +553,7 @@ def test_grimoires_of_a_newer_version_are_shown_and_never_written_over(
             ],
         }
     )
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, newer])
+    store_raw(page, newer)
     page = open_grimoire(t)
     expect(page.locator("#grimoire")).to_contain_text("version plus récente")
     assert card_names(page) == [spells[0]["name"]]
@@ -630,9 +640,4 @@ def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_asi
     page.locator("dialog[open]").get_by_role("button", name="Remettre en place").click()
     expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
     assert raw_kept(page) == older
-    copies = page.evaluate(
-        """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
-            .map((key) => localStorage.getItem(key))""",
-        KEY,
-    )
-    assert copies == [current]  # the grimoires it replaced, set aside in turn
+    assert copies_aside(page) == [current]  # the grimoires it replaced, set aside in turn
