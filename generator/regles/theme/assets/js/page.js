@@ -122,8 +122,10 @@ export function showNotice(notice) {
         else style.removeProperty("--regles-avis-hauteur");
       }
     };
+    // Its size, not every change inside it: the download's notice changes several times a
+    // second, and each reading of the height lays the page out.
     if ("ResizeObserver" in window) new ResizeObserver(keep).observe(notices);
-    new MutationObserver(keep).observe(notices, { childList: true, subtree: true, attributes: true });
+    else new MutationObserver(keep).observe(notices, { childList: true, subtree: true, attributes: true });
   }
   if (notice.parentNode !== notices) notices.append(notice);
   return notice;
