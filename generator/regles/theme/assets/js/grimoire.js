@@ -482,7 +482,8 @@ const readGrimoireFile = (text, file) => {
   });
   // A spell named twice is kept once, and the reader is told.
   const keys = entries.map((e) => e.id || e.url);
-  const unique = entries.filter((e, i) => keys.indexOf(keys[i]) === i);
+  const seen = new Set();
+  const unique = entries.filter((e, i) => !seen.has(keys[i]) && seen.add(keys[i]));
   return { name, entries: unique, repeated: repeatedCount(keys) };
 };
 
