@@ -7,6 +7,7 @@ cut) and the session fixture `subpath_site` (the site built for, and served unde
 
 from __future__ import annotations
 
+import gzip
 import html
 import json
 import os
@@ -161,9 +162,15 @@ def site_files(site: Path) -> set[str]:
 
 
 def precached_files(site: Path) -> set[str]:
-    """What the service worker must list: every published file but itself and the source
-    maps, which only developer tools read."""
-    return {name for name in site_files(site) if name != "sw.js" and not name.endswith(".map")}
+    """What the service worker must list: every published file but itself, the source maps,
+    which only developer tools read, and the packs, which only carry listed files."""
+    return {
+        name
+        for name in site_files(site)
+        if name != "sw.js"
+        and not name.endswith(".map")
+        and not name.startswith(offline.PACK_FOLDER)
+    }
 
 
 def html_pages(site: Path) -> list[str]:
@@ -238,6 +245,57 @@ def test_files_asked_for_later_are_marked_so(tmp_path: Path) -> None:
     }
     assert listed["data/spells.json"]["later"] is True
     assert "later" not in listed["index.html"]
+
+
+def read_pack(path: Path) -> list[tuple[list[Any], bytes]]:
+    """A pack's files as [url, size, Content-Type, revision] with their bytes."""
+    data = gzip.decompress(path.read_bytes())
+    length = int.from_bytes(data[:4], "big")
+    at = 4 + length
+    files = []
+    for file in json.loads(data[4:at]):
+        files.append((file, data[at : at + file[1]]))
+        at += file[1]
+    assert at == len(data)
+    return files
+
+
+def test_the_text_but_the_shell_goes_into_packs(tmp_path: Path, monkeypatch: Any) -> None:
+    site = make_site(tmp_path)
+    (site / "assets/site.css").write_text("body {}", encoding="utf-8")
+    (site / "jeu/magie").mkdir()
+    (site / "jeu/magie/index.html").write_text("<h1>Magie</h1>" + "x" * 40, encoding="utf-8")
+    monkeypatch.setattr(offline, "PACK_TARGET", 60)  # bytes of files per pack
+    listed = offline.mark_shell(offline.precache_entries(site, later=["assets/pyodide/"]))
+    entries, packs = offline.write_packs(site, listed)
+    shell = sorted(e.url for e in entries if e.shell)
+    assert shell == ["assets/site.css", "hors-ligne/index.html"]
+    packed = {e.url: e for e in entries if e.pack is not None}
+    assert set(packed) == {e.url for e in entries if not e.shell and not e.later}
+    assert len(packs) == 3 and len({p.url for p in packs}) == 3
+    carried: dict[str, Any] = {}
+    for number, pack in enumerate(packs):
+        path = site / pack.url
+        assert pack.url.startswith(offline.PACK_FOLDER) and pack.size == path.stat().st_size
+        for (url, size, kind, revision), body in read_pack(path):
+            entry = packed[url]
+            assert (entry.pack, entry.size, entry.revision) == (number, size, revision)
+            assert body == (site / unquote(url)).read_bytes()
+            carried[url] = kind
+    assert carried.keys() == packed.keys()
+    assert carried["jeu/combat/index.html"] == "text/html; charset=utf-8"
+    assert carried["data/spells.json"] == "application/json; charset=utf-8"
+    assert carried["pagefind/fragment/fr_1%20%C3%A9.pf_fragment"] == "application/octet-stream"
+    # The same files make the same packs; a new build leaves no pack of the previous one,
+    # and the packs are never listed themselves.
+    again, packs_again = offline.write_packs(site, listed)
+    assert (again, packs_again) == (entries, packs)
+    (site / "jeu/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
+    listed = offline.mark_shell(offline.precache_entries(site, later=["assets/pyodide/"]))
+    _, changed = offline.write_packs(site, listed)
+    assert sorted((site / offline.PACK_FOLDER).iterdir()) == sorted(site / p.url for p in changed)
+    assert len(set(changed) - set(packs)) == 1
+    assert not any(e.url.startswith(offline.PACK_FOLDER) for e in listed)
 
 
 def test_revisions_follow_the_content(tmp_path: Path) -> None:

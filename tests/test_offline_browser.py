@@ -140,6 +140,24 @@ def first_visit(browser: Any, profile: Path, url: str, **options: Any) -> tuple[
     return context, page, time.monotonic() - start
 
 
+PACKS_CACHE = "rules-packs-"  # + the worker's scope (sw.js)
+
+
+def stored_keys(page: Any) -> dict[str, list[str]]:
+    """Every cache of the page's origin, with the addresses it holds."""
+    result: dict[str, list[str]] = page.evaluate(
+        """async () => {
+            const found = {};
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                found[name] = (await cache.keys()).map((r) => r.url);
+            }
+            return found;
+        }"""
+    )
+    return result
+
+
 def worker_state(page: Any) -> dict[str, Any]:
     result: dict[str, Any] = page.evaluate(
         """async () => {
@@ -220,9 +238,7 @@ def test_service_worker_scope_is_the_project_path(offline_ready: OfflineReady) -
     files = state["text"]["files"] + state["later"]["files"]
     size = state["text"]["bytes"] + state["later"]["bytes"]
     seconds = offline_ready.seconds_to_ready
-    print(
-        f"\nhors ligne prêt en {seconds:.1f} s : {files} fichiers, {size / 1e6:.1f} Mo"
-    )
+    print(f"\nhors ligne prêt en {seconds:.1f} s : {files} fichiers, {size / 1e6:.1f} Mo")
 
 
 # Offline ------------------------------------------------------------------------------------
@@ -300,23 +316,31 @@ def test_install_button_appears_when_the_browser_offers_it(offline_ready: Offlin
 
 
 def test_evicted_files_are_downloaded_again(offline_ready: OfflineReady) -> None:
+    """A file stored on its own (a stylesheet) and a pack (the one that holds the spells'
+    data) taken away, as a browser short of room may do: both come back."""
     page = offline_ready.page
-    count_spells = """async () => {
-        const cache = await caches.open((await caches.keys())[0]);
-        return (await cache.keys()).filter((r) => r.url.includes("/data/spells.json")).length;
-    }"""
-    page.evaluate(
-        """async () => {
-            const cache = await caches.open((await caches.keys())[0]);
+    data = sw_data(offline_ready.site)
+    spells = next(f for f in data["files"] if f["url"] == "data/spells.json")
+    pack = offline_ready.url + data["packs"][spells["pack"]]["url"]
+    style = offline_ready.url + next(f["url"] for f in data["files"] if f["url"].endswith(".css"))
+    evict = """async ([pack, style]) => {
+        for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
             for (const r of await cache.keys()) {
-                if (r.url.includes("/data/spells.json")) await cache.delete(r);
+                if (r.url === pack || r.url.startsWith(style + "?")) await cache.delete(r);
             }
-        }"""
-    )
-    assert page.evaluate(count_spells) == 0
+        }
+    }"""
+    page.evaluate(evict, [pack, style])
+
+    def present() -> tuple[bool, bool]:
+        urls = [u for found in stored_keys(page).values() for u in found]
+        return pack in urls, any(u.startswith(style + "?") for u in urls)
+
+    assert present() == (False, False)
     page.reload()
     wait_until_offline_ready(page)
-    assert page.evaluate(count_spells) == 1
+    assert present() == (True, True)
     assert worker_state(page)["complete"] is True
 
 
@@ -398,6 +422,15 @@ def test_the_download_waits_until_the_page_has_loaded(
         context.close()
 
 
+def stored_share(state: dict[str, Any]) -> float:
+    """How much of the site the worker says it has stored, from 0 to 1 (by bytes)."""
+    text, later = state["text"], state["later"]
+    return float(
+        (text["progress"] * text["bytes"] + later["progress"] * later["bytes"])
+        / (text["bytes"] + later["bytes"])
+    )
+
+
 def back_during_the_first_download(browser: Any, site: SubpathSite, profile: Path) -> None:
     """Open a spell page, leave it while the site downloads, come back with Back."""
     context = open_profile(browser, profile, ignore_default_args=["--disable-back-forward-cache"])
@@ -413,14 +446,14 @@ def back_during_the_first_download(browser: Any, site: SubpathSite, profile: Pat
         # pages need), which a page in the back/forward cache would not survive; then it
         # downloads the rest.
         assert page.evaluate(CONTROLLED_SOON) is True
-        away = len(site.server.requests)
+        before = stored_share(worker_state(page))
+        assert before < 1
         page.goto(site.url + "licences/")
         page.wait_for_timeout(1500)
         page.go_back(wait_until="commit")  # a restored page fires no new "load"
         page.locator("html[data-restauree]").wait_for(state="attached")
         # The worker went on downloading, and announcing its progress, meanwhile.
-        downloads = site.server.requests[away:]
-        assert len([p for p in downloads if "/licences/" not in p]) > 3, downloads
+        assert stored_share(worker_state(page)) > before
         assert page.locator("html").get_attribute("data-restauree") == "true"
         wait_until_offline_ready(page)  # the progress, heard again, reaches the end
     finally:
@@ -469,6 +502,10 @@ def test_new_deploy_is_offered_then_loaded_whole(
         page.goto(url)
         wait_until_offline_ready(page)
         before = worker_state(page)
+        before_packs = sw_data(v1)["packs"]
+        assert before_packs and sorted(stored_keys(page)[PACKS_CACHE + url]) == sorted(
+            url + p["url"] for p in before_packs
+        )
 
         # Version 2: one page rewritten, sw.js regenerated by the build step's own function.
         marker = "Texte de la nouvelle version, publiée pendant la lecture."
@@ -503,22 +540,20 @@ def test_new_deploy_is_offered_then_loaded_whole(
         assert not page.locator(".hors-ligne-maj").is_visible()
         # The other tab had a controller change too: it reloaded rather than mix versions.
         other.locator("#nouvelle-version").wait_for(state="attached")
-        # The old revision of the page is gone from the cache (activation cleans up).
-        keys = page.evaluate(
-            """async () => {
-                const names = await caches.keys();
-                const all = [];
-                for (const name of names) {
-                    const cache = await caches.open(name);
-                    all.push(...(await cache.keys()).map((r) => r.url));
-                }
-                return {names, all};
-            }"""
-        )
-        assert len(keys["names"]) == 1, keys["names"]
-        homes = [k for k in keys["all"] if k.startswith(url + "index.html?")]
+        # The old revision of the page is gone from the cache (activation cleans up); the
+        # packs of version 1 stay, since each still holds files of version 2.
+        keys = stored_keys(page)
+        assert sorted(name.split("-http")[0] for name in keys) == [
+            "rules-packs",
+            "workbox-precache-v2",
+        ], list(keys)
+        files = next(urls for name, urls in keys.items() if name.startswith("workbox-"))
+        packs = next(urls for name, urls in keys.items() if name.startswith("rules-packs"))
+        homes = [k for k in files if k.startswith(url + "index.html?")]
         assert len(homes) == 1 and summary_revision(summary, "index.html") in homes[0]
-        assert len(keys["all"]) == summary.files
+        current = {f"{url}{e.url}?__WB_REVISION__={e.revision}" for e in summary.entries}
+        assert set(files) <= current
+        assert sorted(packs) == sorted(url + p["url"] for p in before_packs)
         assert [u for u, _ in requests if urlparse(u).netloc != urlparse(url).netloc] == []
     finally:
         context.close()

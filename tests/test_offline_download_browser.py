@@ -4,6 +4,8 @@ and slow it down (bench/server.py: gzip as GitHub Pages sends it, bytes counted 
 - The link is cut after 20 % of the download: the text came first, so every page never
   visited and the search work offline, and a calculator says in its place that it is not
   available yet; the link comes back and no file already stored is fetched again.
+- The link is cut in the middle of the packs that carry the text: the files that had
+  arrived whole are kept, and neither they nor their packs are fetched again.
 - While the download runs on a slow link, its notice, a list's notice and a calculator's
   summary all stay clear of one another at 360 × 800.
 - A full storage: the text stays, and the status says why the rest is missing.
@@ -18,11 +20,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from bench.server import CountingServer
+from bench.server import CHUNK, CountingServer
 from tests.test_offline import (
     SUBPATH,
     SubpathSite,
@@ -31,7 +33,7 @@ from tests.test_offline import (
     subpath_site,  # noqa: F401  (fixture)
     sw_data,
 )
-from tests.test_offline_browser import READY, open_profile, wait_until_offline_ready
+from tests.test_offline_browser import READY, open_profile, stored_keys, wait_until_offline_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.python, pytest.mark.offline]
 
@@ -44,9 +46,17 @@ class Link:
     server: CountingServer
     url: str  # the site, under its project path
     files: list[dict[str, Any]]  # the service worker's list
+    packs: list[dict[str, Any]]  # the packs that carry the text (sw.js's BUILD.packs)
 
     def path(self, entry: dict[str, Any]) -> str:
         return f"/{SUBPATH}/{unquote(entry['url'])}"
+
+    def packed(self) -> dict[str, set[str]]:
+        """Each pack's path, with the paths of the files it carries."""
+        return {
+            self.path(pack): {self.path(f) for f in self.files if f.get("pack") == number}
+            for number, pack in enumerate(self.packs)
+        }
 
     def wire_bytes(self, later: bool | None = None) -> int:
         """What the listed files weigh on the wire (gzip where the server compresses);
@@ -69,7 +79,8 @@ def link(subpath_site: SubpathSite) -> Iterator[Link]:  # noqa: F811
     """The test site on a server of its own, whose link each test may slow down and cut."""
     server = CountingServer(subpath_site.site.parent).start()
     try:
-        yield Link(server, f"{server.url}{SUBPATH}/", sw_data(subpath_site.site)["files"])
+        data = sw_data(subpath_site.site)
+        yield Link(server, f"{server.url}{SUBPATH}/", data["files"], data["packs"])
     finally:
         server.close()
 
@@ -92,7 +103,13 @@ def test_cut_after_a_fifth_the_text_works_offline_then_the_download_resumes(
         server.cut_after_bytes = server.bytes_sent + link.wire_bytes() // 5
         page.goto(link.url + "jeu/glossaire/")  # no calculator, no dice: Python waits
         link.wait_for_cut()
-        stored_before_cut = completed(server)
+        packed = link.packed()
+        assert packed and all(packed.values())
+        # What had fully arrived: files on their own, and the files of whole packs.
+        arrived = completed(server)
+        stored_before_cut = arrived | {
+            f for p, files in packed.items() if p in arrived for f in files
+        }
         context.set_offline(True)
         page.locator(TEXT_READY).wait_for(state="attached", timeout=30_000)
         assert page.locator(READY).count() == 0  # Python had not come
@@ -131,9 +148,58 @@ def test_cut_after_a_fifth_the_text_works_offline_then_the_download_resumes(
         again = [p.split("?")[0] for p in server.requests[mark:]]
         listed = {link.path(f) for f in link.files}
         assert [p for p in again if p in stored_before_cut and p in listed] == []
-        assert {p for p in again if p in listed}, "rien n’a été téléchargé après la coupure"
+        assert [p for p in again if packed.get(p, set()) & stored_before_cut] == []
+        assert {p for p in again if p in listed or p in packed}, "rien après la coupure"
         page.locator("html[data-hors-ligne-calculateurs='pret']").wait_for(state="attached")
     finally:
+        context.close()
+
+
+def test_a_pack_cut_half_way_keeps_the_files_that_arrived_whole(
+    browser: Any,
+    link: Link,
+    tmp_path: Path,
+) -> None:
+    """The link goes down in the middle of the packs: the files they had brought whole are
+    stored on their own and never fetched again, nor the packs that carried them."""
+    server = link.server
+    packed = link.packed()
+    pack_of = {f: p for p, files in packed.items() for f in files}
+    packs_bytes = sum(server.wire_size(p) or 0 for p in packed)
+    context = open_profile(browser, tmp_path / "profil")
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        # Slow enough that the packs, begun at the install, are still coming once the worker
+        # is active (the shell is a fraction of their bytes); then the link goes down.
+        server.rate = packs_bytes / 8
+        page.goto(link.url + "jeu/glossaire/")
+        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+        server.cut_after_bytes = server.bytes_sent + CHUNK
+        link.wait_for_cut()
+        assert not set(packed) <= completed(server), "les paquets étaient déjà arrivés"
+        status = page.locator(".md-footer .hors-ligne-etat__texte")
+        status.filter(has_text="interrompu").wait_for(timeout=30_000)
+        on_their_own = {
+            urlsplit(u).path
+            for name, urls in stored_keys(page).items()
+            if name.startswith("workbox-precache")
+            for u in urls
+        }
+        from_cut_packs = on_their_own & set(pack_of)
+        assert from_cut_packs, "aucun fichier d’un paquet interrompu n’a été gardé"
+
+        mark = len(server.requests)
+        server.rate = None
+        server.cut = False
+        context.set_offline(True)
+        context.set_offline(False)  # « online »: the page asks for the rest at once
+        wait_until_offline_ready(page)
+        again = {p.split("?")[0] for p in server.requests[mark:]}
+        assert again & from_cut_packs == set()
+        assert again & {pack_of[f] for f in from_cut_packs} == set()
+        assert again & set(pack_of), "rien n’a été téléchargé après la coupure"
+    finally:
+        server.rate = None
         context.close()
 
 

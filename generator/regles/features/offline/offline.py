@@ -16,6 +16,12 @@ and the integrity check makes the browser refuse a stale copy served by a CDN un
 revision: the new service worker then fails to install and the old version stays in use,
 rather than mixing old and new files.
 
+The text that is not the shell (pages, search fragments, data) also goes into a few packs
+(`write_packs`): a first visit fetches and stores each one whole instead of hundreds of small
+files, whose cost in the browser's storage, not the link, set the pace on a fast connection.
+Each file of a pack is still checked against its own integrity hash, and whatever a pack
+cannot bring is fetched on its own.
+
 The size limit that people meet with Workbox (`maximumFileSizeToCacheInBytes`, 2 MiB by
 default) belongs to workbox-build and its webpack plugin, which write the manifest for you.
 We write our own manifest and hand it to `workbox.precaching.precacheAndRoute`, which has no
@@ -26,15 +32,17 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import gzip
 import hashlib
 import json
 import logging
+import mimetypes
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from regles.core.cache import keep_text
 from regles.features.offline.app import App
@@ -43,23 +51,29 @@ __all__ = [
     "FALLBACK_PAGE",
     "FALLBACK_SOURCE",
     "MANIFEST_FILE",
+    "PACK_FOLDER",
     "PLACEHOLDER",
     "SERVICE_WORKER_FILE",
     "WORKBOX_MODULES",
     "OfflineError",
     "OfflineSummary",
+    "Pack",
     "PrecacheEntry",
     "build_offline",
     "copy_workbox",
     "fallback_page",
     "file_entry",
     "is_later",
+    "is_shell",
+    "mark_shell",
+    "media_type",
     "precache_entries",
     "read_service_worker_data",
     "render_service_worker",
     "site_version",
     "web_manifest",
     "workbox_folder",
+    "write_packs",
     "write_service_worker",
     "write_web_manifest",
 ]
@@ -93,6 +107,8 @@ class PrecacheEntry:
     integrity: str  # Subresource Integrity: "sha256-<base64>"
     size: int  # bytes
     later: bool = False  # downloaded after the text (see the module's docstring)
+    shell: bool = False  # stored at install, before the worker takes the pages (`is_shell`)
+    pack: int | None = None  # the pack that also carries it (`write_packs`)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -103,13 +119,27 @@ class PrecacheEntry:
         }
         if self.later:
             data["later"] = True
+        if self.shell:
+            data["shell"] = True
+        if self.pack is not None:
+            data["pack"] = self.pack
         return data
+
+
+@dataclass(frozen=True)
+class Pack:
+    url: str  # relative to the site root, like an entry's
+    size: int  # bytes of the pack file (gzip)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "size": self.size}
 
 
 @dataclass(frozen=True)
 class OfflineSummary:
     version: str
     entries: tuple[PrecacheEntry, ...]
+    packs: tuple[Pack, ...] = ()
 
     @property
     def files(self) -> int:
@@ -202,7 +232,11 @@ DEVELOPER_ONLY_SUFFIXES = (".map",)
 
 
 def _is_precached(relative: PurePosixPath) -> bool:
-    return _is_published(relative) and not relative.name.endswith(DEVELOPER_ONLY_SUFFIXES)
+    return (
+        _is_published(relative)
+        and not relative.name.endswith(DEVELOPER_ONLY_SUFFIXES)
+        and not str(relative).startswith(PACK_FOLDER)
+    )
 
 
 DIGEST_CACHE = "precache-digests.json"
@@ -278,6 +312,91 @@ def site_version(entries: Sequence[PrecacheEntry]) -> str:
     for entry in entries:
         digest.update(f"{entry.url}\0{entry.revision}\n".encode())
     return digest.hexdigest()[:16]
+
+
+# The shell and the packs --------------------------------------------------------------------
+
+# What every page needs to look and work as it should: with the offline page, what the install
+# stores, one file at a time, before the worker takes the pages over (a few hundred kB).
+SHELL_SUFFIXES = (".css", ".js", ".mjs", ".woff", ".woff2", ".svg", ".png", ".ico", ".webmanifest")
+
+
+def is_shell(entry: PrecacheEntry, fallback: str = FALLBACK_PAGE) -> bool:
+    return not entry.later and (
+        entry.url == _url(fallback + "index.html") or entry.url.endswith(SHELL_SUFFIXES)
+    )
+
+
+def mark_shell(
+    entries: Iterable[PrecacheEntry], fallback: str = FALLBACK_PAGE
+) -> list[PrecacheEntry]:
+    return [dataclasses.replace(e, shell=True) if is_shell(e, fallback) else e for e in entries]
+
+
+# Where the packs go (rewritten at each build; never listed themselves: they only carry files).
+PACK_FOLDER = "assets/offline/"
+# Bytes of files per pack, before compression. This site's 4.7 MB of packed text makes ten
+# packs: enough to keep the link busy while the worker stores what has arrived, and an
+# interrupted pack only leaves its own files to fetch one by one.
+PACK_TARGET = 512 * 1024
+# Python's own table, not the build machine's (/etc/mime.types): the same packs everywhere.
+_MEDIA_TYPES = mimetypes.MimeTypes()
+_UTF8_TYPES = ("application/json", "application/xml", "text/javascript", "application/javascript")
+
+
+def media_type(url: str) -> str:
+    """The Content-Type a file of the site is stored with when it comes out of a pack, as
+    GitHub Pages serves it."""
+    kind = _MEDIA_TYPES.guess_type(url, strict=False)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind in _UTF8_TYPES else kind
+
+
+def _pack_groups(entries: Sequence[PrecacheEntry]) -> list[list[PrecacheEntry]]:
+    groups: list[list[PrecacheEntry]] = []
+    size = PACK_TARGET
+    for entry in entries:
+        if size + entry.size > PACK_TARGET and size > 0:
+            groups.append([])
+            size = 0
+        groups[-1].append(entry)
+        size += entry.size
+    return groups
+
+
+def write_packs(
+    site_dir: Path, entries: Sequence[PrecacheEntry]
+) -> tuple[list[PrecacheEntry], list[Pack]]:
+    """Write the text that is not the shell (pages, search fragments, data) into packs, and
+    return the entries, each packed one with its pack's number, and the packs.
+
+    A pack is gzip of: the length of its header (4 bytes, big-endian), its header (JSON, a
+    list of [url, size, Content-Type, revision] in the order of the files), then the files'
+    bytes one after the other. Its name holds its hash: a CDN never serves one deploy's pack
+    to another. The service worker stores a pack whole and serves its files out of it (sw.js,
+    "Packs"), and an update keeps the packs that still hold files of the new version, known
+    by address and revision.
+    """
+    folder = site_dir / PACK_FOLDER
+    shutil.rmtree(folder, ignore_errors=True)
+    groups = _pack_groups([e for e in entries if not e.later and not e.shell])
+    if groups:
+        folder.mkdir(parents=True)
+    numbers: dict[str, int] = {}
+    packs = []
+    for number, group in enumerate(groups):
+        files = [[e.url, e.size, media_type(e.url), e.revision] for e in group]
+        header = json.dumps(files).encode()
+        parts = [len(header).to_bytes(4, "big"), header]
+        parts += [(site_dir / unquote(e.url)).read_bytes() for e in group]
+        data = gzip.compress(b"".join(parts), compresslevel=9, mtime=0)
+        name = f"{PACK_FOLDER}text-{hashlib.sha256(data).hexdigest()[:16]}.bin"
+        (site_dir / name).write_bytes(data)
+        packs.append(Pack(name, len(data)))
+        numbers.update((e.url, number) for e in group)
+    packed = [
+        dataclasses.replace(e, pack=numbers[e.url]) if e.url in numbers else e for e in entries
+    ]
+    return packed, packs
 
 
 # Web app manifest --------------------------------------------------------------------------
@@ -371,9 +490,18 @@ def copy_workbox(node_modules: Path, site_dir: Path) -> str:
 
 
 def _render_data(
-    version: str, workbox: str, fallback: str, entries: Sequence[PrecacheEntry]
+    version: str,
+    workbox: str,
+    fallback: str,
+    entries: Sequence[PrecacheEntry],
+    packs: Sequence[Pack] = (),
 ) -> str:
-    head = {"version": version, "workbox": workbox, "fallback": fallback}
+    head = {
+        "version": version,
+        "workbox": workbox,
+        "fallback": fallback,
+        "packs": [p.to_json() for p in packs],
+    }
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     files = [json.dumps(e.to_json(), ensure_ascii=False) for e in entries]
     body = ",\n".join(f"    {f}" for f in files)
@@ -381,7 +509,12 @@ def _render_data(
 
 
 def render_service_worker(
-    template: str, entries: Sequence[PrecacheEntry], *, workbox: str, fallback: str = FALLBACK_PAGE
+    template: str,
+    entries: Sequence[PrecacheEntry],
+    *,
+    workbox: str,
+    fallback: str = FALLBACK_PAGE,
+    packs: Sequence[Pack] = (),
 ) -> str:
     """The template with its placeholder replaced by the build data."""
     if template.count(PLACEHOLDER) != 1:
@@ -389,7 +522,7 @@ def render_service_worker(
     for url in (workbox, fallback):
         if url.startswith("/") or "//" in url or not url.endswith("/"):
             raise OfflineError(f"chemin relatif au site attendu, terminé par « / » : {url!r}")
-    data = _render_data(site_version(entries), workbox, fallback, entries)
+    data = _render_data(site_version(entries), workbox, fallback, entries, packs)
     return template.replace(PLACEHOLDER, data)
 
 
@@ -416,17 +549,23 @@ def write_service_worker(
     cache: Path | None = None,
     later: Iterable[str] = (),
 ) -> OfflineSummary:
-    """Hash every file of the site and write `sw.js` at its root. Run after every other step."""
+    """Hash every file of the site, pack its text and write `sw.js` at its root. Run after
+    every other step."""
     if not (site_dir / fallback / "index.html").is_file():
         raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
     if not (site_dir / workbox / "workbox-sw.js").is_file():
         raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
-    entries = precache_entries(site_dir, cache=cache, later=later)
+    listed = mark_shell(precache_entries(site_dir, cache=cache, later=later), fallback)
+    entries, packs = write_packs(site_dir, listed)
     text = render_service_worker(
-        template.read_text(encoding="utf-8"), entries, workbox=workbox, fallback=fallback
+        template.read_text(encoding="utf-8"),
+        entries,
+        workbox=workbox,
+        fallback=fallback,
+        packs=packs,
     )
     (site_dir / SERVICE_WORKER_FILE).write_text(text, encoding="utf-8")
-    return OfflineSummary(site_version(entries), tuple(entries))
+    return OfflineSummary(site_version(entries), tuple(entries), tuple(packs))
 
 
 # The whole step ----------------------------------------------------------------------------
@@ -449,10 +588,12 @@ def build_offline(
         site_dir, service_worker, workbox=workbox, cache=cache, later=later
     )
     log.info(
-        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte (version %s)",
+        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte en %d paquets "
+        "(version %s)",
         summary.files,
         summary.size / 1e6,
         summary.text_size / 1e6,
+        len(summary.packs),
         summary.version,
     )
     return summary
