@@ -138,6 +138,9 @@ class ThrottledVisit:
     not_modified: int = 0  # of which 304
     repeated: dict[str, int] = field(default_factory=dict)  # paths sent in full (200) twice or more
     timeline: list[tuple[float, str | None, str | None]] = field(default_factory=list)
+    # The text's time in this visit and in the visits that only waited for the text after it
+    # (run.py's TEXT_ROUNDS); text_seconds is then their median.
+    text_runs: list[float | None] = field(default_factory=list)
 
     @property
     def text_limit(self) -> float:
@@ -276,11 +279,13 @@ def raw_visit(
     rate: float,
     allowance: float,
     scratch: Path,
+    *,
+    text_only: bool = False,
 ) -> ThrottledVisit:
     """A reader's first visit of `page_path` over a link of `rate` bytes per second, in a
     Chromium launched on its own, with a fresh profile: timed by the browser itself, from the
     start of a bench page that opens the site's page in a frame, until all the text, then
-    everything, is offline (`allowance` seconds at most).
+    everything, is offline (`allowance` seconds at most); with `text_only`, until the text is.
 
     Not through Playwright: it drives Chromium over the DevTools protocol, which reports
     every request, and on this machine that triples the cost of each of the text's 800 small
@@ -317,6 +322,8 @@ def raw_visit(
             visit.last_phase = max(phases, key=lambda w: marks["phase-" + w], default=None)
             visit.timeline = sorted((s, w, None) for w, s in marks.items())
             if visit.last_phase in PHASES_THAT_END or visit.all_seconds is not None:
+                break
+            if text_only and visit.text_seconds is not None:
                 break
             time.sleep(POLL)
         if visit.all_seconds is not None:
