@@ -50,7 +50,7 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
         "sorts",
         "Sorts",
     )
-    assert spells.index_title == "Tous les sorts"
+    assert (spells.index_title, spells.grimoire_title) == ("Tous les sorts", "Mon grimoire")
     assert plugin.config.search.synonyms == {}
     # The spells' system in the search filters is their section's name unless given.
     assert (spells.system, spells.fields_title, spells.terms) == (
@@ -58,6 +58,18 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
         "Champs et abréviations",
         {},
     )
+
+
+def test_a_databases_page_titles_default_to_its_own_words(tmp_path: Path) -> None:
+    words = {
+        "entry": {"one": "prière", "many": "prières", "gender": "f"},
+        "list": {"one": "liste", "many": "listes", "gender": "f"},
+    }
+    options = {"spells": {"export": "e.txt", "folder": "foi", "section": "Foi", "words": words}}
+    plugin, errors, _ = load(options, tmp_path)
+    assert errors == []
+    spells = plugin.config.spells
+    assert (spells.index_title, spells.grimoire_title) == ("Toutes les prières", "Ma liste")
 
 
 def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> None:
@@ -108,7 +120,7 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
         ({"spells": {"folder": "sorts", "section": "Sorts"}}, "export"),
         (
             {"spells": {"export": "e.txt", "folder": "sorts", "section": "S", "index_title": "!"}},
-            "le titre de l’index des sorts doit contenir une lettre ou un chiffre",
+            "le titre de l’index doit contenir une lettre ou un chiffre",
         ),
         (
             {
@@ -119,7 +131,7 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
                     "fields_title": "Tous les sorts",
                 }
             },
-            "différer du titre de l’index des sorts",
+            "différer du titre de l’index",
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "system": " "}},
@@ -127,11 +139,23 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "grimoire_title": " "}},
-            "le titre de la page des grimoires est vide",
+            "le titre de la page des listes des lecteurs est vide",
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "index_title": "Grimoire"}},
-            "« grimoire » est l’adresse de la page des grimoires",
+            "« grimoire » est l’adresse de la page des listes des lecteurs",
+        ),
+        (
+            {
+                "spells": {
+                    "export": "e",
+                    "folder": "s",
+                    "section": "S",
+                    "index_title": "Livre de prières",
+                    "words": {"list": {"one": "livre de prières", "many": "livres", "gender": "m"}},
+                }
+            },
+            "« livre-de-prieres » est l’adresse de la page des listes des lecteurs",
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "terms": {"PdM": " "}}},

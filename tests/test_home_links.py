@@ -51,21 +51,22 @@ def test_without_spells_a_section_leads_to_its_first_page() -> None:
 
 def test_the_block_leaves_out_its_own_page_and_links_from_where_it_stands() -> None:
     links = quick_links(NAV, TITLES, spell_index="sorts/index.md")
-    block = home_block(links, "index.md", spells=True)
+    block = home_block(links, "index.md", label="Rechercher une règle ou une prière")
     assert "(index.md)" not in block
     assert "[Premier jeu](a/index.md)" in block
     assert 'class="regles-accueil-liens__section" markdown="1">[Sorts](sorts/index.md)' in block
     assert 'class="regles-accueil-liens__page" markdown="1">[Installer](installer.md)' in block
     assert f'aria-label="{LINKS_LABEL}"' in block
-    assert "Rechercher une règle ou un sort" in block
-    nested = home_block(links, "a/combat.md", spells=False)
+    assert "Rechercher une règle ou une prière</label>" in block
+    nested = home_block(links, "a/combat.md", label="Rechercher une règle")
     assert "[Accueil](../index.md)" in nested
     assert "[Sorts](../sorts/index.md)" in nested
-    assert "Rechercher une règle<" in nested  # no spell database: no word of spells
+    assert "Rechercher une règle<" in nested
 
 
 def test_brackets_in_a_title_stay_text() -> None:
-    block = home_block([QuickLink("Règles [bêta]", "a.md", False)], "index.md", spells=False)
+    links = [QuickLink("Règles [bêta]", "a.md", False)]
+    block = home_block(links, "index.md", label="Rechercher une règle")
     assert r"[Règles \[bêta\]](a.md)" in block
 
 

@@ -392,4 +392,10 @@ def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
     assert search.area_of(systems, "jeu.md") is None
     assert search.area_of(systems, "jeu/combat.md") == search.Area("Jeu", search.KIND_RULES)
     assert search.area_of(systems, "aide/jeu/combat.md") is None
-    assert search.area_of(systems, "sorts/feu.md") == search.Area(None, search.KIND_SPELLS, "Sorts")
+    spells = search.Area(None, search.KIND_SPELLS, "Sorts", database=True)
+    assert search.area_of(systems, "sorts/feu.md") == spells
+    # The database's entries are of the kind its words say.
+    prayers = Systems({"jeu": "Jeu"}, "prieres", spells_section="Foi", spells_kind="Prières")
+    assert search.area_of(prayers, "prieres/culte.md") == search.Area(
+        None, "Prières", "Foi", database=True
+    )

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from regles.core.words import DEFAULT_WORDS, Noun, elides, words_from
+from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, words_from
 from regles.features.spells.book import summary_text
 from regles.features.spells.export import group_marker, parse_export
+from regles.features.spells.phrases import phrases, site_phrases
 
 SPELL = Noun("sort", "sorts", "m")
 PRAYER = Noun("prière", "prières", "f")
@@ -126,3 +129,39 @@ def test_an_export_in_other_words_than_the_site_s_says_which_marker_it_lacks() -
         "collège sans marqueur « **Description du collège :** »" in message for message in errors
     ), errors
     assert group_marker(DEFAULT_WORDS.group)[1] == "**Description du collège :**"
+
+
+@pytest.mark.parametrize(
+    ("noun", "every", "my", "kind_one", "kind_many"),
+    [
+        (DEFAULT_WORDS.entry, "tous les sorts", "mon sort", "de sort", "de sorts"),
+        (PRAYER, "toutes les prières", "ma prière", "de prière", "de prières"),
+        (Noun("arme", "armes", "f"), "toutes les armes", "mon arme", "d’arme", "d’armes"),
+        (Noun("harpe", "harpes", "f"), "toutes les harpes", "ma harpe", "de harpe", "de harpes"),
+    ],
+)
+def test_titles_and_kinds_agree(
+    noun: Noun, every: str, my: str, kind_one: str, kind_many: str
+) -> None:
+    assert (noun.every(), noun.my(), noun.kind(1), noun.kind()) == (every, my, kind_one, kind_many)
+
+
+PRAYERS = Words(
+    PRAYER, Noun("culte", "cultes", "m"), Noun("livre de prières", "livres de prières", "m")
+)
+
+
+def test_what_the_pages_say_of_a_database_is_in_its_words() -> None:
+    said = phrases(PRAYERS)
+    assert said["search_label"] == "Rechercher une règle ou une prière"
+    assert said["search_groups"] == "Culte de prières"
+    assert said["index_empty"] == "Aucune prière ne correspond à ces filtres."
+    assert said["open_entry"] == "Ouvrir la fiche de la prière"
+    assert said["add_named_to_list"] == "Ajouter « {name} » à un livre de prières"
+    forbidden = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
+    assert [text for text in said.values() if forbidden.search(text)] == []
+    # This site's words: what its pages said before they came from its words.
+    assert phrases(DEFAULT_WORDS)["search_hint"] == (
+        "Une règle, une section, un sort : tapez quelques lettres."
+    )
+    assert site_phrases(None)["search_label"] == "Rechercher une règle"

@@ -16,9 +16,9 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from regles.core.slugs import slugify
-from regles.core.words import words_from
+from regles.core.words import DEFAULT_WORDS, capitalized, words_from
 from regles.features.offline.app import SHORT_NAME_LENGTH
-from regles.features.spells.book import GRIMOIRE_SLUG
+from regles.features.spells.book import list_slug
 
 __all__ = [
     "AppConfig",
@@ -157,13 +157,15 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
     export = c.File(exists=False)  # read at each build; a missing file is a build error
     folder = c.Type(str)  # the folder of its pages in the site
     section = c.Type(str)  # the nav section its pages are appended to
-    index_title = c.Type(str, default="Tous les sorts")  # the page listing every spell
+    # The page listing every entry; by default « Tous les sorts » in the game's words.
+    index_title = c.Optional(c.Type(str))
     # The system the spells belong to, as the search filters name it (default: `section`).
     system = c.Optional(c.Type(str))
     # The generated page that lists the export's fields, levels and abbreviations.
     fields_title = c.Type(str, default="Champs et abréviations")
-    # The generated page of the reader's grimoires (`<folder>/grimoire/`).
-    grimoire_title = c.Type(str, default="Mon grimoire")
+    # The generated page of the readers' lists (`<folder>/grimoire/`, in the game's words);
+    # by default « Mon grimoire » in the game's words.
+    grimoire_title = c.Optional(c.Type(str))
     # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
     terms = c.DictOfItems(c.Type(str), default={})
     # The game's words for an entry, a group and a list: {one, many, gender} each
@@ -181,24 +183,34 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
             self.folder = docs_folder(self.folder)
         except ValidationError as error:
             failed.append(("folder", error))
+        try:
+            words = words_from(self.words)
+        except ValueError as error:
+            failed.append(("words", ValidationError(str(error))))
+            words = DEFAULT_WORDS
+        if self.index_title is None:
+            self.index_title = capitalized(words.entry.every())
+        if self.grimoire_title is None:
+            self.grimoire_title = capitalized(words.list.my())
         if not slugify(self.index_title):
-            message = "le titre de l’index des sorts doit contenir une lettre ou un chiffre"
+            message = "le titre de l’index doit contenir une lettre ou un chiffre"
             failed.append(("index_title", ValidationError(message)))
         fields_slug = slugify(self.fields_title)
         if not fields_slug or fields_slug == slugify(self.index_title):
             message = (
                 "le titre de la page des champs doit contenir une lettre ou un chiffre et "
-                "différer du titre de l’index des sorts"
+                "différer du titre de l’index"
             )
             failed.append(("fields_title", ValidationError(message)))
-        if GRIMOIRE_SLUG in (slugify(self.index_title), fields_slug):
+        lists = list_slug(words)
+        if lists in (slugify(self.index_title), fields_slug):
             message = (
-                f"« {GRIMOIRE_SLUG} » est l’adresse de la page des grimoires : l’index des "
-                "sorts et la page des champs doivent avoir un autre titre"
+                f"« {lists} » est l’adresse de la page des listes des lecteurs : l’index et la "
+                "page des champs doivent avoir un autre titre"
             )
             failed.append(("index_title", ValidationError(message)))
         if not self.grimoire_title.strip():
-            message = "le titre de la page des grimoires est vide"
+            message = "le titre de la page des listes des lecteurs est vide"
             failed.append(("grimoire_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
             failed.append(("system", ValidationError("le nom du système des sorts est vide")))
@@ -206,10 +218,6 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
             self.linked_from = [docs_folder(folder) for folder in self.linked_from]
         except ValidationError as error:
             failed.append(("linked_from", error))
-        try:
-            words_from(self.words)
-        except ValueError as error:
-            failed.append(("words", ValidationError(str(error))))
         terms = self.terms.items()
         empty = sorted(term for term, text in terms if not term.strip() or not text.strip())
         if empty:

@@ -139,10 +139,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 export_name=as_written(export, project),
                 folder=options.spells.folder,
                 section=options.spells.section,
-                index_title=options.spells.index_title,
+                # Both given by the config's validation when the site leaves them out.
+                index_title=options.spells.index_title or "",
                 system=options.spells.system,
                 fields_title=options.spells.fields_title,
-                grimoire_title=options.spells.grimoire_title,
+                grimoire_title=options.spells.grimoire_title or "",
                 terms=dict(options.spells.terms),
                 words=words_from(options.spells.words),
                 linked_from=tuple(options.spells.linked_from),

@@ -12,6 +12,7 @@ from regles.core.checks import SiteMap
 from regles.core.markdown_text import PageText
 from regles.core.report import BuildReport
 from regles.core.systems import Systems
+from regles.core.words import capitalized
 from regles.features.offline.app import App
 from regles.features.spells.book import SpellSettings
 
@@ -78,6 +79,7 @@ class Settings:
             spells.system_name if spells else None,
             (spells.fields_uri,) if spells else (),
             tuple(spells.linked_from) if spells else (),
+            capitalized(spells.words.entry.many) if spells else "Sorts",
         )
 
     def theme_file(self, name: str) -> Path:

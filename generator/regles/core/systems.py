@@ -31,6 +31,8 @@ class Systems:
     spells_annexes: tuple[str, ...] = ()
     # The systems (folders) whose pages may link to the database's entries (`linked_from`).
     spells_linked_from: tuple[str, ...] = ()
+    # The database's entries as the search's type filter names them, in the game's words.
+    spells_kind: str = "Sorts"
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""

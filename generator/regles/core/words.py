@@ -18,7 +18,16 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["APOSTROPHE", "DEFAULT_WORDS", "ENTRY_ROLES", "Noun", "Words", "elides", "words_from"]
+__all__ = [
+    "APOSTROPHE",
+    "DEFAULT_WORDS",
+    "ENTRY_ROLES",
+    "Noun",
+    "Words",
+    "capitalized",
+    "elides",
+    "words_from",
+]
 
 APOSTROPHE = "’"  # the site's typographic apostrophe
 # Words in h whose h is « aspiré »: no elision (« le héros », « la harpe »). A short list of
@@ -62,6 +71,12 @@ def elides(word: str) -> bool:
     if bare[0] in "aeiouy":
         return True
     return bare[0] == "h" and first.lower() not in ASPIRATED_H
+
+
+def capitalized(text: str) -> str:
+    """The first letter in capital, the rest as it is: « livre de prières » → « Livre de
+    prières »."""
+    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,20 @@ class Noun:
     def to(self, n: int = 1) -> str:
         """« au sort », « à la prière », « à l’almanach », « aux sorts »."""
         return self._determined(n, "aux", f"à l{APOSTROPHE}", "à la", "au")
+
+    def kind(self, n: int = 2) -> str:
+        """The noun, without article, after « de »: « (une liste) de sorts », « (un culte)
+        de prières », « (un recueil) d’enchantements »; with n=1, « (une page) de collège »."""
+        word = self.word(n)
+        return f"d{APOSTROPHE}{word}" if elides(self.one) else f"de {word}"
+
+    def every(self) -> str:
+        """« tous les sorts », « toutes les prières »."""
+        return f"{'toutes' if self.feminine else 'tous'} les {self.many}"
+
+    def my(self) -> str:
+        """« mon grimoire », « ma liste », « mon arme » (« mon » before a vowel)."""
+        return f"{'ma' if self.feminine and not elides(self.one) else 'mon'} {self.one}"
 
     def agreed(self, participle: str, n: int = 1) -> str:
         """A past participle (or an adjective in « é ») that agrees with `n` of this noun:

@@ -21,6 +21,7 @@ from regles.features.links.references import (
     link_references,
     unlink_absent_pages,
 )
+from regles.features.spells.phrases import site_phrases
 
 __all__ = ["LinksFeature"]
 
@@ -126,7 +127,8 @@ class LinksFeature:
     def home(self, directive: Directive, page: PageText) -> str:
         """The ```accueil block: a search field and the nav's quick links."""
         links = quick_links(self.site.nav, self.site.page_titles, self.lists_first)
-        block = home_block(links, directive.file, spells=self.lists_first is not None)
+        label = site_phrases(self.site.settings.spells)["search_label"]
+        block = home_block(links, directive.file, label=label)
         if not block:
             raise DirectiveError(
                 Kind.EMPTY_HOME_LINKS,

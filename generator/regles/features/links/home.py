@@ -103,14 +103,14 @@ def _search_form(label: str) -> str:
     )
 
 
-def home_block(links: Iterable[QuickLink], page: str, *, spells: bool) -> str:
-    """The block's Markdown for `page`: the search form, then the links (Markdown links, so
-    that MkDocs writes and checks their addresses) in a labelled nav. Empty when no link is
-    left once the page itself is taken out."""
+def home_block(links: Iterable[QuickLink], page: str, *, label: str) -> str:
+    """The block's Markdown for `page`: the search form (`label`: what it searches, as the
+    header's box says it), then the links (Markdown links, so that MkDocs writes and checks
+    their addresses) in a labelled nav. Empty when no link is left once the page itself is
+    taken out."""
     shown = [link for link in links if link.page != page]
     if not shown:
         return ""
-    label = "Rechercher une règle ou un sort" if spells else "Rechercher une règle"
     form = _search_form(label)
     items = []
     for link in shown:

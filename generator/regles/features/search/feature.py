@@ -15,6 +15,7 @@ from regles.core.site import BuildError, SiteContext
 from regles.core.stages import HtmlJob, Stages
 from regles.features.search import index as search
 from regles.features.search.worker import IndexWorker
+from regles.features.spells.phrases import site_phrases
 
 __all__ = ["SearchFeature"]
 
@@ -37,6 +38,8 @@ class SearchFeature:
         # request of their own, offline as the page is), escaped for an attribute.
         words = json.dumps(self.site.settings.synonyms, ensure_ascii=False, sort_keys=True)
         stages.template_globals["regles_search_words"] = Markup(html.escape(words, quote=True))
+        # Its labels, filters and badges, in the database's words (features/spells/phrases.py).
+        stages.template_globals["regles_phrases"] = site_phrases(self.site.settings.spells)
 
     def start(self) -> None:
         self.abandon()

@@ -88,7 +88,7 @@ FILTER_TYPE = "type"
 FILTER_COLLEGE = "college"
 FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its title
 KIND_RULES = "Règles"
-KIND_SPELLS = "Sorts"
+KIND_SPELLS = "Sorts"  # the default (Systems.spells_kind: the database's own word)
 KIND_SITE = "Site"
 CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
@@ -123,6 +123,7 @@ class Area:
     kind: str
     section: str | None = None
     annex: bool = False  # about the spell export, not a spell (Systems.spells_annexes)
+    database: bool = False  # a page of the database (its entries' kind: Systems.spells_kind)
 
 
 def area_of(systems: Systems, page: str) -> Area | None:
@@ -130,7 +131,7 @@ def area_of(systems: Systems, page: str) -> Area | None:
     the same reading as the build's (core/systems.py)."""
     if systems.is_spell_page(page):
         annex = page in systems.spells_annexes
-        return Area(systems.spells_system, KIND_SPELLS, systems.spells_section, annex)
+        return Area(systems.spells_system, systems.spells_kind, systems.spells_section, annex, True)
     folder = systems.folder_of(page)
     return Area(systems.names[folder], KIND_RULES) if folder is not None else None
 
@@ -361,7 +362,8 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
     page_title = sections[0].title
     # A college page: its spells are its `h2.sort` headings, and it is a college only if it
     # has some (the spell index, in the same folder, has none).
-    is_college = kind == KIND_SPELLS and any(SPELL_HEADING_CLASS in s.classes for s in sections)
+    database = area is not None and area.database
+    is_college = database and any(SPELL_HEADING_CLASS in s.classes for s in sections)
     college = page_title if is_college else None
     records: list[Record] = []
     trail: list[tuple[int, str]] = []

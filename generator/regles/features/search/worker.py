@@ -12,7 +12,7 @@ page that differs starts the child, with the pages held back.
 
 Protocol, one JSON object per line. Parent to child: `{"cache": folder or null}` first (where
 `search.Indexer` keeps the last index), `{"page": path, "html": text, "area": [system, kind,
-section, annex] or null}` for each page (its `search.Area`), then
+section, annex, database] or null}` for each page (its `search.Area`), then
 `{"write": folder}`. Child to parent, once, at the end: `{"summary": {...}}` (an
 `IndexSummary`) or `{"error": message}`.
 """
@@ -148,7 +148,7 @@ class _Child:
         self._queue.put(json.dumps(message, ensure_ascii=False).encode() + b"\n")
 
     def add_page(self, path: str, text: str, area: Area | None) -> None:
-        shown = [area.system, area.kind, area.section, area.annex] if area is not None else None
+        shown = dataclasses.astuple(area) if area is not None else None
         self._send({"page": path, "html": text, "area": shown})
 
     def start_writing(self, output: Path) -> None:

@@ -29,7 +29,6 @@ __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
 DATA_FILE = "data/spells.json"
 CACHE_PREFIX = "livre-"  # a book kept in the build cache
-GRIMOIRE_SLUG = "grimoire"  # the grimoires' page in the spells' folder
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class SpellSettings:
     index_title: str
     system: str | None = None  # as the search filters name it; None: the section's name
     fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
-    grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of spells
+    grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of entries
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
     linked_from: tuple[str, ...] = ()  # systems (folders) whose pages link to its entries
@@ -57,9 +56,9 @@ class SpellSettings:
 
     @property
     def grimoire_uri(self) -> str:
-        """The grimoires' page: `<folder>/grimoire/`, whatever its title, as share links
-        name it (`…/grimoire/?nom=…&sorts=…`)."""
-        return f"{self.folder}/{GRIMOIRE_SLUG}.md"
+        """The readers' lists' page: `<folder>/<a list, in the game's words>/` (by default
+        `<folder>/grimoire/`), whatever its title, as share links name it."""
+        return f"{self.folder}/{list_slug(self.words)}.md"
 
     @property
     def system_name(self) -> str:
@@ -84,7 +83,7 @@ class SpellBook:
 
     @cached_property
     def labels(self) -> spellbook.IndexLabels:
-        return spellbook.IndexLabels(levels=spell_terms.level_label(self.terms))
+        return spellbook.IndexLabels(spell_terms.level_label(self.terms), self.settings.words)
 
     def _file(self, uri: str) -> str:
         return uri.rsplit("/", 1)[-1]
@@ -102,7 +101,11 @@ class SpellBook:
             labels=self.labels,
         )
         fields = spell_terms.render_fields_page(
-            self.terms, settings.fields_title, settings.index_title, self._file(settings.index_uri)
+            self.terms,
+            settings.fields_title,
+            settings.index_title,
+            self._file(settings.index_uri),
+            settings.words,
         )
         grimoire = spellbook.render_grimoire_page(
             settings.grimoire_title,
@@ -112,7 +115,7 @@ class SpellBook:
         pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
         for c in self.result.colleges:
-            intro = spell_terms.college_intro(self.result, c, links)
+            intro = spell_terms.college_intro(self.result, c, links, settings.words)
             pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
         pages.append((settings.grimoire_uri, grimoire))
         return pages
@@ -213,6 +216,12 @@ def read_spell_book(
     return book, problems
 
 
+def list_slug(words: Words) -> str:
+    """The address, in its database's folder, of the page of the readers' lists: « grimoire »,
+    « livre-de-prieres »."""
+    return slugify(words.list.one) or "listes"
+
+
 def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook:
     """The export's text parsed, its terms read; from the cache when it has them."""
     key = hashlib.sha256(f"{code_digest()}\0{settings!r}\0{text}".encode()).hexdigest()[:24]
@@ -220,7 +229,11 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
     kept = kept_object(entry) if entry is not None else None
     if isinstance(kept, SpellBook) and kept.settings == settings:
         return kept
-    reserved = {slugify(settings.index_title), slugify(settings.fields_title), GRIMOIRE_SLUG}
+    reserved = {
+        slugify(settings.index_title),
+        slugify(settings.fields_title),
+        list_slug(settings.words),
+    }
     book = SpellBook(
         settings,
         spellbook.parse_export(

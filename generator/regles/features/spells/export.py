@@ -84,7 +84,7 @@ from typing import Literal
 
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
-from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun
+from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
 from regles.features.spells.sorting import SORTED_BY_TIME, duration_order, is_long
 
 __all__ = [
@@ -1063,18 +1063,25 @@ _INDEX_COLUMNS = ("Classe", "Durée", "Temps", "Résistance")
 
 @dataclass(frozen=True)
 class IndexLabels:
-    """What the index's columns and filters are called: what they filter, not the export's
-    bare key (« Classe » would read as a character's class)."""
+    """What the index's columns and filters are called, in the game's words (`words`): what
+    they filter, not the export's bare key (« Classe » would read as a character's class)."""
 
     levels: str = "Niveaux"
-    college: str = "Collège"
-    fields: tuple[tuple[str, str], ...] = (
-        ("Classe", "Classe de sort"),
-        ("Résistance", "Résistance du sort"),
-    )
+    words: Words = DEFAULT_WORDS
+
+    @property
+    def college(self) -> str:
+        return capitalized(self.words.group.one)
 
     def field(self, key: str) -> str:
-        return dict(self.fields).get(key, key)
+        entry = self.words.entry
+        return {"Classe": f"Classe {entry.kind(1)}", "Résistance": f"Résistance {entry.of()}"}.get(
+            key, key
+        )
+
+    def add_to_list(self, name: str) -> str:
+        """The label of the « + » that adds an entry to one of the reader's lists."""
+        return f"Ajouter « {name} » à {self.words.list.a()}"
 
     def data_attributes(self) -> list[str]:
         """The filters' labels as `data-libelle-*` attributes, for the page's script (the
@@ -1117,9 +1124,10 @@ def render_spell_index(
         else "Date de génération absente de l’export."
     )
     colleges, spells = len(result.colleges), len(result.spells)
+    words = (labels or IndexLabels()).words
     summary = (
-        f"{title_text} — {date} {colleges} collège{'s' if colleges != 1 else ''}, "
-        f"{spells} sort{'s' if spells != 1 else ''}."
+        f"{title_text} — {date} {colleges} {words.group.word(colleges)}, "
+        f"{spells} {words.entry.word(spells)}."
     )
     if fields_page is not None:
         summary += (
@@ -1171,7 +1179,7 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
                 # not at load, which would lay out every row again.
                 f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a>'
                 f'<button type="button" class="grimoire-ajout" '
-                f'aria-label="Ajouter « {e(s.name)} » à un grimoire"></button></td>',
+                f'aria-label="{e(labels.add_to_list(s.name))}"></button></td>',
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',
@@ -1216,19 +1224,21 @@ def render_grimoire_page(
     attrs += [f'data-champ-{key}="{e(field)}"' for field, key in _FILTER_KEYS.items()]
     attrs.append(f'data-colonnes="{" ".join(COLUMNS)}"')
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
+    entry, group, lists = labels.words.entry, labels.words.group, labels.words.list
     lines = [
         f"# {_heading_text(title)}",
         "",
-        "Un grimoire est une liste de sorts, une par personnage : ajoutez-y des sorts depuis "
+        f"{capitalized(lists.a())} est une liste {entry.kind()}, une par personnage : "
+        f"ajoutez-y des {entry.many} depuis "
         f"la page [{_heading_text(index[0])}]({index[1]}) (bouton « + » de chaque ligne), "
-        "une page de collège ou l’aperçu d’un sort. "
-        "Vos grimoires sont gardés dans ce navigateur, même hors connexion ; un lien ou un "
-        "fichier les emmène ailleurs.",
+        f"une page {group.kind(1)} ou l’aperçu d’{entry.a()}. "
+        f"Vos {lists.many} sont {lists.agreed('gardé', 2)} dans ce navigateur, même hors "
+        "connexion ; un lien ou un fichier les emmène ailleurs.",
         "{ .grimoire-intro }",
         "",
         f'<div id="grimoire" class="grimoire" {" ".join(attrs)}>',
-        '<p class="grimoire-attente">Cette page a besoin de JavaScript : vos grimoires sont '
-        "lus dans la mémoire de votre navigateur.</p>",
+        f'<p class="grimoire-attente">Cette page a besoin de JavaScript : vos {lists.many} '
+        f"sont {lists.agreed('lu', 2)} dans la mémoire de votre navigateur.</p>",
         "</div>",
     ]
     return "\n".join(lines) + "\n"

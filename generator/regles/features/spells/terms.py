@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from regles.core.slugs import slugify, unique_slug
+from regles.core.words import DEFAULT_WORDS, Words, capitalized
 from regles.features.spells import export as spellbook
 
 __all__ = [
@@ -361,23 +362,27 @@ def _date(result: spellbook.ParseResult) -> str:
     return "date de génération absente de l’export"
 
 
-def export_summary(result: spellbook.ParseResult) -> str:
-    """« Export Grimoire, généré le 01/02/2027 à 08:00 : 3 collèges, 40 sorts », as Markdown."""
-    colleges = _plural(len(result.colleges), "collège", "collèges")
-    spells = _plural(len(result.spells), "sort", "sorts")
-    return f"Export {_title(result)}, {_date(result)} : {colleges}, {spells}"
+def export_summary(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS) -> str:
+    """« Export Grimoire, généré le 01/02/2027 à 08:00 : 3 collèges, 40 sorts », as Markdown,
+    in the game's words."""
+    groups = _plural(len(result.colleges), words.group.one, words.group.many)
+    entries = _plural(len(result.spells), words.entry.one, words.entry.many)
+    return f"Export {_title(result)}, {_date(result)} : {groups}, {entries}"
 
 
 def college_intro(
-    result: spellbook.ParseResult, college: spellbook.College, links: Sequence[tuple[str, str]]
+    result: spellbook.ParseResult,
+    college: spellbook.College,
+    links: Sequence[tuple[str, str]],
+    words: Words = DEFAULT_WORDS,
 ) -> str:
-    """The line under a college's title: its export, its size, the spells' other pages
-    (title, file name in the same folder)."""
-    spells = _plural(len(college.spells), "sort", "sorts")
+    """The line under a college's title, in the game's words: its export, its size, the
+    spells' other pages (title, file name in the same folder)."""
+    n = len(college.spells)
     pages = " ; ".join(f"[{_md(title)}]({page})" for title, page in links)
     line = (
-        f"Collège de l’export {_title(result)} ({_date(result)}) : "
-        f"{spells} sur {len(result.spells)}."
+        f"{capitalized(words.group.one)} de l’export {_title(result)} ({_date(result)}) : "
+        f"{n} {words.entry.word(n)} sur {len(result.spells)}."
     )
     return f"{line} Voir aussi : {pages}." if pages else line
 
@@ -425,48 +430,62 @@ def _values(term: Term) -> str:
     )
 
 
-def render_fields_page(terms: ExportTerms, title: str, index_title: str, index_page: str) -> str:
+def render_fields_page(
+    terms: ExportTerms,
+    title: str,
+    index_title: str,
+    index_page: str,
+    words: Words = DEFAULT_WORDS,
+) -> str:
     """Markdown of the fields page, in the colleges' folder (`index_page`: the spell index's
-    file name there)."""
+    file name there), in the game's words."""
     result = terms.result
     slugs = {c.name: c.slug for c in result.colleges}
     total = len(result.spells)
+    entry, group = words.entry, words.group
+
+    def entries(n: int) -> str:
+        return _plural(n, entry.one, entry.many)
+
     out = [f"# {_md(title)}", ""]
-    out += [f"{export_summary(result)}.", "{ .export-entete }", ""]
+    out += [f"{export_summary(result, words)}.", "{ .export-entete }", ""]
     out += [
         "*Page faite par le générateur du site à partir de l’export seul (texte ajouté) : "
         "chaque champ, la notation des niveaux et chaque abréviation que l’export emploie, "
         "avec leur nombre. Une définition n’y figure que si l’export l’écrit lui-même, ou si "
         "la configuration du site la donne (c’est alors dit) ; sinon, le mot est marqué "
-        f"« {UNDEFINED} ». La liste de tous les sorts : "
+        f"« {UNDEFINED} ». La liste de {entry.every()} : "
         f"[{_md(index_title)}]({index_page}).*",
         "",
     ]
 
-    out += ["## Champs des sorts { #champs }", ""]
+    out += [f"## Champs {entry.of(2)} {{ #champs }}", ""]
     out += [
-        "Écrits après le nom et les niveaux d’un sort, sous la forme « Champ : valeur ». "
-        f"Un sort peut n’en avoir aucun : {_plural(total, 'sort', 'sorts')} en tout.",
+        f"Écrits après le nom et les niveaux d’{entry.a()}, sous la forme « Champ : valeur ». "
+        f"{capitalized(entry.a())} peut n’en avoir aucun : {entries(total)} en tout.",
         "",
     ]
     for term in terms.fields:
         out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
         out += [
-            f"{_plural(len(term.spells), 'sort', 'sorts')} sur {total}. {_values(term)}",
+            f"{entries(len(term.spells))} sur {total}. {_values(term)}",
             "",
         ]
         out += [*_definition(term, slugs), ""]
     if not terms.fields:
-        out += ["Aucun sort de l’export n’a de champ.", ""]
+        out += [f"{capitalized(entry.count(0))} de l’export n’a de champ.", ""]
 
     if terms.labels:
         out += ["## Mentions dans les descriptions { #mentions }", ""]
-        out += ["Mots en italique suivis de deux-points dans la description d’un sort.", ""]
+        out += [
+            f"Mots en italique suivis de deux-points dans la description d’{entry.a()}.",
+            "",
+        ]
         for term in terms.labels:
             out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
             out += [
                 f"{_plural(term.occurrences, 'fois', 'fois')}, "
-                f"dans {_plural(len(term.spells), 'sort', 'sorts')} : "
+                f"dans {entries(len(term.spells))} : "
                 f"{_examples(term, slugs)}.",
                 "",
             ]
@@ -478,14 +497,14 @@ def render_fields_page(terms: ExportTerms, title: str, index_title: str, index_p
         low, high = min(terms.levels), max(terms.levels)
         ranges = total - terms.single_level
         out += [
-            "Après le nom de chaque sort, entre parenthèses, en chiffres romains : un niveau, "
-            "comme « (II) », ou une plage de niveaux, comme « (I-IV) ». "
+            f"Après le nom de chaque {entry.one}, entre parenthèses, en chiffres romains : "
+            "un niveau, comme « (II) », ou une plage de niveaux, comme « (I-IV) ». "
             f"Niveaux présents : {spellbook.int_to_roman(low)} à {spellbook.int_to_roman(high)} ; "
-            f"{_plural(terms.single_level, 'sort', 'sorts')} d’un seul niveau, "
-            f"{_plural(ranges, 'sort', 'sorts')} sur une plage.",
+            f"{entries(terms.single_level)} d’un seul niveau, "
+            f"{entries(ranges)} sur une plage.",
             "",
         ]
-        out += ["| Niveau | Sorts qui le comprennent |", "| --- | --- |"]
+        out += [f"| Niveau | {capitalized(entry.many)} qui le comprennent |", "| --- | --- |"]
         out += [f"| {spellbook.int_to_roman(n)} | {terms.levels[n]} |" for n in sorted(levels)]
         out.append("")
     if terms.level_phrase is not None:
@@ -502,7 +521,8 @@ def render_fields_page(terms: ExportTerms, title: str, index_title: str, index_p
         undefined = [t for t in terms.abbreviations if t.definition is None and not t.configured]
         out += [
             "Sigles et mots abrégés relevés dans les textes de l’export (descriptions des "
-            "collèges, valeurs des champs, descriptions des sorts), du plus au moins employé. "
+            f"{group.many}, valeurs des champs, descriptions {entry.of(2)}), du plus au moins "
+            "employé. "
             f"{len(terms.abbreviations)} relevés, dont {len(undefined)} "
             "sans définition dans l’export.",
             "",
@@ -513,7 +533,7 @@ def render_fields_page(terms: ExportTerms, title: str, index_title: str, index_p
         out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
         out += [
             f"{_plural(term.occurrences, 'occurrence', 'occurrences')} "
-            f"dans {_plural(len(term.spells), 'sort', 'sorts')}"
+            f"dans {entries(len(term.spells))}"
             + (f" : {_examples(term, slugs)}." if term.spells else "."),
             "",
         ]

@@ -33,6 +33,7 @@ import {
   isQuotaError,
   keepsData,
   onEachPage,
+  phrase,
   showNotice,
   siteRoot,
 } from "./page.js";
@@ -383,7 +384,7 @@ document.addEventListener("click", (e) => {
   }, () => announce(["Données des sorts indisponibles (hors connexion ?) : rien n’a été ajouté."]));
 });
 
-previewActions.push((record) => (record && record.url ? addButton(`Ajouter « ${record.name} » à un grimoire`, record.url, true) : null));
+previewActions.push((record) => (record && record.url ? addButton(phrase("add_named_to_list", { name: record.name }), record.url, true) : null));
 
 /** A button under each heading of a college page. The spell index's rows have theirs in the
  * page (spells.render_spell_table): written at load, they would lay out every row again. */
@@ -394,7 +395,7 @@ const addButtons = () => {
     const key = linkKey(el("a", { href: `#${heading.id}` }));
     if (!key) continue;
     const name = heading.textContent.replace(/¶$/, "").trim();
-    line.append(" ", addButton(`Ajouter « ${name} » à un grimoire`, key, true));
+    line.append(" ", addButton(phrase("add_named_to_list", { name }), key, true));
   }
 };
 

@@ -28,6 +28,30 @@ export function siteRoot() {
   return new URL("./", location.href);
 }
 
+/** A sentence about the site's database in the game's words (<meta name="regles-mots">,
+ * main.html; written by features/spells/phrases.py), its `{name}` fields filled from
+ * `values`; "" for a key the page does not have. Read at each call, as siteRoot. */
+let phrasesRead = { content: null, said: {} };
+export function phrase(key, values = {}) {
+  const meta = document.querySelector('meta[name="regles-mots"]');
+  const content = (meta && meta.getAttribute("content")) || "{}";
+  if (content !== phrasesRead.content) {
+    let said = {};
+    try {
+      said = JSON.parse(content);
+    } catch {
+      // a broken tag: no sentence rather than a broken page
+    }
+    phrasesRead = { content, said: said && typeof said === "object" ? said : {} };
+  }
+  const text = phrasesRead.said[key];
+  if (typeof text !== "string") return "";
+  return text.replace(/\{(\w+)\}/g, (field, name) => (name in values ? String(values[name]) : field));
+}
+
+/** « 1 sort », « 3 prières »: a count of the database's entries, in its words. */
+export const entryCount = (n) => `${n} ${phrase(n > 1 ? "entry_many" : "entry_one")}`;
+
 /** A loader of a list the build writes under data/ (`path`, from the site root), each item
  * with its `url`: fetched once, on the first call, and kept as a Promise of Map(url → item);
  * a failure (offline before the first visit) is tried again at the next call. */

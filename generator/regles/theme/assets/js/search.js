@@ -45,7 +45,6 @@ const EXCERPT_WORDS = 26;
 const TYPING_PAUSE_MS = 60;
 const FILTERS = ["systeme", "type", "college"];
 const DEPTH = "profondeur";
-const SPELLS_TYPE = "Sorts"; // the type filter of the spells' records
 const RULES_TYPE = "Règles"; // the type filter of the rules sections' records
 const RULES_RERANK = 10; // results of the rules-only search merged into the reranked ones
 const TYPE_LABELS = { Site: "Pages du site" }; // type filter values shown as the reader reads them
@@ -58,6 +57,19 @@ const state = {
 };
 
 /* ---------------------------------------------------------------- helpers */
+
+/** The database's words for its results, from the search box (partials/search.html): their
+ * value in the type filter, and the badges of an entry and of a group. No type without a
+ * database. */
+function databaseWords() {
+  const box = document.querySelector("[data-recherche]");
+  const data = (box && box.dataset) || {};
+  return {
+    type: data.rechercheBaseType || null,
+    entry: data.rechercheBaseEntree || "",
+    group: data.rechercheBaseGroupe || "",
+  };
+}
 
 /* Accents, case and punctuation aside. */
 function fold(text) {
@@ -165,8 +177,9 @@ function entryOf(data, terms) {
   const context = ((data.meta && data.meta.contexte) || "").split(" › ");
   let badge;
   let where;
-  if (kind === SPELLS_TYPE && college) {
-    badge = url.hash ? "Sort" : "Collège";
+  const database = databaseWords();
+  if (kind === database.type && college) {
+    badge = url.hash ? database.entry : database.group;
     where = url.hash ? college : first("rubrique") || college;
   } else {
     badge = first("systeme") || kind || "Site";
@@ -342,9 +355,10 @@ async function rank(query, filters) {
   const spelt = forward.map((f) => fold(f.query));
   const full = spelt.length ? spelt : [folded];
   const exact = [...(spelt.length ? [folded] : []), ...backward.map(fold)];
+  const databaseType = databaseWords().type;
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
-    const spell = (data.filters && data.filters.type && data.filters.type[0]) === SPELLS_TYPE;
+    const spell = (data.filters && data.filters.type && data.filters.type[0]) === databaseType;
     // A page about the spell export (its fields, its abbreviations) names what others
     // explain: its titles never count as the query's name.
     const annex = Boolean(data.meta && data.meta.annexe);

@@ -12,7 +12,7 @@
  * The texts come from the spell export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
-import { el, foldAccents, frenchSpacing, onEachPage, siteRoot, urlIndexLoader } from "./page.js";
+import { el, entryCount, foldAccents, frenchSpacing, onEachPage, phrase, siteRoot, urlIndexLoader } from "./page.js";
 import { addPreview, linkKey, openLink, preview } from "./preview.js";
 
 const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
@@ -63,8 +63,8 @@ export const roman = (n) => {
 
 export const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
 
-/** « 1 sort », « 3 sorts ». */
-export const spellCount = (n) => `${n} ${n > 1 ? "sorts" : "sort"}`;
+/** « 1 sort », « 3 sorts », in the database's words. */
+export const spellCount = entryCount;
 
 /** A description's Markdown → plain text (escapes, emphasis, bullets). */
 const plainText = (markdown) =>
@@ -109,7 +109,7 @@ const spellContent = (spell, href) => {
   }
   const text = excerpt(plainText(spell.description ?? ""));
   if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
-  const actions = openLink(href, "Ouvrir la fiche du sort");
+  const actions = openLink(href, phrase("open_entry"));
   for (const action of previewActions) {
     const node = action(spell);
     if (node) actions.append(node);
@@ -127,8 +127,8 @@ addPreview({
   load: loadSpells,
   content: spellContent,
   unavailable: (href) => [
-    el("p", { class: "sort-apercu__etat" }, "Aperçu indisponible (données des sorts non chargées, hors connexion ?)."),
-    openLink(href, "Ouvrir la fiche du sort"),
+    el("p", { class: "sort-apercu__etat" }, phrase("preview_unavailable")),
+    openLink(href, phrase("open_entry")),
   ],
 });
 
@@ -250,7 +250,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   const textInput = el("input", {
     type: "search", id: id("texte"), name: "texte", autocomplete: "off", spellcheck: "false",
-    placeholder: "nom, collège, champ… (accents facultatifs)", enterkeyhint: "search",
+    placeholder: phrase("index_placeholder"), enterkeyhint: "search",
     "aria-describedby": id("compte"), maxlength: "200",
   });
   const collegeChoice = el("select", { id: id("college"), name: "college" }, option("", `Tous (${total})`));
@@ -299,8 +299,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     el("div", { class: "sorts-cases" },
       el("label", { for: id("long") }, longBox, " « Temps : long » seulement"),
       el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")));
-  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": "Filtrer les sorts" },
-    field("texte", "Rechercher un sort", textInput, "sorts-champ--texte"),
+  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": phrase("index_filter") },
+    field("texte", phrase("index_search"), textInput, "sorts-champ--texte"),
     toggle,
     more,
     el("div", { class: "sorts-barre" }, counter, clear),
@@ -311,7 +311,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const searchDescriptions = el("button", { type: "button", class: "sorts-lien", hidden: true },
     "Chercher aussi dans les descriptions");
   const empty = el("p", { class: "sorts-vide", hidden: true },
-    "Aucun sort ne correspond à ces filtres. ", showAll, searchDescriptions);
+    `${phrase("index_empty")} `, showAll, searchDescriptions);
 
   wrapper.before(form);
   wrapper.after(empty);

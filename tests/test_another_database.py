@@ -1,0 +1,168 @@
+"""A game's own database in a site that `regles new` wrote: the Brumes' prayers
+(tests/integration/prieres/prieres.txt: 2 cultes, 10 prières, rangs I à IV), declared with
+the game's words and nothing else (no title: they come from the words). What the generator
+writes about them says « prière », « culte » and « livre de prières », never this site's
+« sort », « collège » or « grimoire »: in the built pages, in the search box, and in what the
+index's and the search's scripts write, in Chromium.
+
+Not yet in the game's words (#31, next steps): what the script of the readers' lists writes
+(grimoire.js) and the print pages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.conftest import ROOT, build_site
+from tests.test_another_game import adopt
+from tests.test_offline import SiteServer
+
+PRAYERS = ROOT / "tests" / "integration" / "prieres" / "prieres.txt"
+SUBPATH = "brumes-prieres"
+DATABASE = """      spells:
+        export: prieres.txt
+        folder: prieres
+        section: Prières
+        words:
+          entry: {one: prière, many: prières, gender: f}
+          group: {one: culte, many: cultes, gender: m}
+          list: {one: livre de prières, many: livres de prières, gender: m}
+"""
+# This site's words, which no sentence about the prayers may use.
+OTHER_WORDS = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
+# What the generator writes about the database (the other pages are the game's text).
+PAGES = (
+    "index.html",
+    "brumes/regles/index.html",
+    "prieres/toutes-les-prieres/index.html",
+    "prieres/culte-de-l-aube/index.html",
+    "prieres/livre-de-prieres/index.html",
+    "prieres/champs-et-abreviations/index.html",
+)
+SAID_ATTRIBUTES = ("aria-label", "placeholder", "title", "content", "data-label")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, str]]:
+    """The adopted site with its prayers, built for and served at
+    http://127.0.0.1:<port>/brumes-prieres/; with the build's output."""
+    folder = tmp_path_factory.mktemp("adoption") / "brumes"
+    config = adopt(folder)
+    shutil.copy(PRAYERS, folder / "prieres.txt")
+    text = config.read_text(encoding="utf-8")
+    assert "      app:\n" in text and text.endswith("\n")
+    text = text.replace("      app:\n", DATABASE + "      app:\n", 1) + "  - Prières: []\n"
+    config.write_text(text, encoding="utf-8")
+    www = tmp_path_factory.mktemp("prieres")
+    server = SiteServer(www)
+    url = f"{server.origin}/{SUBPATH}/"
+    result = build_site(www / SUBPATH, config, site_url=url)
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
+    yield www / SUBPATH, url, result.stdout + result.stderr
+    server.close()
+
+
+def said(html: str) -> list[str]:
+    """What a page says to a reader: its visible text, and its labels, placeholders and
+    titles (the scripts' sentences are in a meta tag's content)."""
+    soup = BeautifulSoup(html, "html.parser")
+    for hidden in soup.find_all(["script", "style"]):
+        hidden.decompose()
+    texts = [soup.get_text(" ")]
+    for element in soup.find_all(True):
+        texts += [str(element[a]) for a in SAID_ATTRIBUTES if element.has_attr(a)]
+    return texts
+
+
+def test_it_builds_strict_with_the_prayers_in_their_own_words(
+    served: tuple[Path, str, str],
+) -> None:
+    site, _, output = served
+    assert "WARNING" not in output and "Traceback" not in output, output
+    assert "2 cultes, 10 prières publiées, aucune entrée écartée pour erreur" in output
+    for page in PAGES:
+        assert (site / page).is_file(), page
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_sentence_of_the_generator_uses_another_game_s_words(
+    served: tuple[Path, str, str], page: str
+) -> None:
+    site, _, _ = served
+    found = [
+        match.group(0)
+        for text in said((site / page).read_text(encoding="utf-8"))
+        for match in OTHER_WORDS.finditer(text)
+    ]
+    assert found == [], page
+
+
+WRITTEN = """() => {
+    const texts = [document.body.innerText];
+    for (const el of document.querySelectorAll("[aria-label], [placeholder], [title]")) {
+        for (const name of ["aria-label", "placeholder", "title"]) {
+            if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+        }
+    }
+    return texts.join("\\n");
+}"""
+
+
+@pytest.mark.browser
+def test_the_index_and_the_search_speak_the_game_s_words(
+    browser: Any, served: tuple[Path, str, str]
+) -> None:
+    """At 360 × 800, by touch and keyboard: the index's filters, what they say when nothing
+    is left, and the search box's filters and badges."""
+    _, url, _ = served
+    context = browser.new_context(viewport={"width": 360, "height": 800}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "prieres/toutes-les-prieres/")
+        field = page.get_by_label("Rechercher une prière")
+        assert field.get_attribute("placeholder") == "nom, culte, champ… (accents facultatifs)"
+        field.tap()
+        page.keyboard.type("zzz", delay=20)
+        empty = page.locator(".sorts-vide")
+        empty.wait_for(state="visible")
+        assert empty.inner_text().startswith("Aucune prière ne correspond à ces filtres.")
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written
+
+        # The header's search box: its filters and each result's badge.
+        page.goto(url + "brumes/regles/")
+        badges = page.locator("[data-recherche-liste] .regles-recherche__badge")
+        found = set()
+        for query in ("crepuscule", "imposition"):
+            page.keyboard.press("/")
+            page.keyboard.press("Control+A")
+            page.keyboard.type(query, delay=20)
+            # The status line names the whole query once its results are shown.
+            status = page.locator("[data-recherche-etat]")
+            status.filter(has_text=f"«\u00a0{query}\u00a0»").wait_for()
+            found |= set(badges.all_inner_texts())
+        assert {"Prière", "Culte"} <= found, found
+        labels = page.eval_on_selector_all(
+            "[data-recherche-filtre]",
+            """els => els.map(s => [s.closest('label').querySelector('.regles-recherche__cache')
+                .textContent, s.options[0].textContent])""",
+        )
+        assert labels[1:] == [
+            ["Règles, prières ou pages du site", "Règle/prière"],
+            ["Culte de prières", "Culte"],
+        ]
+        types = page.eval_on_selector_all(
+            '[data-recherche-filtre="type"] option', "els => els.map(o => o.value)"
+        )
+        assert "Prières" in types and "Sorts" not in types, types
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written
+    finally:
+        context.close()
