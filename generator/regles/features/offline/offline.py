@@ -588,12 +588,13 @@ def build_offline(
         site_dir, service_worker, workbox=workbox, cache=cache, later=later
     )
     log.info(
-        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte en %d paquets "
-        "(version %s)",
+        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte (%d paquet%s pour "
+        "une première visite) ; version %s",
         summary.files,
         summary.size / 1e6,
         summary.text_size / 1e6,
         len(summary.packs),
+        "s" if len(summary.packs) > 1 else "",
         summary.version,
     )
     return summary

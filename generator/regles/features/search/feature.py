@@ -78,7 +78,8 @@ class SearchFeature:
         if indexer is None:
             return
         try:
-            search.log_summary(indexer.finish())
+            spells = self.site.settings.spells
+            search.log_summary(indexer.finish(), spells.words.entry if spells else None)
         except search.SearchIndexError as error:
             raise BuildError(f"recherche : {error}") from error
         search.remove_material_search(site_dir)

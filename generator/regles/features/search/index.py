@@ -44,6 +44,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from regles.core.systems import Systems
+from regles.core.words import Noun
 from regles.features.backup.feature import BACKUP_PAGE
 from regles.features.offline.offline import FALLBACK_PAGE
 
@@ -931,11 +932,14 @@ def remove_material_search(site: Path) -> list[str]:
     return removed
 
 
-def log_summary(summary: IndexSummary) -> None:
+def log_summary(summary: IndexSummary, entry: Noun | None = None) -> None:
+    """The index's size in the build's log; with `entry`, the database's entries among its
+    records, in the game's words (« dont 10 prières »)."""
+    among = f" (dont {summary.spells} {entry.word(summary.spells)})" if entry else ""
     log.info(
-        "Recherche : %d entrées (dont %d sorts), %d fichiers, %d Kio dans %s/",
+        "Recherche : %d entrées%s, %d fichiers, %d Kio dans %s/",
         summary.records,
-        summary.spells,
+        among,
         summary.files,
         summary.bytes // 1024,
         INDEX_FOLDER,
