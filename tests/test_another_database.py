@@ -5,8 +5,9 @@ writes about them says « prière », « culte » and « livre de prières », n
 « sort », « collège » or « grimoire »: in the built pages, in the search box, and in what the
 index's and the search's scripts write, in Chromium.
 
-Not yet in the game's words (#31, next steps): what the script of the readers' lists writes
-(grimoire.js) and the print pages."""
+The list page's address and title come from the words too (prieres/livre-de-prieres/,
+« Mon livre de prières »), and its script's dialogs, notices and empty states agree with them
+(« Votre premier livre de prières », « Livre de prières « Aldric » créé »…)."""
 
 from __future__ import annotations
 
@@ -164,5 +165,54 @@ def test_the_index_and_the_search_speak_the_game_s_words(
         assert "Prières" in types and "Sorts" not in types, types
         written = page.evaluate(WRITTEN)
         assert OTHER_WORDS.findall(written) == [], written
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_reader_keeps_prayers_in_a_book_of_prayers(
+    browser: Any, served: tuple[Path, str, str]
+) -> None:
+    """At 360 × 800, by touch: the list page empty, then a prayer added from the index into a
+    first book named with the keyboard, then the book's page; every word the script writes
+    is the game's."""
+    _, url, _ = served
+    context = browser.new_context(viewport={"width": 360, "height": 800}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "prieres/livre-de-prieres/")
+        empty = page.locator(".grimoire-vide")
+        empty.wait_for()
+        assert empty.inner_text().startswith("Aucun livre de prières dans ce navigateur")
+        assert "une page de culte ou l’aperçu d’une prière" in empty.inner_text()
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written
+
+        page.goto(url + "prieres/toutes-les-prieres/")
+        page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").tap()
+        dialog = page.locator("dialog.grimoire-dialogue[open]")
+        dialog.wait_for()
+        assert dialog.locator("h2").inner_text() == "Ajouter à un livre de prières"
+        assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written
+        dialog.locator("#grimoire-dialogue-nom").tap()
+        page.keyboard.type("Aldric", delay=20)
+        dialog.locator("button[value=ajouter]").tap()
+        notice = page.locator(".grimoire-annonce")
+        notice.wait_for()
+        assert OTHER_WORDS.findall(notice.inner_text()) == [], notice.inner_text()
+
+        page.goto(url + "prieres/livre-de-prieres/")
+        title = page.locator(".grimoire-impression-titre")
+        title.wait_for(state="attached")
+        assert title.text_content() == "Livre de prières «\u00a0Aldric\u00a0» (1 prière)"
+        page.get_by_role("button", name="Vider").tap()
+        confirm = page.locator("dialog.grimoire-dialogue[open]")
+        confirm.wait_for()
+        assert confirm.locator("h2").inner_text() == "Vider le livre de prières"
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written
+        confirm.get_by_role("button", name="Annuler").tap()
     finally:
         context.close()

@@ -145,11 +145,53 @@ class Noun:
         """« mon grimoire », « ma liste », « mon arme » (« mon » before a vowel)."""
         return f"{'ma' if self.feminine and not elides(self.one) else 'mon'} {self.one}"
 
+    def this(self) -> str:
+        """« ce sort », « cet almanach », « cette prière »."""
+        if self.feminine:
+            return f"cette {self.one}"
+        return f"{'cet' if elides(self.one) else 'ce'} {self.one}"
+
+    def its(self) -> str:
+        """« son sort », « sa prière », « son arme » (« son » before a vowel)."""
+        return f"{'sa' if self.feminine and not elides(self.one) else 'son'} {self.one}"
+
+    def pronoun(self, n: int = 1) -> str:
+        """« il », « elle », « ils », « elles »."""
+        return ("elle" if self.feminine else "il") + ("s" if n > 1 else "")
+
+    def object_pronoun(self) -> str:
+        """« le », « la » (« exportez-le »)."""
+        return "la" if self.feminine else "le"
+
+    def that_one(self) -> str:
+        """« celui », « celle » (« celui du lien »)."""
+        return "celle" if self.feminine else "celui"
+
+    def these(self) -> str:
+        """« ceux-ci », « celles-ci »."""
+        return "celles-ci" if self.feminine else "ceux-ci"
+
+    def new(self) -> str:
+        """« nouveau grimoire », « nouvelle liste », « nouvel almanach »."""
+        if self.feminine:
+            return f"nouvelle {self.one}"
+        return f"{'nouvel' if elides(self.one) else 'nouveau'} {self.one}"
+
     def agreed(self, participle: str, n: int = 1) -> str:
-        """A past participle (or an adjective in « é ») that agrees with `n` of this noun:
-        « publié » → « publiés », « publiée », « publiées »."""
-        ending = ("e" if self.feminine else "") + ("s" if n > 1 else "")
-        return participle + ending
+        """A past participle or an adjective that agrees with `n` of this noun: « publié » →
+        « publiés », « publiée », « publiées »; « mis » → « mis », « mise »; « illisible » →
+        « illisibles »; « dernier » → « dernière »; « tel » → « telle »."""
+        word = participle
+        if self.feminine:
+            if word.endswith("er"):
+                word = word[:-2] + "ère"
+            elif word.endswith("el"):
+                word += "le"
+            elif not word.endswith("e"):
+                word += "e"
+        if n > 1 and not word.endswith(("s", "x")):
+            word += "s"
+        return word
 
 
 @dataclass(frozen=True)

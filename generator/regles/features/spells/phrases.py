@@ -8,6 +8,7 @@ script says « sort » unless the game does. A script fills `{name}`-like fields
 
 from __future__ import annotations
 
+from regles.core.slugs import slugify
 from regles.core.words import Words, capitalized
 from regles.features.spells.book import SpellSettings
 
@@ -49,8 +50,233 @@ def phrases(words: Words) -> dict[str, str]:
         "preview_unavailable": (
             f"Aperçu indisponible (données {entry.of(2)} non chargées, hors connexion ?)."
         ),
+        # The print choice of a group's page and of the lists' page (print.js).
+        "print_entries": f"Imprimer les {entry.many}",
         # A reader's lists, as the index's rows name them.
         "add_named_to_list": f"Ajouter « {{name}} » à {lists.a()}",
+        **list_phrases(words),
+    }
+
+
+def list_phrases(words: Words) -> dict[str, str]:
+    """What the readers' lists say (grimoire.js): their page, their dialogs and messages.
+    `{name}`, `{n}`… are filled by the script; a key ending in `_one` or `_many` is the
+    sentence for one or for several."""
+    entry, group, lists = words.entry, words.group, words.list
+    kept = lists.agreed("gardé", 2)
+    newer = (
+        f"Ces {lists.many} ont été {lists.agreed('enregistré', 2)} par une version plus "
+        f"récente du site : {lists.pronoun(2)}"
+    )
+    ways = f"une page {group.kind(1)} ou l’aperçu d’{entry.a()}"
+    return {
+        "lists_label": capitalized(lists.many),
+        "list_label": capitalized(lists.one),
+        "my_lists": f"Mes {lists.many}",
+        "your_lists": f"Vos {lists.many}",
+        "lists_unreadable": f"{capitalized(lists.many)} {lists.agreed('illisible', 2)}",
+        "lists_set_aside": (
+            f"{capitalized(lists.many)} {lists.agreed('illisible', 2)} "
+            f"{lists.agreed('mis', 2)} de côté"
+        ),
+        "entry_numbered": f"{capitalized(entry.one)} {{id}}",
+        "entry_unknown": f"{capitalized(entry.one)} {entry.agreed('inconnu')} ({{id}})",
+        "shared_list": f"{capitalized(lists.one)} {lists.agreed('partagé')}",
+        # Writing the lists.
+        "newer_read_only": f"{newer} restent en lecture seule ici, rien n’a été changé.",
+        "newer_shown": f"{newer} sont {lists.agreed('montré', 2)} en lecture seule, pour que "
+        "rien ne se perde.",
+        "changed_meanwhile": (
+            f"Une version plus récente du site a enregistré d’autres {lists.many} entre-temps : "
+            "rien n’a été changé. Rechargez la page."
+        ),
+        "full_kept_copies": (
+            f"{{full}} Les {lists.many} {lists.agreed('illisible', 2)} déjà {kept} sont "
+            f"{lists.agreed('resté', 2)} {lists.agreed('intact', 2)} : téléchargez-les depuis "
+            f"la page {lists.of(2)} pour faire de la place."
+        ),
+        "full_set_aside": (
+            "La mémoire de ce navigateur est trop pleine pour mettre de côté les "
+            f"{lists.many} {lists.agreed('actuel', 2)} : rien n’a été changé."
+        ),
+        "restore_ask": (
+            f"Remettre cette copie à la place {lists.of(2)} {lists.agreed('actuel', 2)} ? "
+            f"{capitalized(lists.these())} sont d’abord {lists.agreed('mis', 2)} de côté."
+        ),
+        "storage_refused": (
+            "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : "
+            f"les {lists.many} ne peuvent pas être {kept}."
+        ),
+        "damaged_copied": (
+            f"Les {lists.many} {kept} dans ce navigateur étaient "
+            f"{lists.agreed('illisible', 2)} : une copie intacte en est gardée à part "
+            "(ci-dessous), et la page repart de zéro."
+        ),
+        "damaged_not_copied": (
+            f"Les {lists.many} {kept} dans ce navigateur sont {lists.agreed('illisible', 2)}, "
+            "et sa mémoire est trop pleine pour en faire une copie : "
+            f"{lists.pronoun(2)} restent {lists.agreed('tel', 2)} {lists.agreed('quel', 2)} et "
+            "rien n’est enregistré par-dessus. Téléchargez-les (ci-dessous), puis effacez-les "
+            "pour repartir."
+        ),
+        # Naming and choosing a list.
+        "name_label": f"Nom {lists.of()} (un personnage, par exemple)",
+        "name_missing": f"Donnez un nom {lists.to()}.",
+        "name_taken": f"{capitalized(lists.a())} s’appelle déjà « {{name}} ».",
+        "new_list": capitalized(lists.new()),
+        "new_list_name": f"Nom {'de la' if lists.feminine else 'du'} {lists.new()}",
+        "new_list_choice": f"{capitalized(lists.new())} :",
+        "new_list_name_missing": (
+            f"Donnez un nom {'à la' if lists.feminine else 'au'} {lists.new()}."
+        ),
+        "name_taken_choose": (
+            f"{capitalized(lists.a())} s’appelle déjà « {{name}} » : "
+            f"choisissez-{lists.object_pronoun()} plus haut."
+        ),
+        "add_to_a_list": f"Ajouter à {lists.a()}",
+        "add_to_list": f"Ajouter {lists.to()}",
+        "which_list": f"Dans {lists.agreed('quel')} {lists.one} ?",
+        "first_list": f"Votre {lists.agreed('premier')} {lists.one}",
+        "list_full": f"« {{name}} » a déjà {{n}} {entry.many}.",
+        "rename_list": f"Renommer {lists.the()}",
+        "empty_list": f"Vider {lists.the()}",
+        "empty_ask_one": (
+            f"Retirer {entry.the()} de « {{name}} » ? {capitalized(lists.the())} reste, vide."
+        ),
+        "empty_ask_many": (
+            f"Retirer les {{n}} {entry.many} de « {{name}} » ? "
+            f"{capitalized(lists.the())} reste, vide."
+        ),
+        "delete_list": f"Supprimer {lists.the()}",
+        "its_entry_one": entry.its(),
+        "its_entry_many": f"ses {{n}} {entry.many}",
+        "delete_ask": (
+            "Supprimer « {name} »{its} de ce navigateur ? Ce n’est pas réversible "
+            f"(exportez-{lists.object_pronoun()} d’abord pour {lists.object_pronoun()} garder)."
+        ),
+        "keep_list": f"Garder {lists.this()}",
+        "remove_from_list": f"Retirer « {{name}} » {lists.of()}",
+        # Adding an entry from a page.
+        "entry_not_in_data": (
+            f"{capitalized(entry.this())} n’est pas dans les données {entry.of(2)} du site."
+        ),
+        "data_unavailable_added": (
+            f"Données {entry.of(2)} indisponibles (hors connexion ?) : rien n’a été ajouté."
+        ),
+        "data_unavailable_ids": (
+            f"Données {entry.of(2)} indisponibles (hors connexion ?) : seuls les identifiants "
+            "sont montrés."
+        ),
+        "data_unavailable_names": (
+            f"Données {entry.of(2)} indisponibles (hors connexion ?) : les {entry.many} sont "
+            f"{entry.agreed('montré', 2)} par leur nom seulement."
+        ),
+        "entry_absent": (
+            f"{capitalized(entry.agreed('absent'))} des données actuelles du site (l’export "
+            f"{entry.of(2)} a changé ?) : {entry.agreed('gardé')} sous le nom "
+            f"qu’{entry.pronoun()} avait"
+        ),
+        # A shared link.
+        "link_kept": f"{capitalized(lists.one)} « {{name}} » {lists.agreed('gardé')} dans ce "
+        "navigateur.",
+        "link_replaced": (
+            f"{capitalized(lists.one)} « {{name}} » {lists.agreed('remplacé')} par "
+            f"{lists.that_one()} du lien."
+        ),
+        "link_kept_renamed": (
+            f"{capitalized(lists.one)} « {{kept}} » {lists.agreed('gardé')} dans ce navigateur. "
+            f"{capitalized(lists.a())} s’appelait déjà « {{name}} » : {lists.pronoun()} est "
+            f"{lists.agreed('resté')} {lists.agreed('tel')} {lists.agreed('quel')}."
+        ),
+        "list_exists": f"{capitalized(lists.a())} « {{name}} » existe déjà",
+        "both_sizes": (
+            f"{capitalized(lists.that_one())} de ce navigateur a {{here}}, "
+            f"{lists.that_one()} du lien {{there}}."
+        ),
+        "link_missing_one": (
+            f"1 {entry.one} du lien est {entry.agreed('absent')} des données de ce site : "
+            f"{entry.pronoun()} est {entry.agreed('montré')} comme {entry.agreed('absent')}."
+        ),
+        "link_missing_many": (
+            f"{{n}} {entry.many} du lien sont {entry.agreed('absent', 2)} des données de ce "
+            f"site : {entry.pronoun(2)} sont {entry.agreed('montré', 2)} comme "
+            f"{entry.agreed('absent', 2)}."
+        ),
+        "link_repeated_one": (
+            f"1 {entry.one} {entry.agreed('nommé')} plusieurs fois par le lien est "
+            f"{entry.agreed('compté')} une fois."
+        ),
+        "link_repeated_many": (
+            f"{{n}} {entry.many} {entry.agreed('nommé', 2)} plusieurs fois par le lien sont "
+            f"{entry.agreed('compté', 2)} une fois."
+        ),
+        "link_cut_one": (
+            f"Ce lien nomme {{n}} {entry.many} : {lists.a()} en garde {{max}} au plus, "
+            f"{'la' if entry.feminine else 'le'} {entry.agreed('dernier')} est "
+            f"{entry.agreed('laissé')} de côté."
+        ),
+        "link_cut_many": (
+            f"Ce lien nomme {{n}} {entry.many} : {lists.a()} en garde {{max}} au plus, "
+            f"les {{cut}} {entry.agreed('dernier', 2)} sont {entry.agreed('laissé', 2)} de côté."
+        ),
+        "link_names_none": f"Ce lien ne nomme {entry.count(0)}.",
+        "without_id_one": f"1 {entry.one} sans identifiant n’est pas dans le lien.",
+        "without_id_many": f"{{n}} {entry.many} sans identifiant ne sont pas dans le lien.",
+        # Files.
+        "file_prefix": slugify(lists.one) or "liste",
+        "file_unreadable_prefix": slugify(f"{lists.many} {lists.agreed('illisible', 2)}"),
+        "file_not_json": (
+            f"« {{file}} » n’est pas un fichier JSON{{where}} : {lists.a()} "
+            f"{lists.agreed('exporté')} par ce site l’est."
+        ),
+        "file_not_a_list": (
+            f"« {{file}} » contient {{what}}, pas {lists.a()} : il faut un objet "
+            '{ "nom": …, "{key}": […] }.'
+        ),
+        "file_entries_not_list": (
+            f"« {{file}} » : le champ « {{key}} » doit être une liste {entry.kind()}."
+        ),
+        "file_too_many": f"« {{file}} » a {{n}} {entry.many} : {{max}} au plus.",
+        "file_item": f"« {{file}} », {entry.one} n° {{n}}",
+        "file_too_big": (
+            f"« {{file}} » pèse {{size}} Ko : trop pour {lists.a()}, rien n’a été importé."
+        ),
+        "imported": f"{capitalized(lists.one)} « {{name}} » {lists.agreed('importé')} ({{count}}).",
+        "import_repeated_one": (
+            f"1 {entry.one} {entry.agreed('nommé')} plusieurs fois est "
+            f"{entry.agreed('compté')} une fois."
+        ),
+        "import_repeated_many": (
+            f"{{n}} {entry.many} {entry.agreed('nommé', 2)} plusieurs fois sont "
+            f"{entry.agreed('compté', 2)} une fois."
+        ),
+        "name_was_taken": f"{capitalized(lists.a())} s’appelait déjà « {{name}} ».",
+        "import_unknown_one": (
+            f"1 {entry.one} {entry.agreed('inconnu')} de ce site est {entry.agreed('gardé')} "
+            f"comme {entry.agreed('absent')} : {{names}}."
+        ),
+        "import_unknown_many": (
+            f"{{n}} {entry.many} {entry.agreed('inconnu', 2)} de ce site sont "
+            f"{entry.agreed('gardé', 2)} comme {entry.agreed('absent', 2)} : {{names}}."
+        ),
+        "created": f"{capitalized(lists.one)} « {{name}} » {lists.agreed('créé')}.",
+        "kept_here_only": f"Vos {lists.many} ne sont {kept} que dans ce navigateur : ",
+        "added": f"« {{entry}} » {entry.agreed('ajouté')} à « {{name}} ». ",
+        "see_list": f"Voir {lists.the()}",
+        "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
+        "removed": f"« {{entry}} » {entry.agreed('retiré')} de « {{name}} ».",
+        "print_title": f"{capitalized(lists.one)} « {{name}} » ({{count}})",
+        # The page's empty states.
+        "no_list_yet": (
+            f"{capitalized(lists.count(0))} dans ce navigateur pour l’instant. "
+            f"Ajoutez {entry.a()} depuis "
+        ),
+        "index_link": f"l’index {entry.of(2)}",
+        "no_list_yet_end": (
+            f" (bouton « + » de chaque ligne), {ways} : {lists.the()} se crée au passage."
+        ),
+        "list_empty": f"« {{name}} » est vide. Ajoutez-y des {entry.many} depuis ",
+        "list_empty_end": f", {ways}.",
     }
 
 

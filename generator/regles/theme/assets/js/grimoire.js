@@ -43,6 +43,9 @@ import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spe
 // A grimoire this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
 const FORMAT = "regles-grimoire"; // the exported file's « format »
+// The exported file's list of entries, and a share link's parameter: a format's name, kept
+// as the first sites wrote it, whatever the game's words.
+const ENTRIES_KEY = "sorts";
 const VERSION = 1;
 const MAX_NAME = 80;
 const MAX_SPELLS = 1000; // in one grimoire, a link or a file
@@ -64,7 +67,7 @@ const cleanEntry = (entry) => {
   const id = ID_PATTERN.test(entry.id) ? entry.id : "";
   const url = text(entry.url);
   if (!id && !url) return null;
-  return { ...entry, id, url, name: text(entry.name) || (id ? `Sort ${id}` : url), college: text(entry.college) };
+  return { ...entry, id, url, name: text(entry.name) || (id ? phrase("entry_numbered", { id }) : url), college: text(entry.college) };
 };
 
 const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, others: [] });
@@ -76,8 +79,8 @@ const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, oth
 const asidePrefix = () => `${storeKey()}:illisible`;
 
 keepsData((key) => {
-  if (key === storeKey()) return "Grimoires";
-  return key.startsWith(asidePrefix()) ? "Grimoires illisibles mis de côté" : null;
+  if (key === storeKey()) return phrase("lists_label");
+  return key.startsWith(asidePrefix()) ? phrase("lists_set_aside") : null;
 });
 
 /** The copies set aside, oldest first: [{ key, raw }]. */
@@ -150,17 +153,17 @@ const FULL = "La mémoire de ce navigateur pour ce site est pleine : rien n’a 
  * when the value kept now would be lost (newer, or unreadable and not set aside). */
 const writeStore = (store) => {
   if (store.newer) {
-    throw new Error("Ces grimoires ont été enregistrés par une version plus récente du site : ils restent en lecture seule ici, rien n’a été changé.");
+    throw new Error(phrase("newer_read_only"));
   }
   let raw = null;
   try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
   if (raw !== null) {
     const data = parseStore(raw);
     if (data && typeof data.version === "number" && data.version > VERSION) {
-      throw new Error("Une version plus récente du site a enregistré d’autres grimoires entre-temps : rien n’a été changé. Rechargez la page.");
+      throw new Error(phrase("changed_meanwhile"));
     }
     if (!data && !setAside(raw)) {
-      throw new Error(`${FULL} Les grimoires illisibles déjà gardés sont restés intacts : téléchargez-les depuis la page des grimoires pour faire de la place.`);
+      throw new Error(phrase("full_kept_copies", { full: FULL }));
     }
   }
   const lists = store.lists.map(({ name, spells, others = [], rest = {} }) => ({
@@ -269,12 +272,12 @@ const askName = (title, initial, store, allowed = "") => {
   return modal({
     title,
     content: [el("p", { class: "grimoire-dialogue__champ" },
-      el("label", { for: "grimoire-dialogue-nom" }, "Nom du grimoire (un personnage, par exemple)"), input)],
+      el("label", { for: "grimoire-dialogue-nom" }, phrase("name_label")), input)],
     buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => {
       const name = nameOf();
-      if (!name) return "Donnez un nom au grimoire.";
-      if (name !== allowed && findList(store, name)) return `Un grimoire s’appelle déjà « ${name} ».`;
+      if (!name) return phrase("name_missing");
+      if (name !== allowed && findList(store, name)) return phrase("name_taken", { name });
       return "";
     },
   }).then((v) => (v === "ok" ? nameOf() : null));
@@ -311,7 +314,7 @@ const addToGrimoire = async (record) => {
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "",
     checked: !last });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
-    autocomplete: "off", placeholder: "ex. : Aldric, magicien", "aria-label": "Nom du nouveau grimoire" });
+    autocomplete: "off", placeholder: "ex. : Aldric, magicien", "aria-label": phrase("new_list_name") });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
   const radios = [...choices.map((c) => c.querySelector("input")), newRadio];
   const chosen = () => {
@@ -320,26 +323,26 @@ const addToGrimoire = async (record) => {
   };
   let picked = null; // the choice, as checked when « Ajouter » was pressed
   const value = await modal({
-    title: "Ajouter à un grimoire",
+    title: phrase("add_to_a_list"),
     content: [
       el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
         entry.college ? ` — ${entry.college}` : "", " ",
         el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
       el("fieldset", { class: "grimoire-dialogue__grimoires" },
-        el("legend", {}, store.lists.length ? "Dans quel grimoire ?" : "Votre premier grimoire"),
+        el("legend", {}, store.lists.length ? phrase("which_list") : phrase("first_list")),
         ...choices,
         el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
-          el("label", { for: "grimoire-choix-nouveau" }, "Nouveau grimoire :"), newName)),
+          el("label", { for: "grimoire-choix-nouveau" }, phrase("new_list_choice")), newName)),
     ],
     buttons: [{ value: "ajouter", label: "Ajouter", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => {
       picked = chosen();
       const { name, created } = picked;
-      if (!name) return "Donnez un nom au nouveau grimoire.";
-      if (created && findList(store, name)) return `Un grimoire s’appelle déjà « ${name} » : choisissez-le plus haut.`;
+      if (!name) return phrase("new_list_name_missing");
+      if (created && findList(store, name)) return phrase("name_taken_choose", { name });
       const list = findList(store, name);
       if (list && holds(list)) return `« ${entry.name} » est déjà dans « ${name} ».`;
-      if (list && list.spells.length >= MAX_SPELLS) return `« ${name} » a déjà ${MAX_SPELLS} sorts.`;
+      if (list && list.spells.length >= MAX_SPELLS) return phrase("list_full", { name, n: MAX_SPELLS });
       return "";
     },
   });
@@ -357,15 +360,15 @@ const addToGrimoire = async (record) => {
     announce([error.message]);
     return;
   }
-  announce([`« ${entry.name} » ajouté à « ${name} ». `,
-    el("a", { href: page.href, class: "grimoire-annonce__lien" }, "Voir le grimoire")]);
+  announce([phrase("added", { entry: entry.name, name }),
+    el("a", { href: page.href, class: "grimoire-annonce__lien" }, phrase("see_list"))]);
   if (currentPage) currentPage.refresh();
 };
 
 const addButton = (label, key, withText) => el("button", {
   type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
   "aria-label": withText ? null : label, title: label,
-}, withText ? "Ajouter au grimoire" : null);
+}, withText ? phrase("add_to_list") : null);
 
 // One listener for every add button of the site (they come and go with the pages).
 document.addEventListener("click", (e) => {
@@ -380,8 +383,8 @@ document.addEventListener("click", (e) => {
   loadSpells().then((byUrl) => {
     const record = byUrl.get(key);
     if (record) addToGrimoire(record);
-    else announce(["Ce sort n’est pas dans les données des sorts du site."]);
-  }, () => announce(["Données des sorts indisponibles (hors connexion ?) : rien n’a été ajouté."]));
+    else announce([phrase("entry_not_in_data")]);
+  }, () => announce([phrase("data_unavailable_added")]));
 });
 
 previewActions.push((record) => (record && record.url ? addButton(phrase("add_named_to_list", { name: record.name }), record.url, true) : null));
@@ -445,7 +448,7 @@ const shareLink = (name, entries) => {
   return `${page.href}?nom=${encodeURIComponent(name)}&sorts=${ids.join(",")}`;
 };
 
-const fileName = (name) => `grimoire-${foldAccents(name)
+const fileName = (name) => `${phrase("file_prefix")}-${foldAccents(name)
   .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
 
 /** An imported file's text → { name, entries } or throws an Error naming what is wrong. */
@@ -456,29 +459,29 @@ const readGrimoireFile = (text, file) => {
   } catch (error) {
     const at = /position (\d+)/.exec(String(error && error.message));
     const where = at ? ` (illisible vers le caractère ${Number(at[1]) + 1})` : "";
-    throw new Error(`« ${file} » n’est pas un fichier JSON${where} : un grimoire exporté par ce site l’est.`);
+    throw new Error(phrase("file_not_json", { file, where }));
   }
   if (!data || typeof data !== "object" || Array.isArray(data)) {
     const what = Array.isArray(data) ? "une liste" : data === null ? "null" : `une valeur (${typeof data})`;
-    throw new Error(`« ${file} » contient ${what}, pas un grimoire : il faut un objet { "nom": …, "sorts": […] }.`);
+    throw new Error(phrase("file_not_a_list", { file, what, key: ENTRIES_KEY }));
   }
   if (data.format !== undefined && data.format !== FORMAT) {
     throw new Error(`« ${file} » est au format « ${String(data.format).slice(0, 40)} », pas « ${FORMAT} ».`);
   }
   const name = typeof data.nom === "string" ? cleanName(data.nom) : "";
   if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
-  if (!Array.isArray(data.sorts)) throw new Error(`« ${file} » : le champ « sorts » doit être une liste de sorts.`);
-  if (data.sorts.length > MAX_SPELLS) throw new Error(`« ${file} » a ${data.sorts.length} sorts : ${MAX_SPELLS} au plus.`);
+  if (!Array.isArray(data.sorts)) throw new Error(phrase("file_entries_not_list", { file, key: ENTRIES_KEY }));
+  if (data.sorts.length > MAX_SPELLS) throw new Error(phrase("file_too_many", { file, n: data.sorts.length, max: MAX_SPELLS }));
   const entries = data.sorts.map((s, i) => {
     const item = typeof s === "string" ? { id: s } : s;
     if (!item || typeof item !== "object" || Array.isArray(item)) {
-      throw new Error(`« ${file} », sort n° ${i + 1} : un objet { "id": …, "nom": … } est attendu.`);
+      throw new Error(`${phrase("file_item", { file, n: i + 1 })} : un objet { "id": …, "nom": … } est attendu.`);
     }
     if (item.id !== undefined && !ID_PATTERN.test(String(item.id))) {
-      throw new Error(`« ${file} », sort n° ${i + 1} : identifiant « ${String(item.id).slice(0, 30)} » mal formé (chiffres et lettres minuscules).`);
+      throw new Error(`${phrase("file_item", { file, n: i + 1 })} : identifiant « ${String(item.id).slice(0, 30)} » mal formé (chiffres et lettres minuscules).`);
     }
     const entry = cleanEntry({ id: item.id, url: item.adresse, name: item.nom, college: item.college });
-    if (!entry) throw new Error(`« ${file} », sort n° ${i + 1} : ni « id » ni « adresse ».`);
+    if (!entry) throw new Error(`${phrase("file_item", { file, n: i + 1 })} : ni « id » ni « adresse ».`);
     return entry;
   });
   // A spell named twice is kept once, and the reader is told.
@@ -501,7 +504,7 @@ const restoreCopy = (copy) => {
   let current = null;
   try { current = localStorage.getItem(storeKey()); } catch { current = null; }
   if (current !== null && !setAside(current)) {
-    throw new Error("La mémoire de ce navigateur est trop pleine pour mettre de côté les grimoires actuels : rien n’a été changé.");
+    throw new Error(phrase("full_set_aside"));
   }
   try {
     localStorage.setItem(storeKey(), copy.raw);
@@ -519,7 +522,7 @@ const asideSection = (store, redraw, fail) => {
   if (store.damaged && !store.copied) {
     let raw = null;
     try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
-    if (raw !== null) items.unshift({ key: storeKey(), raw, label: "Grimoires illisibles" });
+    if (raw !== null) items.unshift({ key: storeKey(), raw, label: phrase("lists_unreadable") });
   }
   if (!items.length) return null;
   const rows = items.map((item, i) => {
@@ -527,7 +530,7 @@ const asideSection = (store, redraw, fail) => {
     const time = Number(item.key.split(":").pop());
     const when = Number.isFinite(time) && time > 0 ? `, du ${new Date(time).toLocaleString("fr-FR")}` : "";
     const download = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Télécharger");
-    download.addEventListener("click", () => downloadText(item.raw || "", `grimoires-illisibles-${i + 1}.txt`, "text/plain"));
+    download.addEventListener("click", () => downloadText(item.raw || "", `${phrase("file_unreadable_prefix")}-${i + 1}.txt`, "text/plain"));
     const erase = el("button", { type: "button", class: "md-button grimoire-bouton grimoire-bouton--danger" }, "Effacer");
     erase.addEventListener("click", () => confirmAction("Effacer ces données",
       "Les effacer de ce navigateur ? Ce n’est pas réversible : téléchargez-les d’abord pour les garder.", "Effacer").then((yes) => {
@@ -539,7 +542,7 @@ const asideSection = (store, redraw, fail) => {
     if (item.key !== storeKey() && parseStore(item.raw || "")) {
       restore = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Remettre en place");
       restore.addEventListener("click", () => confirmAction("Remettre en place",
-        "Remettre cette copie à la place des grimoires actuels ? Ceux-ci sont d’abord mis de côté.", "Remettre en place").then((yes) => {
+        phrase("restore_ask"), "Remettre en place").then((yes) => {
         if (!yes) return;
         try { restoreCopy(item); } catch (error) { fail(error.message); return; }
         redraw();
@@ -591,7 +594,7 @@ const setupGrimoirePage = (signal) => {
       nodes.push(el("h2", { class: "grimoire-sort__nom" }, entry.name));
       if (entry.college) nodes.push(el("p", { class: "grimoire-sort__college" }, entry.college));
       nodes.push(el("p", { class: "grimoire-sort__absent" },
-        "Absent des données actuelles du site (l’export des sorts a changé ?) : gardé sous le nom qu’il avait",
+        phrase("entry_absent"),
         entry.id ? ` (identifiant ${entry.id}).` : "."));
     }
     if (actions) nodes.push(el("p", { class: "grimoire-sort__actions" }, ...actions));
@@ -606,7 +609,7 @@ const setupGrimoirePage = (signal) => {
     const rows = entries.map((entry, rank) => {
       const record = resolve(entry, data);
       const actions = removable ? [button("Retirer", () => removable(entry), {
-        class: "md-button grimoire-bouton grimoire-retirer", "aria-label": `Retirer « ${entry.name} » du grimoire` })] : null;
+        class: "md-button grimoire-bouton grimoire-retirer", "aria-label": phrase("remove_from_list", { name: entry.name }) })] : null;
       const node = card(entry, record, actions);
       list.append(node);
       const fields = (record && record.fields) || {};
@@ -648,7 +651,7 @@ const setupGrimoirePage = (signal) => {
   // The shared view: read-only, « Garder ce grimoire » -------------------------------------
   const drawShared = (data) => {
     if (!root.isConnected) return;
-    const name = cleanName(query.get("nom")) || "Grimoire partagé";
+    const name = cleanName(query.get("nom")) || phrase("shared_list");
     const tokens = (query.get("sorts") || "").split(",").map((t) => t.trim()).filter(Boolean);
     const readable = tokens.filter((t) => ID_PATTERN.test(t));
     const unreadable = tokens.length - readable.length;
@@ -658,7 +661,7 @@ const setupGrimoirePage = (signal) => {
     const cut = distinct.length - ids.length;
     const entries = ids.map((id) => {
       const record = data.byId.get(id);
-      return record ? entryOf(record) : { id, url: "", name: `Sort inconnu (${id})`, college: "" };
+      return record ? entryOf(record) : { id, url: "", name: phrase("entry_unknown", { id }), college: "" };
     });
     const missing = entries.filter((e) => !data.byId.has(e.id)).length;
     const own = new URL(location.pathname, location.origin);
@@ -668,14 +671,14 @@ const setupGrimoirePage = (signal) => {
       const store = readStore();
       const same = findList(store, name);
       let kept = name;
-      let said = `Grimoire « ${name} » gardé dans ce navigateur.`;
+      let said = phrase("link_kept", { name });
       if (same && choice === "remplacer") {
         same.spells = entries;
-        said = `Grimoire « ${name} » remplacé par celui du lien.`;
+        said = phrase("link_replaced", { name });
       } else {
         kept = freeName(store, name);
         store.lists.push({ name: kept, spells: entries });
-        if (kept !== name) said = `Grimoire « ${kept} » gardé dans ce navigateur. Un grimoire s’appelait déjà « ${name} » : il est resté tel quel.`;
+        if (kept !== name) said = phrase("link_kept_renamed", { kept, name });
       }
       store.last = kept;
       try { writeStore(store); } catch (error) { status = error.message; statusKind = "erreur"; drawShared(data); return; }
@@ -683,31 +686,31 @@ const setupGrimoirePage = (signal) => {
       try { sessionStorage.setItem("regles-grimoire-annonce", said); } catch { /* no message */ }
       location.assign(own.href);
     };
-    const keep = button("Garder ce grimoire", () => {
+    const keep = button(phrase("keep_list"), () => {
       const same = findList(readStore(), name);
       if (!same) { keepAs("garder"); return; }
       modal({
-        title: `Un grimoire « ${name} » existe déjà`,
-        content: [el("p", {}, `Celui de ce navigateur a ${spellCount(same.spells.length)}, celui du lien ${spellCount(entries.length)}.`)],
+        title: phrase("list_exists", { name }),
+        content: [el("p", {}, phrase("both_sizes", { here: spellCount(same.spells.length), there: spellCount(entries.length) }))],
         buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
           { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
       }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
     }, { class: "md-button md-button--primary grimoire-bouton grimoire-garder" });
-    const head = el("section", { class: "grimoire-partage-vue", "aria-label": "Grimoire partagé" },
-      el("p", { class: "grimoire-partage-vue__titre" }, "Grimoire partagé : ", el("strong", {}, name),
+    const head = el("section", { class: "grimoire-partage-vue", "aria-label": phrase("shared_list") },
+      el("p", { class: "grimoire-partage-vue__titre" }, `${phrase("shared_list")} : `, el("strong", {}, name),
         ` (${spellCount(entries.length)})`),
       el("p", {}, "En lecture seule : rien n’est gardé dans ce navigateur tant que vous ne le gardez pas."),
       el("p", { class: "grimoire-boutons" }, keep,
-        el("a", { class: "md-button grimoire-bouton", href: own.href }, "Mes grimoires")));
+        el("a", { class: "md-button grimoire-bouton", href: own.href }, phrase("my_lists"))));
     const notes = [];
     if (status) notes.push(message(status, statusKind));
-    if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : seuls les identifiants sont montrés.", "erreur"));
-    if (missing && !data.unavailable) notes.push(message(`${missing} ${missing > 1 ? "sorts du lien sont absents" : "sort du lien est absent"} des données de ce site : ${missing > 1 ? "ils sont montrés" : "il est montré"} comme absent${missing > 1 ? "s" : ""}.`, "attention"));
+    if (data.unavailable) notes.push(message(phrase("data_unavailable_ids"), "erreur"));
+    if (missing && !data.unavailable) notes.push(message(phrase(missing > 1 ? "link_missing_many" : "link_missing_one", { n: missing }), "attention"));
     if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "attention"));
-    if (repeated) notes.push(message(`${repeated > 1 ? `${repeated} sorts nommés plusieurs fois par le lien sont comptés` : "1 sort nommé plusieurs fois par le lien est compté"} une fois.`, "attention"));
+    if (repeated) notes.push(message(phrase(repeated > 1 ? "link_repeated_many" : "link_repeated_one", { n: repeated }), "attention"));
     const count = (n) => n.toLocaleString("fr-FR");
-    if (cut) notes.push(message(`Ce lien nomme ${count(distinct.length)} sorts : un grimoire en garde ${count(MAX_SPELLS)} au plus, ${cut > 1 ? `les ${count(cut)} derniers sont laissés` : "le dernier est laissé"} de côté.`, "attention"));
-    if (!entries.length) notes.push(message("Ce lien ne nomme aucun sort.", "attention"));
+    if (cut) notes.push(message(phrase(cut > 1 ? "link_cut_many" : "link_cut_one", { n: count(distinct.length), max: count(MAX_SPELLS), cut: count(cut) }), "attention"));
+    if (!entries.length) notes.push(message(phrase("link_names_none"), "attention"));
     const { list, rows } = spellList(entries, data, null);
     mount([head, ...notes], entries.length ? list : null, rows);
   };
@@ -722,17 +725,17 @@ const setupGrimoirePage = (signal) => {
     let said = null;
     try { said = sessionStorage.getItem("regles-grimoire-annonce"); sessionStorage.removeItem("regles-grimoire-annonce"); } catch { /* none */ }
     if (said) { status = said; statusKind = "info"; }
-    if (store.unavailable) notes.push(message("Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : les grimoires ne peuvent pas être gardés.", "erreur"));
-    if (store.damaged && store.copied) notes.push(message("Les grimoires gardés dans ce navigateur étaient illisibles : une copie intacte en est gardée à part (ci-dessous), et la page repart de zéro.", "erreur"));
-    if (store.damaged && !store.copied) notes.push(message("Les grimoires gardés dans ce navigateur sont illisibles, et sa mémoire est trop pleine pour en faire une copie : ils restent tels quels et rien n’est enregistré par-dessus. Téléchargez-les (ci-dessous), puis effacez-les pour repartir.", "erreur"));
-    if (store.newer) notes.push(message("Ces grimoires ont été enregistrés par une version plus récente du site : ils sont montrés en lecture seule, pour que rien ne se perde.", "attention"));
+    if (store.unavailable) notes.push(message(phrase("storage_refused"), "erreur"));
+    if (store.damaged && store.copied) notes.push(message(phrase("damaged_copied"), "erreur"));
+    if (store.damaged && !store.copied) notes.push(message(phrase("damaged_not_copied"), "erreur"));
+    if (store.newer) notes.push(message(phrase("newer_shown"), "attention"));
     const aside = asideSection(store, redraw, (text) => { status = text; statusKind = "erreur"; redraw(); });
     if (aside) notes.push(aside);
     // Where this browser's data is saved whole (backup.js): the grimoires live only here.
     const backup = new URL("donnees/", siteRoot()).href;
-    notes.push(el("p", { class: "grimoire-rappel" }, "Vos grimoires ne sont gardés que dans ce navigateur : ",
+    notes.push(el("p", { class: "grimoire-rappel" }, phrase("kept_here_only"),
       el("a", { href: backup }, "sauvegardez vos données"), " de temps en temps."));
-    if (data.unavailable) notes.push(message("Données des sorts indisponibles (hors connexion ?) : les sorts sont montrés par leur nom seulement.", "erreur"));
+    if (data.unavailable) notes.push(message(phrase("data_unavailable_names"), "erreur"));
 
     // Each change is made on the grimoires as they are kept now (another tab may have
     // changed them since this one drew the page).
@@ -750,10 +753,10 @@ const setupGrimoirePage = (signal) => {
       query.delete("nom");
       if (name) query.set("nom", name);
     };
-    const create = () => askName("Nouveau grimoire", "", store).then((name) => {
+    const create = () => askName(phrase("new_list"), "", store).then((name) => {
       if (!name) return;
       select(name);
-      save((s) => { if (!findList(s, name)) s.lists.push({ name, spells: [] }); s.last = name; }, `Grimoire « ${name} » créé.`);
+      save((s) => { if (!findList(s, name)) s.lists.push({ name, spells: [] }); s.last = name; }, phrase("created", { name }));
     });
 
     // Import: a new grimoire, never a change to those kept.
@@ -763,18 +766,19 @@ const setupGrimoirePage = (signal) => {
       const file = fileInput.files && fileInput.files[0];
       if (!file) return;
       const fail = (text) => { importMessage.textContent = frenchSpacing(text); importMessage.hidden = false; fileInput.value = ""; };
-      if (file.size > 2_000_000) { fail(`« ${file.name} » pèse ${Math.round(file.size / 1000)} Ko : trop pour un grimoire, rien n’a été importé.`); return; }
+      if (file.size > 2_000_000) { fail(phrase("file_too_big", { file: file.name, size: Math.round(file.size / 1000) })); return; }
       file.text().then((text) => {
         let read;
         try { read = readGrimoireFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
         const kept = freeName(store, read.name);
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
         select(kept);
-        let done = `Grimoire « ${kept} » importé (${spellCount(read.entries.length)}).`;
-        if (read.repeated) done += ` ${read.repeated > 1 ? `${read.repeated} sorts nommés plusieurs fois sont comptés` : "1 sort nommé plusieurs fois est compté"} une fois.`;
-        if (kept !== read.name) done += ` Un grimoire s’appelait déjà « ${read.name} ».`;
+        let done = phrase("imported", { name: kept, count: spellCount(read.entries.length) });
+        if (read.repeated) done += ` ${phrase(read.repeated > 1 ? "import_repeated_many" : "import_repeated_one", { n: read.repeated })}`;
+        if (kept !== read.name) done += ` ${phrase("name_was_taken", { name: read.name })}`;
         if (unknown.length) {
-          done += ` ${unknown.length > 1 ? `${unknown.length} sorts inconnus de ce site sont gardés` : "1 sort inconnu de ce site est gardé"} comme absent${unknown.length > 1 ? "s" : ""} : ${unknown.map((e) => e.name).join(", ")}.`;
+          const names = unknown.map((e) => e.name).join(", ");
+          done += ` ${phrase(unknown.length > 1 ? "import_unknown_many" : "import_unknown_one", { n: unknown.length, names })}`;
         }
         save((s) => { s.lists.push({ name: kept, spells: read.entries }); s.last = kept; }, done);
       }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
@@ -788,9 +792,9 @@ const setupGrimoirePage = (signal) => {
       status = "";
       const index = root.dataset.index || "../";
       mount([...notes,
-        el("p", { class: "grimoire-vide" }, "Aucun grimoire dans ce navigateur pour l’instant. Ajoutez un sort depuis ",
-          el("a", { href: index }, "l’index des sorts"), " (bouton « + » de chaque ligne), une page de collège ou l’aperçu d’un sort : le grimoire se crée au passage."),
-        el("p", { class: "grimoire-boutons" }, button("Nouveau grimoire", create)),
+        el("p", { class: "grimoire-vide" }, phrase("no_list_yet"),
+          el("a", { href: index }, phrase("index_link")), phrase("no_list_yet_end")),
+        el("p", { class: "grimoire-boutons" }, button(phrase("new_list"), create)),
         importer], null, []);
       return;
     }
@@ -802,30 +806,30 @@ const setupGrimoirePage = (signal) => {
       select(choice.value);
       save((s) => { s.last = choice.value; }, "");
     }, { signal });
-    const rename = () => askName("Renommer le grimoire", current.name, store, current.name).then((name) => {
+    const rename = () => askName(phrase("rename_list"), current.name, store, current.name).then((name) => {
       if (!name || name === current.name) return;
       const old = current.name;
       select(name);
       save((s) => { const l = findList(s, old); if (l) l.name = name; if (s.last === old) s.last = name; }, `« ${old} » s’appelle maintenant « ${name} ».`);
     });
     const n = current.spells.length;
-    const its = n > 1 ? `ses ${n} sorts` : "son sort"; // « Vider » is not offered for none
-    const empty = () => confirmAction("Vider le grimoire",
-      `Retirer ${n > 1 ? `les ${n} sorts` : "le sort"} de « ${current.name} » ? Le grimoire reste, vide.`, "Vider").then((yes) => {
+    const its = phrase(n > 1 ? "its_entry_many" : "its_entry_one", { n }); // « Vider » is not offered for none
+    const empty = () => confirmAction(phrase("empty_list"),
+      phrase(n > 1 ? "empty_ask_many" : "empty_ask_one", { n, name: current.name }), "Vider").then((yes) => {
       if (yes) save((s) => { const l = findList(s, current.name); if (l) l.spells = []; }, `« ${current.name} » est vide.`);
     });
-    const remove = () => confirmAction("Supprimer le grimoire",
-      `Supprimer « ${current.name} »${n ? ` et ${its}` : ""} de ce navigateur ? Ce n’est pas réversible (exportez-le d’abord pour le garder).`,
+    const remove = () => confirmAction(phrase("delete_list"),
+      phrase("delete_ask", { name: current.name, its: n ? ` et ${its}` : "" }),
       "Supprimer").then((yes) => {
       if (!yes) return;
       select("");
       save((s) => { s.lists = s.lists.filter((l) => l.name !== current.name); if (s.last === current.name) s.last = ""; },
-        `« ${current.name} » est supprimé.`);
+        phrase("deleted", { name: current.name }));
     });
     const removeSpell = (entry) => {
       select(current.name);
       save((s) => { const l = findList(s, current.name); if (l) l.spells = l.spells.filter((e) => e !== entry && !(e.id === entry.id && e.url === entry.url)); },
-        `« ${entry.name} » retiré de « ${current.name} ».`);
+        phrase("removed", { entry: entry.name, name: current.name }));
     };
 
     const link = shareLink(current.name, current.spells);
@@ -859,9 +863,9 @@ const setupGrimoirePage = (signal) => {
     });
     const withoutId = current.spells.filter((e) => !e.id).length;
 
-    const controls = el("section", { class: "grimoire-choix", "aria-label": "Vos grimoires" },
+    const controls = el("section", { class: "grimoire-choix", "aria-label": phrase("your_lists") },
       el("div", { class: "grimoire-choix__ligne" },
-        el("label", { for: "grimoire-nom" }, "Grimoire"), choice),
+        el("label", { for: "grimoire-nom" }, phrase("list_label")), choice),
       el("div", { class: "grimoire-boutons" },
         button("Nouveau", create), button("Renommer", rename),
         button("Vider", empty, { disabled: n === 0 }), button("Supprimer", remove, { class: "md-button grimoire-bouton grimoire-danger" })));
@@ -872,17 +876,17 @@ const setupGrimoirePage = (signal) => {
       el("p", { class: "grimoire-partage__ligne" },
         el("label", { for: "grimoire-lien" }, `Lien de « ${current.name} » (en lecture seule pour qui l’ouvre)`), linkField),
       withoutId ? el("p", { class: "grimoire-message grimoire-message--attention" },
-        `${withoutId} ${withoutId > 1 ? "sorts sans identifiant ne sont" : "sort sans identifiant n’est"} pas dans le lien.`) : null,
+        phrase(withoutId > 1 ? "without_id_many" : "without_id_one", { n: withoutId })) : null,
       el("div", { class: "grimoire-boutons" }, copy, exportFile),
       copyMessage,
       importer);
     const { list, rows } = spellList(current.spells, data, removeSpell);
     const body = n ? list : null;
-    const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, `« ${current.name} » est vide. Ajoutez-y des sorts depuis `,
-      el("a", { href: root.dataset.index || "../" }, "l’index des sorts"), ", une page de collège ou l’aperçu d’un sort.");
+    const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, phrase("list_empty", { name: current.name }),
+      el("a", { href: root.dataset.index || "../" }, phrase("index_link")), phrase("list_empty_end"));
     // On paper the controls are gone: the sheet still says whose spells these are.
     const printTitle = el("p", { class: "grimoire-impression-titre" },
-      `Grimoire « ${current.name} » (${spellCount(n)})`);
+      phrase("print_title", { name: current.name, count: spellCount(n) }));
     // The spells come right after the choice of grimoire: sharing, exporting and importing
     // come after them, not between a player and their spells on a phone.
     mount([printTitle, controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);

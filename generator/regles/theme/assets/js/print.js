@@ -14,7 +14,7 @@
  *   `data-impression="cartes"` on an element of its content (a grimoire).
  *
  * window.rules.printForm(form) sets the form ("cartes" or "liste") as the choice does. */
-import { el, onEachPage, rules } from "./page.js";
+import { el, onEachPage, phrase, rules } from "./page.js";
 
 const STORE = "regles-impression";
 const CARDS = "regles-cartes";
@@ -90,7 +90,7 @@ function addChoice() {
   const choice = el(
     "fieldset",
     { class: "regles-impression-choix" },
-    el("legend", {}, "Imprimer les sorts"),
+    el("legend", {}, phrase("print_entries")),
     ...options,
     button,
   );

@@ -289,7 +289,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     type: "button", class: "sorts-plier", "aria-expanded": "false", "aria-controls": id("plus"),
   }, "Filtres et tri", toggleCount);
   const more = el("div", { class: "sorts-plus", id: id("plus") },
-    field("college", label("college", "Collège"), collegeChoice, "sorts-champ--college"),
+    field("college", label("college", phrase("search_group_any")), collegeChoice, "sorts-champ--college"),
     el("fieldset", { class: "sorts-niveaux" },
       el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
@@ -333,7 +333,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   });
 
   // Without headers (a list of cards): « Trier par » and the order, in the form.
-  const SORT_NAMES = { nom: "Nom", college: label("college", "Collège"), niveaux: label("niveaux", "Niveaux"),
+  const SORT_NAMES = { nom: "Nom", college: label("college", phrase("search_group_any")), niveaux: label("niveaux", "Niveaux"),
     classe: label("classe", "Classe"), duree: "Durée", temps: "Temps", resistance: label("resistance", "Résistance") };
   const sortChoice = headers.length ? null : el("select", { id: id("tri"), name: "tri" },
     option("", "Ordre de la liste"), ...COLUMNS.map((c) => option(c, SORT_NAMES[c])));
