@@ -136,6 +136,10 @@ def test_the_index_and_the_search_speak_the_game_s_words(
         assert empty.inner_text().startswith("Aucune prière ne correspond à ces filtres.")
         written = page.evaluate(WRITTEN)
         assert OTHER_WORDS.findall(written) == [], written
+        # Its levels are the export's (I to IV), and no filter asks for a field it lacks.
+        levels = page.eval_on_selector_all("#sorts-min option", "os => os.map(o => o.textContent)")
+        assert levels == ["I", "II", "III", "IV"]
+        assert page.locator("#sorts-classe, #sorts-resistance, #sorts-long").count() == 0
 
         # The header's search box: its filters and each result's badge.
         page.goto(url + "brumes/regles/")

@@ -372,7 +372,9 @@ def test_college_and_levels_combine_and_live_in_the_url(
     page.click("button.sorts-effacer")
     t.wait_count(SPELLS)
     assert t.query() == {}
-    assert page.input_value("#sorts-min") == "1" and page.input_value("#sorts-max") == "10"
+    # The levels offered are the export's own, from its lowest to its highest.
+    highest = max(s["level_max"] for s in spells)
+    assert page.input_value("#sorts-min") == "1" and page.input_value("#sorts-max") == str(highest)
 
 
 def test_sorting_by_level_is_stable_both_ways(
@@ -424,7 +426,9 @@ def test_sorting_by_level_is_stable_both_ways(
 # ---------------------------------------------------------------------------------------
 
 
-def test_query_values_are_only_filter_values(tab: Callable[..., Tab]) -> None:
+def test_query_values_are_only_filter_values(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
     t = tab()
     payload = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
     hostile = quote(payload)
@@ -438,7 +442,8 @@ def test_query_values_are_only_filter_values(tab: Callable[..., Tab]) -> None:
     assert page.locator("article img, article script").count() == 0
     assert page.input_value("#sorts-college") == ""  # unknown values are ignored
     assert page.input_value("#sorts-classe") == "" and page.input_value("#sorts-resistance") == ""
-    assert (page.input_value("#sorts-min"), page.input_value("#sorts-max")) == ("1", "10")
+    highest = max(s["level_max"] for s in spells)
+    assert (page.input_value("#sorts-min"), page.input_value("#sorts-max")) == ("1", str(highest))
     assert page.locator("#table-sorts th[aria-sort]").count() == 0
     t.wait_count(0)
     assert t.query() == {"texte": [payload]}  # the URL now holds only what is applied

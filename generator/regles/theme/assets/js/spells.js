@@ -241,6 +241,10 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     if (row.resistanceBase) count(resistances, row.resistanceBase); else withoutResistance += 1;
   }
   const sorted = (m) => Array.from(m.keys()).sort(alphabetical);
+  // The levels the export uses, from its lowest to its highest (all of them without rows).
+  const lowest = rows.length ? Math.min(...rows.map((r) => r.min)) : 1;
+  const highest = rows.length ? Math.max(...rows.map((r) => r.max)) : MAX_LEVEL;
+  const anyLong = rows.some((r) => r.long);
 
   // Form --------------------------------------------------------------------------------
   const id = (s) => `sorts-${s}`;
@@ -259,7 +263,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   }
   const levelChoice = (name) => {
     const s = el("select", { id: id(name), name });
-    ROMAN_NUMERALS.forEach((r, i) => s.append(option(String(i + 1), r)));
+    for (let n = lowest; n <= highest; n += 1) s.append(option(String(n), ROMAN_NUMERALS[n - 1]));
     return s;
   };
   const minChoice = levelChoice("min");
@@ -294,10 +298,11 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
       field("max", "à", maxChoice)),
-    field("classe", label("classe", "Classe"), classChoice),
-    field("resistance", label("resistance", "Résistance"), resistanceChoice),
+    // A filter of a field no entry has is left out (another game's export).
+    classes.size ? field("classe", label("classe", "Classe"), classChoice) : null,
+    resistances.size ? field("resistance", label("resistance", "Résistance"), resistanceChoice) : null,
     el("div", { class: "sorts-cases" },
-      el("label", { for: id("long") }, longBox, " « Temps : long » seulement"),
+      anyLong ? el("label", { for: id("long") }, longBox, " « Temps : long » seulement") : null,
       el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")));
   const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": phrase("index_filter") },
     field("texte", phrase("index_search"), textInput, "sorts-champ--texte"),
@@ -335,14 +340,18 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // Without headers (a list of cards): « Trier par » and the order, in the form.
   const SORT_NAMES = { nom: "Nom", college: label("college", phrase("search_group_any")), niveaux: label("niveaux", "Niveaux"),
     classe: label("classe", "Classe"), duree: "Durée", temps: "Temps", resistance: label("resistance", "Résistance") };
+  // A column no entry fills is not offered (another game's export).
+  const filled = { classe: classes.size > 0, resistance: resistances.size > 0,
+    duree: rows.some((r) => r.duration), temps: rows.some((r) => r.castingTime) };
   const sortChoice = headers.length ? null : el("select", { id: id("tri"), name: "tri" },
-    option("", "Ordre de la liste"), ...COLUMNS.map((c) => option(c, SORT_NAMES[c])));
+    option("", "Ordre de la liste"),
+    ...COLUMNS.filter((c) => filled[c] !== false).map((c) => option(c, SORT_NAMES[c])));
   const orderChoice = headers.length ? null : el("select", { id: id("ordre"), name: "ordre" },
     option("asc", "croissant"), option("desc", "décroissant"));
   if (sortChoice) more.append(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
 
   // State -------------------------------------------------------------------------------
-  const DEFAULT = { text: "", college: "", min: 1, max: MAX_LEVEL, spellClass: "", resistance: "",
+  const DEFAULT = { text: "", college: "", min: lowest, max: highest, spellClass: "", resistance: "",
     longOnly: false, descriptions: false, sort: "", order: "asc" };
   let state = { ...DEFAULT };
   const valuesOf = (select) => new Set(Array.from(select.options, (o) => o.value));
@@ -357,10 +366,10 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     s.resistance = within(resistanceChoice, p.get("resistance"));
     const level = (v, fallback) => {
       const n = /^\d{1,2}$/.test(v || "") ? Number(v) : NaN;
-      return n >= 1 && n <= MAX_LEVEL ? n : fallback;
+      return n >= lowest && n <= highest ? n : fallback;
     };
-    s.min = level(p.get("min"), 1);
-    s.max = level(p.get("max"), MAX_LEVEL);
+    s.min = level(p.get("min"), lowest);
+    s.max = level(p.get("max"), highest);
     if (s.min > s.max) [s.min, s.max] = [s.max, s.min];
     s.longOnly = p.get("long") === "1";
     s.descriptions = p.get("desc") === "1";
