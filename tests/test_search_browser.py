@@ -330,7 +330,7 @@ def test_keys_open_and_close_the_box(tab: Tab) -> None:
     # Typing "s" in a calculator's field stays in that field.
     form = page.locator("form.calculateur").first
     form.scroll_into_view_if_needed()  # far down the page, folded until the reader nears
-    field = form.locator("input[type=number]").first
+    field = form.locator("input[data-type=int], input[data-type=float]").first
     field.wait_for(state="visible")
     field.focus()
     page.keyboard.press("s")

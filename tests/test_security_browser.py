@@ -71,11 +71,15 @@ def test_calculator_inputs_from_the_address_are_text(browser: Any, site_url: str
     form = page.locator("form[data-calculateur='dice']")
     assert form.locator("[name='expression']").input_value() == hostile
     form.locator(".erreur").first.wait_for(state="visible", timeout=60000)
-    # A number field cannot even hold it: the browser empties it and the default applies.
+    # So does a number field (text, read as a number only when it is one): its message
+    # says a number is wanted.
     number = json.dumps({"score": hostile})
     page.goto(f"{site_url}jeu/caracteristiques/?modificateur={quote(number)}")
     widget = page.locator("form[data-calculateur='modificateur']")
-    assert widget.locator("[name='score']").input_value() == ""
+    assert widget.locator("[name='score']").input_value() == hostile
+    message = widget.locator(".erreur").first
+    message.wait_for(state="visible", timeout=60000)
+    assert "nombre" in message.inner_text()
     assert page.evaluate("window.__pwned") is None
     assert page.locator("form.calculateur img").count() == 0
     context.close()

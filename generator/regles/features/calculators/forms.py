@@ -46,6 +46,13 @@ def start_value(spec: Mapping[str, Any]) -> object:
 _DEFAULT = object()  # a field shows its catalogue default unless given a value
 
 
+def number_text(value: object) -> str:
+    """A number as a French reader types it: « 9 » (not « 9.0 »), « 7,5 »."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).replace(".", ",") if isinstance(value, int | float) else str(value)
+
+
 def _field(
     calc_id: str, spec: Mapping[str, Any], prefix: str = "", value: object = _DEFAULT
 ) -> str:
@@ -102,17 +109,14 @@ def _field(
         )
         control = f"<select {common}>{options}</select>"
     elif kind in ("int", "float"):
-        bounds = "".join(
-            f' {key}="{_attr(spec[key])}"'
-            for key in ("min", "max", "step")
-            if spec.get(key) is not None
-        )
-        if kind == "int" and spec.get("step") is None:
-            bounds += ' step="1"'
-        elif kind == "float" and spec.get("step") is None:
-            bounds += ' step="any"'
-        value = "" if default is None else f' value="{_attr(default)}"'
-        control = f'<input type="number" inputmode="decimal" {common}{bounds}{value}>'
+        # Text, not type="number": that one reads « 7,5 » by the browser's locale (75, or
+        # nothing) and never says so. The page's script reads « 7,5 » and « 7.5 » alike and
+        # leaves anything else to the rules' message (rules.js readControl). A phone shows
+        # its number pad unless the value may be negative (the pad may lack « - »).
+        signed = spec.get("min") is None or spec["min"] < 0
+        pad = "" if signed else f' inputmode="{"numeric" if kind == "int" else "decimal"}"'
+        value = "" if default is None else f' value="{_attr(number_text(default))}"'
+        control = f'<input type="text"{pad} autocomplete="off" {common}{value}>'
     else:
         if kind == "int_list" and isinstance(default, list):
             default = ", ".join(str(v) for v in default)

@@ -382,6 +382,20 @@ rules.charts = {
 
 /* ---------------------------------------------------------------- widgets */
 
+// A number as phones and people type it: « 7,5 » or « 7.5 », a sign, spaces between the
+// thousands (« 1 500 »). Anything else (« 7,5,2 », « 1,000.5 », « douze ») stays the text it
+// is, and the rules say the field wants a number: never a different number than the one meant.
+const TYPED_NUMBER = /^[-+−]?(\d+([.,]\d*)?|[.,]\d+)$/;
+
+export function readNumber(raw) {
+  const compact = raw.replace(/[\s\u00a0\u202f]/g, "");
+  if (!TYPED_NUMBER.test(compact)) return raw;
+  return Number(compact.replace("−", "-").replace(",", "."));
+}
+
+/** A number written back into a field the French way: « 7,5 », « 9 ». */
+const numberText = (value) => String(value).replace(".", ",");
+
 function readControl(control) {
   const type = control.dataset.type;
   if (type === "bool") return control.checked;
@@ -391,10 +405,7 @@ function readControl(control) {
     return option && option.dataset.json ? JSON.parse(option.dataset.json) : raw;
   }
   if (raw === "") return undefined; // the calculator's default applies
-  if (type === "int" || type === "float") {
-    const value = Number(raw.replace(",", "."));
-    return Number.isFinite(value) ? value : raw; // the calculator explains a non-number
-  }
+  if (type === "int" || type === "float") return readNumber(raw);
   if (type === "int_list") {
     return raw
       .split(/[\s,;]+/)
@@ -411,6 +422,7 @@ function writeControl(control, value) {
     const wanted = JSON.stringify(value);
     for (const option of control.options) option.selected = option.dataset.json === wanted;
   } else if (Array.isArray(value)) control.value = value.join(", ");
+  else if (typeof value === "number" && (type === "int" || type === "float")) control.value = numberText(value);
   else control.value = value === null || value === undefined ? "" : String(value);
 }
 
