@@ -399,3 +399,16 @@ def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
     assert search.area_of(prayers, "prieres/culte.md") == search.Area(
         None, "Prières", "Foi", database=True
     )
+
+
+def test_words_that_only_follow_an_elision_are_given_to_the_search() -> None:
+    body = "<p>Une attaque d’opportunité, l’aube et l&#8217;ombre ; qu’il dorme.</p><p>aube</p>"
+    # « aube » stands alone elsewhere, « il » is too short to search: neither is repeated.
+    assert search.elided_words("", body) == ["opportunité", "ombre"]
+    assert search.elided_words("Attaques d’Opportunité", "") == ["Opportunité"]
+    record = search.Record(
+        url="jeu/#x", title="Attaques d’Opportunité", body=body, kind="Règles", page="Jeu", level=2
+    )
+    document = search.record_document(record)
+    assert 'data-pagefind-meta="elisions:opportunité ombre"' in document
+    assert 'data-pagefind-meta="titre_elisions:Opportunité"' in document

@@ -316,6 +316,16 @@ def test_a_rule_comes_before_the_spells_when_the_query_names_it(tab: Tab) -> Non
     assert first_urls(page, tab.root, "blast sonore")[0] == "sorts/acoustique/#blast-sonore"
 
 
+def test_a_word_after_an_elision_is_found_on_its_own(tab: Tab) -> None:
+    """« Attaques d’Opportunité »: Pagefind keeps « d’opportunité » as one word; the build
+    gives the words that only follow an elision as searchable metadata, the title's weighed
+    as the title, so that the word typed alone (with or without accents) finds it first."""
+    page = tab.open("licences/")
+    for query in ("opportunite", "opportunité", "d’opportunité", "d'opportunite"):
+        found = first_urls(page, tab.root, query)
+        assert found and found[0].endswith("#attaques-d-opportunite"), (query, found)
+
+
 def test_keys_open_and_close_the_box(tab: Tab) -> None:
     page = tab.open("maison/poids-transportable/")
     box = "[data-recherche-saisie]"

@@ -95,6 +95,31 @@ CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
 PRINCIPAL_META = "principal"
 ANNEX_META = "annexe"  # a record of a page about the spell export: ranked after the others
+# The words of a record that only ever follow an elided article or pronoun (« d’opportunité »,
+# « l’aube »): Pagefind keeps « d’opportunité » as one word, which « opportunité » never finds.
+# Searchable metadata, never shown.
+ELIDED_META = "elisions"
+ELIDED_TITLE_META = "titre_elisions"  # those of the title: weighed as the title (search.js)
+ELIDED = re.compile(
+    r"(?<![\w’'])(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu)[’'](\w[\w-]*)", re.IGNORECASE
+)
+_WORD = re.compile(r"\w[\w-]*")
+_TAG = re.compile(r"<[^>]*>")
+
+
+def elided_words(title: str, body: str) -> list[str]:
+    """The words of a record (its title, its HTML body's text) that follow an elision and
+    never stand on their own there, in their order: what « opportunité » must find."""
+    text = html.unescape(_TAG.sub(" ", f"{title} {body}"))
+    alone = {w.lower() for w in _WORD.findall(ELIDED.sub(" ", text))}
+    found: dict[str, str] = {}
+    for match in ELIDED.finditer(text):
+        word = match.group(1)
+        if len(word) >= 3 and word.lower() not in alone:  # « qu’il », « l’on »: no search
+            found.setdefault(word.lower(), word)
+    return list(found.values())
+
+
 PRINCIPAL_LEVEL = 2
 DEPTH_FILTER = "profondeur"
 
@@ -447,7 +472,11 @@ def record_document(record: Record) -> str:
     - filter `profondeur`: the heading level, for the result list to order exact title
       matches (never shown as a filter).
     """
-    meta = {CONTEXT_META: record.context}
+    meta = {
+        CONTEXT_META: record.context,
+        ELIDED_META: " ".join(elided_words("", record.body)),
+        ELIDED_TITLE_META: " ".join(elided_words(record.title, "")),
+    }
     if record.level <= PRINCIPAL_LEVEL:
         meta[PRINCIPAL_META] = record.title
     if record.annex:

@@ -48,7 +48,9 @@ const DEPTH = "profondeur";
 const RULES_TYPE = "Règles"; // the type filter of the rules sections' records
 const RULES_RERANK = 10; // results of the rules-only search merged into the reranked ones
 const TYPE_LABELS = { Site: "Pages du site" }; // type filter values shown as the reader reads them
-const RANKING = { metaWeights: { title: 5, principal: 1, contexte: 1 } };
+// `titre_elisions`: the words of the title that follow an elision (« Attaques d’Opportunité »
+// found by « opportunité »), weighed as the title (features/search/index.py).
+const RANKING = { metaWeights: { title: 5, titre_elisions: 5, principal: 1, contexte: 1 } };
 
 const state = {
   pagefind: null, // Promise of the initialised Pagefind module
