@@ -123,12 +123,13 @@ class ScriptEntry:
 
 
 def page_script(
-    entries: Sequence[ScriptEntry], node_modules: Path, cache: Path | None
+    entries: Sequence[ScriptEntry], node_modules: Path, cache: Path | None, prelude: str = ""
 ) -> tuple[Bundle, set[Path]]:
-    """The pages' one script, `assets/js/site.<hash>.js`: each entry and the graph of its
-    imports bundled by esbuild, in the entries' order; and every file of those graphs, which
-    the site then does not serve on their own."""
-    codes: list[str] = []
+    """The pages' one script, `assets/js/site.<hash>.js`: `prelude` (the site's build data,
+    set before any module runs), then each entry and the graph of its imports bundled by
+    esbuild, in the entries' order; and every file of those graphs, which the site then does
+    not serve on their own."""
+    codes: list[str] = [prelude] if prelude else []
     inputs: list[str] = []
     graph: set[Path] = set()
     for entry in entries:

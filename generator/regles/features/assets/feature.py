@@ -22,6 +22,7 @@ from regles.features.assets.csp import add_policy
 from regles.features.assets.minify import MinifyError
 from regles.features.assets.theme import THEME_DIR
 from regles.features.assets.wrapped_tables import wrap_tables
+from regles.features.spells.phrases import scripts_prelude
 
 __all__ = ["THEME_BUNDLE_PREFIX", "AssetsFeature"]
 
@@ -67,8 +68,10 @@ class AssetsFeature:
                 )
             folder = THEME_DIR if script.source.is_relative_to(THEME_DIR) else settings.project
             entries.append(ScriptEntry(script.source, folder))
+        # The database's sentences for the scripts, once in the page script (phrases.py).
+        prelude = scripts_prelude(settings.spells.words if settings.spells else None)
         try:
-            js, graph = page_script(entries, settings.node_modules, settings.cache_dir)
+            js, graph = page_script(entries, settings.node_modules, settings.cache_dir, prelude)
         except MinifyError as error:
             raise BuildError(f"extra_javascript : {error}") from error
         changes.removed |= {

@@ -4,21 +4,17 @@ added to the owner's and to the nav, its index's table, its entries as link targ
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
-
 from regles.core.report import Problem
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import FileChanges, GeneratedPage, HtmlJob, SiteFile, Stages
 from regles.features.links.references import SpellTarget
 from regles.features.spells.book import DATA_FILE, SpellBook, read_spell_book
-from regles.features.spells.phrases import phrases
 
 __all__ = ["SpellsFeature"]
 
@@ -47,9 +43,6 @@ class SpellsFeature:
         if self.site.settings.spells is None:
             return
         stages.nav.append(self.extend_nav)
-        # main.html's <meta name="regles-mots">: the scripts' sentences in the game's words.
-        said = json.dumps(phrases(self.site.settings.spells.words), ensure_ascii=False)
-        stages.template_globals["regles_phrases_json"] = Markup(html.escape(said, quote=True))
         stages.indexed.append(partial(self.name_list_page, stages.template_globals))
         stages.files.register(self.leave_out_export, "spell_export", 90)
         stages.pages.append(self.pages)

@@ -2,17 +2,20 @@
 the search box, the index of its entries, an entry's preview, a reader's lists.
 
 One place for every such sentence: the build writes those of the templates and pages, and
-gives the scripts theirs in each page (<meta name="regles-mots">, main.html), so that no
-script says « sort » unless the game does. A script fills `{name}`-like fields itself.
+gives the scripts theirs once, at the head of the pages' script (`scripts_prelude`, read by
+page.js's `phrase`), so that no script says « sort » unless the game does. A script fills
+`{name}`-like fields itself.
 """
 
 from __future__ import annotations
+
+import json
 
 from regles.core.slugs import slugify
 from regles.core.words import Words, capitalized
 from regles.features.spells.book import SpellSettings
 
-__all__ = ["NO_DATABASE", "phrases", "site_phrases"]
+__all__ = ["NO_DATABASE", "phrases", "scripts_prelude", "site_phrases"]
 
 # The search box of a site without a database.
 NO_DATABASE = {
@@ -283,3 +286,13 @@ def list_phrases(words: Words) -> dict[str, str]:
 def site_phrases(spells: SpellSettings | None) -> dict[str, str]:
     """The phrases of the site's database, or those of a site without one."""
     return phrases(spells.words) if spells is not None else dict(NO_DATABASE)
+
+
+def scripts_prelude(words: Words | None) -> str:
+    """The statement that gives the pages' scripts the sentences of the database whose words
+    are `words` (`rules.phrases`, page.js), once in the hashed page script rather than in
+    every page; "" for a site without a database."""
+    if words is None:
+        return ""
+    said = json.dumps(phrases(words), ensure_ascii=False, sort_keys=True)
+    return f"(window.rules = window.rules || {{}}).phrases = {said};"

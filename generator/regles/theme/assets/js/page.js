@@ -28,23 +28,11 @@ export function siteRoot() {
   return new URL("./", location.href);
 }
 
-/** A sentence about the site's database in the game's words (<meta name="regles-mots">,
- * main.html; written by features/spells/phrases.py), its `{name}` fields filled from
- * `values`; "" for a key the page does not have. Read at each call, as siteRoot. */
-let phrasesRead = { content: null, said: {} };
+/** A sentence about the site's database in the game's words (`rules.phrases`, set at the
+ * head of this script by the build: features/spells/phrases.py), its `{name}` fields filled
+ * from `values`; "" for a key the site does not have (no database). */
 export function phrase(key, values = {}) {
-  const meta = document.querySelector('meta[name="regles-mots"]');
-  const content = (meta && meta.getAttribute("content")) || "{}";
-  if (content !== phrasesRead.content) {
-    let said = {};
-    try {
-      said = JSON.parse(content);
-    } catch {
-      // a broken tag: no sentence rather than a broken page
-    }
-    phrasesRead = { content, said: said && typeof said === "object" ? said : {} };
-  }
-  const text = phrasesRead.said[key];
+  const text = (rules.phrases || {})[key];
   if (typeof text !== "string") return "";
   return text.replace(/\{(\w+)\}/g, (field, name) => (name in values ? String(values[name]) : field));
 }
