@@ -20,9 +20,8 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import ROOT, build_site
-from tests.test_another_game import adopt
-from tests.test_offline import SiteServer
+from tests.conftest import ROOT
+from tests.test_another_game import adopt, built_and_served
 
 PRAYERS = ROOT / "tests" / "integration" / "prieres" / "prieres.txt"
 SUBPATH = "brumes-prieres"
@@ -60,19 +59,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     assert "      app:\n" in text and text.endswith("\n")
     text = text.replace("      app:\n", DATABASE + "      app:\n", 1) + "  - Prières: []\n"
     config.write_text(text, encoding="utf-8")
-    www = tmp_path_factory.mktemp("prieres")
-    server = SiteServer(www)
-    url = f"{server.origin}/{SUBPATH}/"
-    result = build_site(www / SUBPATH, config, site_url=url)
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
-    yield www / SUBPATH, url, result.stdout + result.stderr
-    server.close()
+    yield from built_and_served(config, tmp_path_factory.mktemp("prieres"), SUBPATH)
 
 
 def said(html: str) -> list[str]:
     """What a page says to a reader: its visible text, and its labels, placeholders and
-    titles (the scripts' sentences are in a meta tag's content)."""
+    titles (the scripts' sentences are in the page script, checked in Chromium below)."""
     soup = BeautifulSoup(html, "html.parser")
     for hidden in soup.find_all(["script", "style"]):
         hidden.decompose()
@@ -116,107 +108,109 @@ WRITTEN = """() => {
 }"""
 
 
-@pytest.mark.browser
-def test_the_index_and_the_search_speak_the_game_s_words(
-    browser: Any, served: tuple[Path, str, str]
-) -> None:
-    """At 360 × 800, by touch and keyboard: the index's filters, what they say when nothing
-    is left, and the search box's filters and badges."""
-    _, url, _ = served
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page of a fresh context at 360 × 800, with touch."""
     context = browser.new_context(viewport={"width": 360, "height": 800}, has_touch=True)
     try:
-        page = context.new_page()
-        page.goto(url + "prieres/toutes-les-prieres/")
-        field = page.get_by_label("Rechercher une prière")
-        assert field.get_attribute("placeholder") == "nom, culte, champ… (accents facultatifs)"
-        field.tap()
-        page.keyboard.type("zzz", delay=20)
-        empty = page.locator(".sorts-vide")
-        empty.wait_for(state="visible")
-        assert empty.inner_text().startswith("Aucune prière ne correspond à ces filtres.")
-        written = page.evaluate(WRITTEN)
-        assert OTHER_WORDS.findall(written) == [], written
-        # Its levels are the export's (I to IV), and no filter asks for a field it lacks.
-        levels = page.eval_on_selector_all("#sorts-min option", "os => os.map(o => o.textContent)")
-        assert levels == ["I", "II", "III", "IV"]
-        assert page.locator("#sorts-classe, #sorts-resistance, #sorts-long").count() == 0
-
-        # The header's search box: its filters and each result's badge.
-        page.goto(url + "brumes/regles/")
-        badges = page.locator("[data-recherche-liste] .regles-recherche__badge")
-        found = set()
-        for query in ("crepuscule", "imposition"):
-            page.keyboard.press("/")
-            page.keyboard.press("Control+A")
-            page.keyboard.type(query, delay=20)
-            # The status line names the whole query once its results are shown.
-            status = page.locator("[data-recherche-etat]")
-            status.filter(has_text=f"«\u00a0{query}\u00a0»").wait_for()
-            found |= set(badges.all_inner_texts())
-        assert {"Prière", "Culte"} <= found, found
-        labels = page.eval_on_selector_all(
-            "[data-recherche-filtre]",
-            """els => els.map(s => [s.closest('label').querySelector('.regles-recherche__cache')
-                .textContent, s.options[0].textContent])""",
-        )
-        assert labels[1:] == [
-            ["Règles, prières ou pages du site", "Règle/prière"],
-            ["Culte de prières", "Culte"],
-        ]
-        types = page.eval_on_selector_all(
-            '[data-recherche-filtre="type"] option', "els => els.map(o => o.value)"
-        )
-        assert "Prières" in types and "Sorts" not in types, types
-        written = page.evaluate(WRITTEN)
-        assert OTHER_WORDS.findall(written) == [], written
+        yield context.new_page()
     finally:
         context.close()
 
 
 @pytest.mark.browser
+def test_the_index_and_the_search_speak_the_game_s_words(
+    phone: Any, served: tuple[Path, str, str]
+) -> None:
+    """At 360 × 800, by touch and keyboard: the index's filters, what they say when nothing
+    is left, and the search box's filters and badges."""
+    _, url, _ = served
+    page = phone
+    page.goto(url + "prieres/toutes-les-prieres/")
+    field = page.get_by_label("Rechercher une prière")
+    assert field.get_attribute("placeholder") == "nom, culte, champ… (accents facultatifs)"
+    field.tap()
+    page.keyboard.type("zzz", delay=20)
+    empty = page.locator(".sorts-vide")
+    empty.wait_for(state="visible")
+    assert empty.inner_text().startswith("Aucune prière ne correspond à ces filtres.")
+    written = page.evaluate(WRITTEN)
+    assert OTHER_WORDS.findall(written) == [], written
+    # Its levels are the export's (I to IV), and no filter asks for a field it lacks.
+    levels = page.eval_on_selector_all("#sorts-min option", "os => os.map(o => o.textContent)")
+    assert levels == ["I", "II", "III", "IV"]
+    assert page.locator("#sorts-classe, #sorts-resistance, #sorts-long").count() == 0
+
+    # The header's search box: its filters and each result's badge.
+    page.goto(url + "brumes/regles/")
+    badges = page.locator("[data-recherche-liste] .regles-recherche__badge")
+    found = set()
+    for query in ("crepuscule", "imposition"):
+        page.keyboard.press("/")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(query, delay=20)
+        # The status line names the whole query once its results are shown.
+        status = page.locator("[data-recherche-etat]")
+        status.filter(has_text=f"«\u00a0{query}\u00a0»").wait_for()
+        found |= set(badges.all_inner_texts())
+    assert {"Prière", "Culte"} <= found, found
+    labels = page.eval_on_selector_all(
+        "[data-recherche-filtre]",
+        """els => els.map(s => [s.closest('label').querySelector('.regles-recherche__cache')
+            .textContent, s.options[0].textContent])""",
+    )
+    assert labels[1:] == [
+        ["Règles, prières ou pages du site", "Règle/prière"],
+        ["Culte de prières", "Culte"],
+    ]
+    types = page.eval_on_selector_all(
+        '[data-recherche-filtre="type"] option', "els => els.map(o => o.value)"
+    )
+    assert "Prières" in types and "Sorts" not in types, types
+    written = page.evaluate(WRITTEN)
+    assert OTHER_WORDS.findall(written) == [], written
+
+
+@pytest.mark.browser
 def test_a_reader_keeps_prayers_in_a_book_of_prayers(
-    browser: Any, served: tuple[Path, str, str]
+    phone: Any, served: tuple[Path, str, str]
 ) -> None:
     """At 360 × 800, by touch: the list page empty, then a prayer added from the index into a
     first book named with the keyboard, then the book's page; every word the script writes
     is the game's."""
     _, url, _ = served
-    context = browser.new_context(viewport={"width": 360, "height": 800}, has_touch=True)
-    try:
-        page = context.new_page()
-        page.goto(url + "prieres/livre-de-prieres/")
-        empty = page.locator(".grimoire-vide")
-        empty.wait_for()
-        assert empty.inner_text().startswith("Aucun livre de prières dans ce navigateur")
-        assert "une page de culte ou l’aperçu d’une prière" in empty.inner_text()
-        written = page.evaluate(WRITTEN)
-        assert OTHER_WORDS.findall(written) == [], written
+    page = phone
+    page.goto(url + "prieres/livre-de-prieres/")
+    empty = page.locator(".grimoire-vide")
+    empty.wait_for()
+    assert empty.inner_text().startswith("Aucun livre de prières dans ce navigateur")
+    assert "une page de culte ou l’aperçu d’une prière" in empty.inner_text()
+    written = page.evaluate(WRITTEN)
+    assert OTHER_WORDS.findall(written) == [], written
 
-        page.goto(url + "prieres/toutes-les-prieres/")
-        page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").tap()
-        dialog = page.locator("dialog.grimoire-dialogue[open]")
-        dialog.wait_for()
-        assert dialog.locator("h2").inner_text() == "Ajouter à un livre de prières"
-        assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
-        written = page.evaluate(WRITTEN)
-        assert OTHER_WORDS.findall(written) == [], written
-        dialog.locator("#grimoire-dialogue-nom").tap()
-        page.keyboard.type("Aldric", delay=20)
-        dialog.locator("button[value=ajouter]").tap()
-        notice = page.locator(".grimoire-annonce")
-        notice.wait_for()
-        assert OTHER_WORDS.findall(notice.inner_text()) == [], notice.inner_text()
+    page.goto(url + "prieres/toutes-les-prieres/")
+    page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").tap()
+    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog.wait_for()
+    assert dialog.locator("h2").inner_text() == "Ajouter à un livre de prières"
+    assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
+    written = page.evaluate(WRITTEN)
+    assert OTHER_WORDS.findall(written) == [], written
+    dialog.locator("#grimoire-dialogue-nom").tap()
+    page.keyboard.type("Aldric", delay=20)
+    dialog.locator("button[value=ajouter]").tap()
+    notice = page.locator(".grimoire-annonce")
+    notice.wait_for()
+    assert OTHER_WORDS.findall(notice.inner_text()) == [], notice.inner_text()
 
-        page.goto(url + "prieres/livre-de-prieres/")
-        title = page.locator(".grimoire-impression-titre")
-        title.wait_for(state="attached")
-        assert title.text_content() == "Livre de prières «\u00a0Aldric\u00a0» (1 prière)"
-        page.get_by_role("button", name="Vider").tap()
-        confirm = page.locator("dialog.grimoire-dialogue[open]")
-        confirm.wait_for()
-        assert confirm.locator("h2").inner_text() == "Vider le livre de prières"
-        written = page.evaluate(WRITTEN)
-        assert OTHER_WORDS.findall(written) == [], written
-        confirm.get_by_role("button", name="Annuler").tap()
-    finally:
-        context.close()
+    page.goto(url + "prieres/livre-de-prieres/")
+    title = page.locator(".grimoire-impression-titre")
+    title.wait_for(state="attached")
+    assert title.text_content() == "Livre de prières «\u00a0Aldric\u00a0» (1 prière)"
+    page.get_by_role("button", name="Vider").tap()
+    confirm = page.locator("dialog.grimoire-dialogue[open]")
+    confirm.wait_for()
+    assert confirm.locator("h2").inner_text() == "Vider le livre de prières"
+    written = page.evaluate(WRITTEN)
+    assert OTHER_WORDS.findall(written) == [], written
+    confirm.get_by_role("button", name="Annuler").tap()

@@ -48,19 +48,26 @@ def adopt(folder: Path) -> Path:
     return config
 
 
+def built_and_served(config: Path, www: Path, subpath: str) -> Iterator[tuple[Path, str, str]]:
+    """`config`'s site built strict for, and served at, http://127.0.0.1:<port>/<subpath>/
+    from `www`: its folder, its address and the build's output."""
+    server = SiteServer(www)
+    url = f"{server.origin}/{subpath}/"
+    try:
+        result = build_site(www / subpath, config, site_url=url)
+        if result.returncode != 0:
+            pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
+        yield www / subpath, url, result.stdout + result.stderr
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, str]]:
     """The adopted site built for, and served at, http://127.0.0.1:<port>/brumes-site/;
     with the build's output."""
     config = adopt(tmp_path_factory.mktemp("adoption") / "brumes")
-    www = tmp_path_factory.mktemp("autre-jeu")
-    server = SiteServer(www)
-    url = f"{server.origin}/{SUBPATH}/"
-    result = build_site(www / SUBPATH, config, site_url=url)
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
-    yield www / SUBPATH, url, result.stdout + result.stderr
-    server.close()
+    yield from built_and_served(config, tmp_path_factory.mktemp("autre-jeu"), SUBPATH)
 
 
 def test_it_builds_strict_without_a_warning_nor_spell_pages(
