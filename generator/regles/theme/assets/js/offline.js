@@ -19,7 +19,7 @@
  * data-hors-ligne (the phase, below), data-hors-ligne-texte="pret" once every page and the
  * search are stored, data-hors-ligne-calculateurs="pret" once the later files are too.
  */
-import { el, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot } from "./page.js";
+import { el, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot, whenIdle } from "./page.js";
 
 const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
@@ -544,12 +544,6 @@ function start() {
 function afterLoad(action) {
   if (document.readyState === "complete") action();
   else window.addEventListener("load", action, { once: true });
-}
-
-// When the browser has nothing else to do, or after two seconds at the latest.
-function whenIdle(action) {
-  if (window.requestIdleCallback) requestIdleCallback(action, { timeout: 2000 });
-  else setTimeout(action, 0);
 }
 
 // Installation -----------------------------------------------------------------------------

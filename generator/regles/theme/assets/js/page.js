@@ -99,6 +99,13 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** `action` when the browser has nothing else to do, or after two seconds at the latest: a
+ * busy page (a slow phone, a long download beside it) may never be idle. */
+export function whenIdle(action) {
+  if (window.requestIdleCallback) requestIdleCallback(action, { timeout: 2000 });
+  else setTimeout(action, 0);
+}
+
 /** Runs `setup` on every page: the first one, and each one Material's instant navigation
  * brings in (its document$ observable). Each set-up is a task of its own: run together from
  * the same document$ emission, they made one long task that held the page's first taps.

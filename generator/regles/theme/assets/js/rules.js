@@ -2,7 +2,7 @@
  * calculator widgets generated at build time, and the inline dice buttons.
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { barsIcon, drawChart } from "./charts.js";
-import { el, onEachPage, rules, siteRoot } from "./page.js";
+import { el, onEachPage, rules, siteRoot, whenIdle } from "./page.js";
 
 const STATE = {
   worker: null,
@@ -1059,8 +1059,7 @@ function setupPage() {
     // Start Python while the reader reads, not while the page is still loading: once the
     // page has been painted (as the offline download, offline.js), when the browser is
     // idle. A calculator used before that starts it at once (once the page has loaded, boot).
-    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-    requestAnimationFrame(() => setTimeout(() => idle(() => boot().catch(() => {})), 0));
+    requestAnimationFrame(() => setTimeout(() => whenIdle(() => boot().catch(() => {})), 0));
   }
 }
 
