@@ -901,6 +901,8 @@ def test_filters_survive_instant_navigation_and_back(
     # Away with Material's instant navigation (no reload), then history back.
     page.locator(".md-sidebar--primary a.md-nav__link[href$='acoustique/']").first.click()
     page.wait_for_url(t.base + "sorts/acoustique/")
+    # The address changes before the new content is in: wait for the index to be gone.
+    page.wait_for_selector("#table-sorts", state="detached")
     page.wait_for_selector("article a.lien-sort")
     assert is_the_marked_document(page)
     page.locator("article a.lien-sort").first.hover()  # previews work after the navigation
@@ -927,10 +929,13 @@ def test_filters_survive_instant_navigation_and_back(
     assert page.locator(".sort-apercu").count() == 1
 
     # Twice more away and back: still one handler per control (one replaceState per input).
+    here = page.url
     for _ in range(2):
         page.locator(".md-sidebar--primary a.md-nav__link[href$='illusions/']").first.click()
         page.wait_for_url(t.base + "sorts/illusions/")
+        page.wait_for_selector("#table-sorts", state="detached")
         page.go_back()
+        page.wait_for_url(here)
         page.wait_for_selector(READY, state="attached")
     assert is_the_marked_document(page)
     calls = page.evaluate(
