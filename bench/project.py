@@ -28,6 +28,7 @@ __all__ = [
     "BenchError",
     "BuildSample",
     "SpellSource",
+    "databases_of",
     "free_port",
     "load_mkdocs_yaml",
     "mirror_project",
@@ -49,8 +50,8 @@ def build_environment(**extra: str) -> dict[str, str]:
     return {**env, **MKDOCS_ENV, **extra}
 # What a mirror of the project does not link back to: its own copies, and what is not source.
 NOT_MIRRORED = {".git", ".venv", "site", "build", "mkdocs.yml", "bench"}
-# The `export:` of the `regles` plugin's `spells:` block (the only `export:` of mkdocs.yml).
-_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+)export:[^\n]*\n")
+# The first database's export (`export:`, or `- export:` as the first item of `databases:`).
+_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+(?:- )?)export:[^\n]*\n")
 
 
 class BenchError(RuntimeError):
@@ -112,6 +113,13 @@ def plugin_options(config: dict[str, Any], name: str) -> dict[str, Any] | None:
     return None
 
 
+def databases_of(options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The databases the `regles` plugin's options declare (`databases:`, or the one block
+    `spells:` of the first sites), in their order."""
+    listed = options.get("databases") or ([options["spells"]] if options.get("spells") else [])
+    return [dict(d) for d in listed if isinstance(d, dict)]
+
+
 def with_spells_export(config_text: str, export: Path) -> str:
     """mkdocs.yml's text with the `regles` plugin reading another export."""
     match = _SPELLS_EXPORT.search(config_text)
@@ -167,11 +175,9 @@ def spell_source() -> SpellSource:
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     options = plugin_options(config, "regles") or {}
-    spells = options.get("spells")
-    if not isinstance(spells, dict) or not spells.get("export"):
-        raise BenchError(
-            "mkdocs.yml : pas d’export de sorts (spells.export) dans le greffon regles"
-        )
+    spells = next(iter(databases_of(options)), None)
+    if spells is None or not spells.get("export"):
+        raise BenchError("mkdocs.yml : pas de base (databases: - export: …) dans le greffon regles")
     path = ROOT / str(spells["export"])
     text = spellbook.read_export(path)
     return SpellSource(

@@ -1,9 +1,12 @@
-"""A game's own database in a site that `regles new` wrote: the Brumes' prayers
-(tests/integration/prieres/prieres.txt: 2 cultes, 10 prières, rangs I à IV), declared with
+"""A game's own databases in a site that `regles new` wrote: the Brumes' prayers
+(tests/integration/prieres/prieres.txt: 2 cultes, 10 prières, rangs I à IV) and its bestiary
+(tests/integration/bestiaire/bestiaire.txt: 2 habitats, 5 monstres, I à III), declared with
 the game's words and nothing else (no title: they come from the words). What the generator
-writes about them says « prière », « culte » and « livre de prières », never this site's
-« sort », « collège » or « grimoire »: in the built pages, in the search box, and in what the
-index's and the search's scripts write, in Chromium.
+writes about them says « prière », « culte », « livre de prières », « monstre », « habitat »
+and « carnet de chasse », never this site's « sort », « collège » or « grimoire »: in the
+built pages, in the search box, and in what the index's and the search's scripts write, in
+Chromium. The game's rules link to its prayers (`linked_from`), and each database keeps its
+own pages, data file, search type and readers' lists.
 
 The list page's address and title come from the words too (prieres/livre-de-prieres/,
 « Mon livre de prières »), and its script's dialogs, notices and empty states agree with them
@@ -11,6 +14,7 @@ The list page's address and title come from the words too (prieres/livre-de-prie
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -24,16 +28,29 @@ from tests.conftest import ROOT
 from tests.test_another_game import adopt, built_and_served
 
 PRAYERS = ROOT / "tests" / "integration" / "prieres" / "prieres.txt"
+BESTIARY = ROOT / "tests" / "integration" / "bestiaire" / "bestiaire.txt"
 SUBPATH = "brumes-prieres"
-DATABASE = """      spells:
-        export: prieres.txt
-        folder: prieres
-        section: Prières
-        words:
-          entry: {one: prière, many: prières, gender: f}
-          group: {one: culte, many: cultes, gender: m}
-          list: {one: livre de prières, many: livres de prières, gender: m}
+# Two databases: the prayers (a feminine entry, a masculine group), which the game's rules
+# name, and a bestiary (masculine words, « de l'habitat »).
+DATABASES = """      databases:
+        - export: prieres.txt
+          folder: prieres
+          section: Prières
+          words:
+            entry: {one: prière, many: prières, gender: f}
+            group: {one: culte, many: cultes, gender: m}
+            list: {one: livre de prières, many: livres de prières, gender: m}
+          linked_from: [brumes]
+        - export: bestiaire.txt
+          folder: bestiaire
+          section: Bestiaire
+          words:
+            entry: {one: monstre, many: monstres, gender: m}
+            group: {one: habitat, many: habitats, gender: m}
+            list: {one: carnet de chasse, many: carnets de chasse, gender: m}
 """
+# What the game master writes in a rules page: a prayer, by its name in italics.
+RULES_MENTION = "\n## Soins\n\nUn fidèle blessé demande l’_Imposition des mains_.\n"
 # This site's words, which no sentence about the prayers may use.
 OTHER_WORDS = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
 # What the generator writes about the database (the other pages are the game's text).
@@ -44,7 +61,12 @@ PAGES = (
     "prieres/culte-de-l-aube/index.html",
     "prieres/livre-de-prieres/index.html",
     "prieres/champs-et-abreviations/index.html",
+    "bestiaire/tous-les-monstres/index.html",
+    "bestiaire/marais/index.html",
+    "bestiaire/carnet-de-chasse/index.html",
+    "bestiaire/champs-et-abreviations/index.html",
 )
+SHOTS = Path("/tmp/databases-shots")  # screenshots of the phone journeys, to look at
 SAID_ATTRIBUTES = ("aria-label", "placeholder", "title", "content", "data-label")
 
 
@@ -55,10 +77,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     folder = tmp_path_factory.mktemp("adoption") / "brumes"
     config = adopt(folder)
     shutil.copy(PRAYERS, folder / "prieres.txt")
+    shutil.copy(BESTIARY, folder / "bestiaire.txt")
     text = config.read_text(encoding="utf-8")
     assert "      app:\n" in text and text.endswith("\n")
-    text = text.replace("      app:\n", DATABASE + "      app:\n", 1) + "  - Prières: []\n"
-    config.write_text(text, encoding="utf-8")
+    text = text.replace("      app:\n", DATABASES + "      app:\n", 1)
+    config.write_text(text + "  - Prières: []\n  - Bestiaire: []\n", encoding="utf-8")
+    rules = folder / "content" / "brumes" / "regles.md"
+    rules.write_text(rules.read_text(encoding="utf-8") + RULES_MENTION, encoding="utf-8")
     yield from built_and_served(config, tmp_path_factory.mktemp("prieres"), SUBPATH)
 
 
@@ -80,8 +105,24 @@ def test_it_builds_strict_with_the_prayers_in_their_own_words(
     site, _, output = served
     assert "WARNING" not in output and "Traceback" not in output, output
     assert "2 cultes, 10 prières publiées, aucune entrée écartée pour erreur" in output
+    assert "2 habitats, 5 monstres publiés, aucune entrée écartée pour erreur" in output
     for page in PAGES:
         assert (site / page).is_file(), page
+    # Each database's entries in a data file of its own.
+    for folder, n in (("prieres", 10), ("bestiaire", 5)):
+        records = json.loads((site / "data" / "bases" / f"{folder}.json").read_text("utf-8"))
+        assert len(records) == n and all(r["url"].startswith(f"{folder}/") for r in records)
+
+
+def test_a_rules_page_links_to_the_database_it_is_linked_from(
+    served: tuple[Path, str, str],
+) -> None:
+    site, _, _ = served
+    soup = BeautifulSoup((site / "brumes/regles/index.html").read_text("utf-8"), "html.parser")
+    link = soup.find("a", string="Imposition des mains")
+    assert link is not None and link["href"].endswith(
+        "prieres/culte-de-l-aube/#imposition-des-mains"
+    ), link
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -145,7 +186,7 @@ def test_the_index_and_the_search_speak_the_game_s_words(
     page.goto(url + "brumes/regles/")
     badges = page.locator("[data-recherche-liste] .regles-recherche__badge")
     found = set()
-    for query in ("crepuscule", "imposition"):
+    for query in ("crepuscule", "imposition", "marais", "goule"):
         page.keyboard.press("/")
         page.keyboard.press("Control+A")
         page.keyboard.type(query, delay=20)
@@ -153,20 +194,21 @@ def test_the_index_and_the_search_speak_the_game_s_words(
         status = page.locator("[data-recherche-etat]")
         status.filter(has_text=f"«\u00a0{query}\u00a0»").wait_for()
         found |= set(badges.all_inner_texts())
-    assert {"Prière", "Culte"} <= found, found
+    page.screenshot(path=SHOTS / "recherche.png")
+    assert {"Prière", "Culte", "Monstre", "Habitat"} <= found, found
     labels = page.eval_on_selector_all(
         "[data-recherche-filtre]",
         """els => els.map(s => [s.closest('label').querySelector('.regles-recherche__cache')
             .textContent, s.options[0].textContent])""",
     )
     assert labels[1:] == [
-        ["Règles, prières ou pages du site", "Règle/prière"],
-        ["Culte de prières", "Culte"],
+        ["Règles, prières, monstres ou pages du site", "Type"],
+        ["Culte ou habitat", "Culte/habitat"],
     ]
     types = page.eval_on_selector_all(
         '[data-recherche-filtre="type"] option', "els => els.map(o => o.value)"
     )
-    assert "Prières" in types and "Sorts" not in types, types
+    assert {"Prières", "Monstres"} <= set(types) and "Sorts" not in types, types
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
 
@@ -214,3 +256,66 @@ def test_a_reader_keeps_prayers_in_a_book_of_prayers(
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
     confirm.get_by_role("button", name="Annuler").tap()
+
+
+@pytest.mark.browser
+def test_each_database_keeps_its_own_lists(phone: Any, served: tuple[Path, str, str]) -> None:
+    """At 360 × 800, by touch: a prayer kept from the rules page's link (its preview), then a
+    monster from the bestiary's index. The bestiary's first list is its own (« Votre premier
+    carnet de chasse »), each list page shows its own entry, and both pages agree with their
+    database's words."""
+    _, url, _ = served
+    page = phone
+    page.goto(url + "brumes/regles/")
+    link = page.locator("article a", has_text="Imposition des mains")
+    link.tap()  # the first tap opens the preview
+    add = page.locator("#sort-apercu button.grimoire-ajout")
+    add.wait_for()
+    page.screenshot(path=SHOTS / "apercu-priere.png")
+    title = str(add.get_attribute("title")).replace("\u00a0", " ")
+    assert title == "Ajouter « Imposition des mains » à un livre de prières"
+    add.tap()
+    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog.wait_for()
+    assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
+    dialog.locator("#grimoire-dialogue-nom").tap()
+    page.keyboard.type("Aldric", delay=20)
+    dialog.locator("button[value=ajouter]").tap()
+    page.locator(".grimoire-annonce").wait_for()
+
+    page.goto(url + "bestiaire/tous-les-monstres/")
+    assert page.get_by_label("Rechercher un monstre").is_visible()
+    row = page.locator("#table-sorts tbody tr", has_text="Goule des brumes")
+    row.locator("button.grimoire-ajout").tap()
+    dialog.wait_for()
+    assert dialog.locator("h2").inner_text() == "Ajouter à un carnet de chasse"
+    assert dialog.locator("legend").inner_text() == "Votre premier carnet de chasse"
+    page.screenshot(path=SHOTS / "ajout-monstre.png")
+    dialog.locator("#grimoire-dialogue-nom").tap()
+    page.keyboard.type("Aldric", delay=20)
+    dialog.locator("button[value=ajouter]").tap()
+    notice = page.locator(".grimoire-annonce")
+    notice.wait_for()
+    assert "Goule des brumes" in notice.inner_text()
+
+    for address, title, entry in (
+        (
+            "bestiaire/carnet-de-chasse/",
+            "Carnet de chasse «\u00a0Aldric\u00a0» (1 monstre)",
+            "Goule",
+        ),
+        (
+            "prieres/livre-de-prieres/",
+            "Livre de prières «\u00a0Aldric\u00a0» (1 prière)",
+            "Imposition",
+        ),
+    ):
+        page.goto(url + address)
+        shown = page.locator(".grimoire-impression-titre")
+        shown.wait_for(state="attached")
+        assert shown.text_content() == title
+        page.screenshot(path=SHOTS / f"{address.split('/')[0]}-liste.png")
+        kept = page.locator("article.grimoire-sort").all_inner_texts()
+        assert len(kept) == 1 and entry in kept[0], kept
+        written = page.evaluate(WRITTEN)
+        assert OTHER_WORDS.findall(written) == [], written

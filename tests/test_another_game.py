@@ -75,7 +75,7 @@ def test_it_builds_strict_without_a_warning_nor_spell_pages(
 ) -> None:
     site, _, output = served
     assert "WARNING" not in output and "Traceback" not in output, output
-    assert not (site / "data" / "spells.json").exists()
+    assert not (site / "data" / "bases").exists()
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
     assert pages == [
         "brumes/combat/index.html",

@@ -14,7 +14,6 @@ import material
 import pytest
 from bs4 import BeautifulSoup
 
-from regles.core.words import DEFAULT_WORDS
 from regles.features.assets import minify as minify_module
 from regles.features.assets.bundle import (
     EAGER_HINT,
@@ -25,6 +24,7 @@ from regles.features.assets.bundle import (
 )
 from regles.features.assets.minify import MinifyError, bundle_modules, minify
 from regles.features.assets.theme import ENTRY_SCRIPT, STYLESHEETS, THEME_DIR
+from regles.features.spells.book import SpellSettings
 from regles.features.spells.phrases import scripts_prelude
 from tests.conftest import NODE_MODULES, build_site, variant_of_test_site
 
@@ -97,11 +97,13 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
         small = minify(body, source, NODE_MODULES).strip()
         assert small in text, source
         assert len(small) < 0.8 * len(body), source  # comments and spaces gone
-    # The script: opened by the hint, the database's sentences (the test site's are the
-    # default words'), then the one entry module's graph, bundled, minified.
+    # The script: opened by the hint, the database's folder, data file and sentences (the
+    # test site's words are the default ones), then the one entry module's graph, bundled,
+    # minified.
     assert js_sources == ["assets/js/site.js"]
     modules = bundle_modules(MODULES / "site.js", THEME_DIR, NODE_MODULES)
-    prelude = scripts_prelude(DEFAULT_WORDS)
+    prelude = scripts_prelude([SpellSettings(Path("sorts.txt"), "sorts.txt", "sorts", "S", "I")])
+    assert '"data": "data/bases/sorts.json"' in prelude and '"folder": "sorts"' in prelude
     assert script.read_text("utf-8") == EAGER_HINT + prelude + "\n;\n" + modules.code
     graph = set(modules.inputs)
     ours = {f"assets/js/{path.name}" for path in MODULES.iterdir() if path.name != WORKER}

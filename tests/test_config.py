@@ -10,7 +10,7 @@ import pytest
 from regles.core.build import BuildError, Settings, SiteBuild
 from regles.core.report import Kind
 from regles.core.slugs import slugify
-from regles.core.systems import Systems
+from regles.core.systems import Database, Systems
 from regles.features.spells.book import SpellSettings
 from regles.plugin import ReglesPlugin
 from tests.conftest import SITE_APP
@@ -58,6 +58,25 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
         "Champs et abréviations",
         {},
     )
+
+
+def test_databases_are_read_in_order_and_spells_is_one_of_them(tmp_path: Path) -> None:
+    prayers = {"entry": {"one": "prière", "many": "prières", "gender": "f"}}
+    options = {
+        "systems": {"jeu": "Jeu"},
+        "databases": [
+            {"export": "sorts.txt", "folder": "sorts", "section": "Magie"},
+            {"export": "foi.txt", "folder": "foi/", "section": "Foi", "words": prayers},
+        ],
+    }
+    plugin, errors, _ = load(options, tmp_path)
+    assert errors == []
+    found = [(d.folder, d.section, d.index_title) for d in plugin.config.databases]
+    assert found == [("sorts", "Magie", "Tous les sorts"), ("foi", "Foi", "Toutes les prières")]
+    # The block of the first sites, `spells:`, is the one entry of `databases:`.
+    old = {"spells": {"export": "sorts.txt", "folder": "sorts", "section": "Magie"}}
+    plugin, errors, _ = load(old, tmp_path)
+    assert errors == [] and [d.folder for d in plugin.config.databases] == ["sorts"]
 
 
 def test_a_databases_page_titles_default_to_its_own_words(tmp_path: Path) -> None:
@@ -135,7 +154,7 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "system": " "}},
-            "le nom du système des sorts est vide",
+            "le nom du système de la base est vide",
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "grimoire_title": " "}},
@@ -166,7 +185,7 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
                 "systems": {"sorts": "S"},
                 "spells": {"export": "e", "folder": "sorts", "section": "S"},
             },
-            "le dossier des sorts « sorts » est aussi déclaré sous « systems »",
+            "le dossier de la base « sorts » est aussi déclaré sous « systems »",
         ),
         (
             {
@@ -184,8 +203,26 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
                 "systems": {"jeu": "Jeu"},
                 "spells": {"export": "e", "folder": "s", "section": "S", "linked_from": ["regles"]},
             },
-            "« linked_from » : le dossier « regles » n’est pas déclaré sous « systems »",
+            "« linked_from » de la base « s » : le dossier « regles » n’est pas déclaré",
         ),
+        (
+            {
+                "spells": {"export": "e", "folder": "s", "section": "S"},
+                "databases": [{"export": "f", "folder": "t", "section": "T"}],
+            },
+            "« spells » et « databases » sont déclarés tous deux",
+        ),
+        (
+            {
+                "databases": [
+                    {"export": "e", "folder": "foi", "section": "S"},
+                    {"export": "f", "folder": "foi/sorts", "section": "T"},
+                ]
+            },
+            "deux bases dans le même dossier : « foi/sorts » et « foi »",
+        ),
+        ({"databases": {"export": "e"}}, "une liste de bases est attendue"),
+        ({"databases": [{"folder": "s", "section": "S"}]}, "export"),
         ({"search": {"synonyms": ["CA"]}}, "un dictionnaire « abréviation: ce qu’elle veut"),
         ({"search": {"synonyms": {"CA": ""}}}, "synonyme « CA » : un texte"),
         ({"search": {"synonyms": {"CA": [1]}}}, "synonyme « CA » : un texte"),
@@ -202,7 +239,9 @@ def test_a_mistake_in_the_settings_names_its_option(
 
 
 def test_a_page_outside_every_system_is_named() -> None:
-    systems = Systems({"jeu": "Jeu", "jeu/variantes": "Variantes"}, "sorts", site_folders=("aide",))
+    systems = Systems(
+        {"jeu": "Jeu", "jeu/variantes": "Variantes"}, (Database("sorts"),), site_folders=("aide",)
+    )
     pages = ["index.md", "jeu/combat.md", "jeu/variantes/a.md", "sorts/feu.md", "autre/page.md"]
     pages += ["aide/debuter.md", "aide/outils/des.md"]  # pages of the site, in no system
     problems = systems.check(pages)

@@ -403,7 +403,7 @@ def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     page.goto(offline_ready.url + PAGE)
     page.locator(READY).wait_for(state="attached")
-    data = json.loads((offline_ready.site / "data" / "spells.json").read_text("utf-8"))
+    data = json.loads((offline_ready.site / "data" / "bases" / "sorts.json").read_text("utf-8"))
     keep(page, [("Aldric", [entry(s) for s in data[:3]])])
     with offline_ready.network_cut():
         page.goto(offline_ready.url + PAGE)

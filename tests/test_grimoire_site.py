@@ -31,7 +31,7 @@ def nav_titles(page: BeautifulSoup) -> list[str]:
 
 
 def test_spells_json_ids_are_unique_and_short(site_dir: Path) -> None:
-    data = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    data = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     ids = [s["id"] for s in data]
     assert len(set(ids)) == len(ids) == len(data)
     assert all(re.fullmatch(r"[0-9a-z]{4,6}", i) for i in ids)

@@ -32,7 +32,7 @@ TITLES = {"outils.md": "Tous les outils", "a/index.md": "Le premier jeu"}
 
 
 def test_each_top_level_entry_becomes_one_link() -> None:
-    links = quick_links(NAV, TITLES, spell_index="sorts/index.md")
+    links = quick_links(NAV, TITLES, indexes=("sorts/index.md",))
     assert links == [
         QuickLink("Accueil", "index.md", False),
         QuickLink("Premier jeu", "a/index.md", True),  # a section: its name, its first page
@@ -50,7 +50,7 @@ def test_without_spells_a_section_leads_to_its_first_page() -> None:
 
 
 def test_the_block_leaves_out_its_own_page_and_links_from_where_it_stands() -> None:
-    links = quick_links(NAV, TITLES, spell_index="sorts/index.md")
+    links = quick_links(NAV, TITLES, indexes=("sorts/index.md",))
     block = home_block(links, "index.md", label="Rechercher une règle ou une prière")
     assert "(index.md)" not in block
     assert "[Premier jeu](a/index.md)" in block
@@ -83,9 +83,7 @@ def test_the_block_is_rendered_where_the_owner_puts_it(tmp_path: Path) -> None:
     build = new_build(tmp_path)
     build.read_nav(NAV, [])
     build.site.page_titles = dict(TITLES)
-    text, problems = render(
-        build, "# Accueil\n\nAvant.\n\n```accueil\n```\n\nAprès.\n", "index.md"
-    )
+    text, problems = render(build, "# Accueil\n\nAvant.\n\n```accueil\n```\n\nAprès.\n", "index.md")
     assert problems == []
     before, after = text.index("Avant."), text.index("Après.")
     assert before < text.index('<form class="regles-accueil-recherche"') < after

@@ -515,7 +515,12 @@ def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> No
     listed = {unquote(f["url"]): f for f in data["files"]}
     assert set(listed) == precached_files(site_dir)
     assert any(name.endswith(".map") for name in site_files(site_dir))  # Material's, left out
-    for name in ("index.html", "data/spells.json", "manifest.webmanifest", "hors-ligne/index.html"):
+    for name in (
+        "index.html",
+        "data/bases/sorts.json",
+        "manifest.webmanifest",
+        "hors-ligne/index.html",
+    ):
         assert name in listed, name
     for name, entry in listed.items():
         actual = offline.file_entry(site_dir, site_dir / name)
@@ -534,7 +539,7 @@ def test_the_calculators_runtime_comes_after_the_text(site_dir: Path) -> None:
     ), later
     assert any(name.endswith("pyodide.asm.wasm") for name in later)
     text = {unquote(f["url"]) for f in files} - later
-    assert {"index.html", "hors-ligne/index.html", "data/spells.json"} <= text
+    assert {"index.html", "hors-ligne/index.html", "data/bases/sorts.json"} <= text
     assert any(name.startswith("pagefind/") for name in text)
 
 

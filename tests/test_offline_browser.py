@@ -320,7 +320,7 @@ def test_evicted_files_are_downloaded_again(offline_ready: OfflineReady) -> None
     data) taken away, as a browser short of room may do: both come back."""
     page = offline_ready.page
     data = sw_data(offline_ready.site)
-    spells = next(f for f in data["files"] if f["url"] == "data/spells.json")
+    spells = next(f for f in data["files"] if f["url"] == "data/bases/sorts.json")
     pack = offline_ready.url + data["packs"][spells["pack"]]["url"]
     style = offline_ready.url + next(f["url"] for f in data["files"] if f["url"].endswith(".css"))
     evict = """async ([pack, style]) => {

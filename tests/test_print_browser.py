@@ -134,7 +134,7 @@ def cards_on_one_sheet(sheets: list[str], cards: list[dict[str, str]]) -> None:
 def test_spells_of_a_shared_grimoire_print_as_cards(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
-    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     chosen = records[:3]
     ids = ",".join(r["id"] for r in chosen)
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}?nom=Essai&sorts={ids}")
@@ -156,7 +156,7 @@ def test_spells_of_a_shared_grimoire_print_as_cards(
 def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
-    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     chosen = [{k: r[k] for k in ("id", "url", "name", "college")} for r in records[:3]]
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
     intro = page.locator(".grimoire-intro").inner_text()

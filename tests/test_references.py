@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from regles.core.build import BuildError, Settings, SiteBuild
 from regles.core.markdown_text import segment
 from regles.core.report import BuildReport, Kind, Problem
-from regles.core.systems import Systems
+from regles.core.systems import Database, Systems
 from regles.features.links import references as links
 from regles.features.links.references import ABSENT_NOTE_ID, SpellTarget, TargetIndex
 from regles.features.search import index as search
@@ -26,7 +26,7 @@ from tests.conftest import ROOT, SITE_APP
 REPORT = ROOT / "build" / "essai-rapport.json"  # tests/site/mkdocs.yml's report_file
 
 # Two systems and the spell database, each in its folder; « accueil.md » is a site page.
-SYSTEMS = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, spells_folder="sorts")
+SYSTEMS = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, (Database("sorts"),))
 JEU = """# Combat
 
 ## Portée
@@ -138,7 +138,8 @@ def test_a_mention_in_a_system_does_not_link_to_the_spell_database() -> None:
 
 def test_a_system_the_database_is_linked_from_links_to_its_entries() -> None:
     # `linked_from: [jeu]`: the game's rules name its spells; another system's still do not.
-    systems = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, "sorts", spells_linked_from=("jeu",))
+    database = Database("sorts", linked_from=("jeu",))
+    systems = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, (database,))
     spells = [SpellTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
     pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
     index = TargetIndex.build(
@@ -181,7 +182,7 @@ def test_mentions_link_within_their_system_and_from_site_pages_anywhere() -> Non
 
 
 def test_the_spell_database_and_site_folders_are_scopes_of_their_own() -> None:
-    systems = Systems({"jeu": "Jeu"}, spells_folder="jeu/sorts", site_folders=("aide",))
+    systems = Systems({"jeu": "Jeu"}, (Database("jeu/sorts"),), site_folders=("aide",))
     assert systems.scope_of("jeu/sorts/feu.md") == "jeu/sorts"  # not « jeu »
     assert systems.scope_of("jeu/combat.md") == "jeu"
     assert systems.scope_of("aide/lire.md") is None

@@ -18,13 +18,13 @@ import pytest
 from bs4 import BeautifulSoup
 
 from bench.project import load_mkdocs_yaml, plugin_options
-from regles.core.systems import Systems
+from regles.core.systems import Database, Systems
 from regles.features.assets.theme import THEME_DIR
 from regles.features.printing.printing import PRINT_SLUG
 from regles.features.search import index as search
 from tests.conftest import TEST_SITE, build_site, variant_of_test_site
 
-SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie", spells_section="Magie")
+SYSTEMS = Systems({"dnd5e": "D&D 5e"}, (Database("magie", "Magie"),))
 RULES = search.area_of(SYSTEMS, "dnd5e/combat.md")
 SPELLS = search.area_of(SYSTEMS, "magie/acoustique.md")
 # The test site's systems and spells, as tests/site/mkdocs.yml declares them.
@@ -33,9 +33,13 @@ TEST_SITE_SYSTEMS: dict[str, str] = TEST_SITE_OPTIONS["systems"]
 TEST_SITE_SPELL_SYSTEM: str = TEST_SITE_OPTIONS["spells"]["system"]
 TEST_SITE_FOLDERS = Systems(
     TEST_SITE_SYSTEMS,
-    TEST_SITE_OPTIONS["spells"]["folder"],
-    spells_section=TEST_SITE_OPTIONS["spells"]["section"],
-    spells_system=TEST_SITE_SPELL_SYSTEM,
+    (
+        Database(
+            TEST_SITE_OPTIONS["spells"]["folder"],
+            TEST_SITE_OPTIONS["spells"]["section"],
+            TEST_SITE_SPELL_SYSTEM,
+        ),
+    ),
 )
 
 
@@ -126,7 +130,7 @@ def test_the_script_builds_its_urls_from_the_page_root() -> None:
 def test_every_spell_is_a_record_with_its_college(
     site_dir: Path, fragments: dict[str, dict[str, Any]]
 ) -> None:
-    spells = json.loads((site_dir / "data" / "spells.json").read_text("utf-8"))
+    spells = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text("utf-8"))
     for spell in spells:
         record = fragments.get(spell["url"])
         assert record is not None, f"sort absent de l’index : {spell['url']}"
@@ -387,7 +391,7 @@ def test_page_urls() -> None:
 
 
 def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
-    systems = Systems({"jeu": "Jeu"}, "sorts", spells_section="Sorts", site_folders=("aide",))
+    systems = Systems({"jeu": "Jeu"}, (Database("sorts", "Sorts"),), site_folders=("aide",))
     # jeu.md is built as jeu/index.html, but it lies at the top of the docs: a page of the site.
     assert search.area_of(systems, "jeu.md") is None
     assert search.area_of(systems, "jeu/combat.md") == search.Area("Jeu", search.KIND_RULES)
@@ -395,7 +399,7 @@ def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
     spells = search.Area(None, search.KIND_SPELLS, "Sorts", database=True)
     assert search.area_of(systems, "sorts/feu.md") == spells
     # The database's entries are of the kind its words say.
-    prayers = Systems({"jeu": "Jeu"}, "prieres", spells_section="Foi", spells_kind="Prières")
+    prayers = Systems({"jeu": "Jeu"}, (Database("prieres", "Foi", kind="Prières"),))
     assert search.area_of(prayers, "prieres/culte.md") == search.Area(
         None, "Prières", "Foi", database=True
     )

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from regles.core.systems import Systems
+from regles.core.systems import Database, Systems
 from regles.features.search import index as search
 from regles.features.search.worker import IndexWorker, serve
 
-SYSTEMS = Systems({"dnd5e": "D&D 5e"}, "magie")
+SYSTEMS = Systems({"dnd5e": "D&D 5e"}, (Database("magie"),))
 
 PAGE = (
     '<h1 id="combat">Combat</h1><p>Intro.</p>'

@@ -119,7 +119,7 @@ def base(served: tuple[str, Path]) -> str:
 
 @pytest.fixture(scope="module")
 def spells(served: tuple[str, Path]) -> list[dict[str, Any]]:
-    data = json.loads((served[1] / "data" / "spells.json").read_text(encoding="utf-8"))
+    data = json.loads((served[1] / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     assert len(data) == SPELLS
     return data
 
@@ -251,7 +251,7 @@ def test_description_search_loads_the_data_once(
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    assert not [u for u in t.requests if u.endswith("spells.json")]  # nothing loaded up front
+    assert not [u for u in t.requests if u.endswith("bases/sorts.json")]  # nothing loaded up front
     word = "surdite"
     plain = {s["url"]: fold(re.sub(r"[*_\\]", "", s["description"])) for s in spells}
     raw = {s["url"]: fold(s["description"]) for s in spells}
@@ -272,8 +272,8 @@ def test_description_search_loads_the_data_once(
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
     assert t.query()["desc"] == ["1"]
-    loads = [u for u in t.requests if u.endswith("spells.json")]
-    assert loads == [t.base + "data/spells.json"]
+    loads = [u for u in t.requests if u.endswith("bases/sorts.json")]
+    assert loads == [t.base + "data/bases/sorts.json"]
 
 
 def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
@@ -530,8 +530,8 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     preview.wait_for(state="hidden")
     assert second.evaluate("a => document.activeElement === a")  # focus stays on the link
 
-    loads = [u for u in t.requests if u.endswith("spells.json")]
-    assert loads == [t.base + "data/spells.json"]  # fetched once, under the sub-path
+    loads = [u for u in t.requests if u.endswith("bases/sorts.json")]
+    assert loads == [t.base + "data/bases/sorts.json"]  # fetched once, under the sub-path
 
 
 def test_preview_on_homonym_and_index_links(

@@ -45,7 +45,7 @@ _HOSTILE_CACHE: dict[str, Path] = {}
 
 
 def load_json(site: Path) -> list[dict[str, object]]:
-    data = json.loads((site / "data" / "spells.json").read_text(encoding="utf-8"))
+    data = json.loads((site / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     assert isinstance(data, list)
     return data
 

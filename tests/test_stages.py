@@ -20,7 +20,10 @@ def full_build(tmp_path: Path) -> SiteBuild:
     """A build with a spell database and a glossary: every feature registers."""
     spells = SpellSettings(SPELLS, "sorts.txt", "sorts", "Sorts", "Index des sorts")
     return new_build(
-        tmp_path, systems={"jeu": "Jeu"}, spells=spells, glossaries={"jeu": "jeu/glossaire.md"}
+        tmp_path,
+        systems={"jeu": "Jeu"},
+        databases=(spells,),
+        glossaries={"jeu": "jeu/glossaire.md"},
     )
 
 

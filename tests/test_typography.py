@@ -169,7 +169,7 @@ def test_the_grimoire_s_descriptions_are_spaced_and_fields_left_as_exported(
     site_dir: Path,
 ) -> None:
     """data/spells.json: the grimoire writes its descriptions into the page as they are."""
-    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     descriptions = {str(r["name"]): str(r["description"]) for r in records}
     found = [
         (name, text[max(0, m.start() - 20) : m.end() + 5])

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, words_from
-from regles.features.spells.book import summary_text
+from regles.features.spells.book import SpellSettings, summary_text
 from regles.features.spells.export import group_marker, parse_export
-from regles.features.spells.phrases import phrases, site_phrases
+from regles.features.spells.phrases import phrases, search_badges, site_phrases
 
 SPELL = Noun("sort", "sorts", "m")
 PRAYER = Noun("prière", "prières", "f")
@@ -164,4 +165,20 @@ def test_what_the_pages_say_of_a_database_is_in_its_words() -> None:
     assert phrases(DEFAULT_WORDS)["search_hint"] == (
         "Une règle, une section, un sort : tapez quelques lettres."
     )
-    assert site_phrases(None)["search_label"] == "Rechercher une règle"
+    assert site_phrases([])["search_label"] == "Rechercher une règle"
+
+
+def test_the_search_box_of_two_databases_names_both() -> None:
+    spells = SpellSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
+    prayers = SpellSettings(Path("p.txt"), "p.txt", "foi", "Foi", "Toutes", words=PRAYERS)
+    said = site_phrases([spells, prayers])
+    assert said["search_label"] == "Rechercher une règle, un sort ou une prière"
+    assert said["search_types"] == "Règles, sorts, prières ou pages du site"
+    assert said["search_group_any"] == "Collège/culte"
+    assert said["search_hint"] == (
+        "Une règle, une section, un sort, une prière : tapez quelques lettres."
+    )
+    assert search_badges([spells, prayers]) == {
+        "Sorts": {"entree": "Sort", "groupe": "Collège"},
+        "Prières": {"entree": "Prière", "groupe": "Culte"},
+    }

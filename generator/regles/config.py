@@ -2,8 +2,8 @@
 
 Everything that belongs to one site rather than to the generator is declared here by the
 site's owner: its game systems (folder → name), the folders of its other pages, its rules
-package and, if it has one, its spell database. Paths are resolved by MkDocs from the folder
-of mkdocs.yml. Messages are the owner's to read: in French.
+package and its databases (spells, prayers, a bestiary…), if it has any. Paths are resolved
+by MkDocs from the folder of mkdocs.yml. Messages are the owner's to read: in French.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from regles.features.spells.book import list_slug
 
 __all__ = [
     "AppConfig",
+    "DatabaseConfig",
+    "Databases",
     "Glossaries",
     "OldPaths",
     "OptionalSpells",
     "ReglesConfig",
     "SearchConfig",
     "SiteFolders",
-    "SpellsConfig",
     "Synonyms",
     "SystemFolders",
     "docs_folder",
@@ -151,8 +152,9 @@ class OldPaths(c.DictOfItems[str]):
         return paths
 
 
-class SpellsConfig(Config):  # type: ignore[no-untyped-call]
-    """`spells:` — the spell database's export, and where its pages go."""
+class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
+    """An entry of `databases:` (or the `spells:` block of a site with one database): the
+    database's export, where its pages go, and the game's words for it."""
 
     export = c.File(exists=False)  # read at each build; a missing file is a build error
     folder = c.Type(str)  # the folder of its pages in the site
@@ -213,7 +215,7 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
             message = "le titre de la page des listes des lecteurs est vide"
             failed.append(("grimoire_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
-            failed.append(("system", ValidationError("le nom du système des sorts est vide")))
+            failed.append(("system", ValidationError("le nom du système de la base est vide")))
         try:
             self.linked_from = [docs_folder(folder) for folder in self.linked_from]
         except ValidationError as error:
@@ -226,15 +228,32 @@ class SpellsConfig(Config):  # type: ignore[no-untyped-call]
         return failed, warnings
 
 
-class OptionalSpells(c.SubConfig[SpellsConfig]):
-    """`spells:` may be left out: the site then has no spell pages."""
+class OptionalSpells(c.SubConfig[DatabaseConfig]):
+    """`spells:` — one database, as the first sites declared it: read as the one entry of
+    `databases:`. May be left out."""
 
     def __init__(self) -> None:
-        super().__init__(SpellsConfig)
+        super().__init__(DatabaseConfig)
         self.default = None
 
-    def run_validation(self, value: object) -> SpellsConfig | None:  # type: ignore[override]
+    def run_validation(self, value: object) -> DatabaseConfig | None:  # type: ignore[override]
         return None if value is None else super().run_validation(value)
+
+
+class Databases(c.ListOfItems[DatabaseConfig]):
+    """`databases:` — the site's databases (spells, prayers, a bestiary…), each with its own
+    export, folder and words; none by default."""
+
+    def __init__(self) -> None:
+        super().__init__(c.SubConfig(DatabaseConfig), default=[])
+
+    def run_validation(self, value: object) -> list[DatabaseConfig]:
+        if value is not None and not isinstance(value, list):
+            raise ValidationError(
+                "une liste de bases est attendue (« - export: … », une par base) ; "
+                f"reçu : {value!r}"
+            )
+        return super().run_validation(value)
 
 
 class Synonyms(BaseConfigOption[dict[str, list[str]]]):
@@ -329,7 +348,8 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     # Settings for the site's content
     systems = SystemFolders()
     site_folders = SiteFolders()
-    spells = OptionalSpells()
+    databases = Databases()
+    spells = OptionalSpells()  # one database, as `databases:` with one entry
     glossaries = Glossaries()
     old_paths = OldPaths()
     # The rules package's folder; without one, the site has the generic calculators alone.
@@ -358,22 +378,52 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
                 "sous « systems »"
             )
             failed.append(("glossaries", ValidationError(message)))
-        if self.spells is None:
-            return failed, warnings
-        # The spell pages' folder is theirs alone: a system's pages there would be read as
-        # spell pages by the search, or the spells as a system's.
-        taken = set(self.systems) | set(self.site_folders)
-        if self.spells.folder in taken:
+        if self.spells is not None:
+            if self.databases:
+                message = (
+                    "« spells » et « databases » sont déclarés tous deux : mettez le bloc "
+                    "« spells » dans la liste « databases »"
+                )
+                failed.append(("spells", ValidationError(message)))
+                return failed, warnings
+            self.databases = [self.spells]
+        failed.extend(database_mistakes(self.databases, self.systems, self.site_folders))
+        return failed, warnings
+
+
+def database_mistakes(
+    databases: list[DatabaseConfig], systems: dict[str, str], site_folders: list[str]
+) -> list[tuple[str, ValidationError]]:
+    """What the databases declare that the site cannot build: a folder that is another's,
+    a system they are linked from that the site does not declare."""
+    failed = []
+    # A database's folder is its own: a system's pages there would be read as its entries
+    # by the search, or its entries as a system's pages; and two databases in one folder,
+    # or one inside another, would share their pages.
+    taken = [*systems, *site_folders]
+    seen: list[str] = []
+    for database in databases:
+        folder = database.folder
+        inside = [
+            f
+            for f in seen
+            if f == folder or f"{folder}/".startswith(f"{f}/") or f.startswith(f"{folder}/")
+        ]
+        if folder in taken:
             message = (
-                f"le dossier des sorts « {self.spells.folder} » est aussi déclaré sous "
-                "« systems » ou « site_folders »"
+                f"le dossier de la base « {folder} » est aussi déclaré sous « systems » ou "
+                "« site_folders »"
             )
-            failed.append(("spells", ValidationError(message)))
-        unknown = [folder for folder in self.spells.linked_from if folder not in self.systems]
+            failed.append(("databases", ValidationError(message)))
+        elif inside:
+            message = f"deux bases dans le même dossier : « {folder} » et « {inside[0]} »"
+            failed.append(("databases", ValidationError(message)))
+        seen.append(folder)
+        unknown = [f for f in database.linked_from if f not in systems]
         if unknown:
             message = (
-                f"« linked_from » : le dossier « {unknown[0]} » n’est pas déclaré sous "
-                "« systems »"
+                f"« linked_from » de la base « {folder} » : le dossier « {unknown[0]} » n’est "
+                "pas déclaré sous « systems »"
             )
-            failed.append(("spells", ValidationError(message)))
-        return failed, warnings
+            failed.append(("databases", ValidationError(message)))
+    return failed

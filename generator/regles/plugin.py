@@ -131,24 +131,24 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         options = self.config
         config_file = Path(config.config_file_path).resolve()
         project = config_file.parent
-        spells = None
-        if options.spells is not None:
-            export = Path(options.spells.export)
-            spells = SpellSettings(
-                export=export,
-                export_name=as_written(export, project),
-                folder=options.spells.folder,
-                section=options.spells.section,
+        databases = tuple(
+            SpellSettings(
+                export=Path(database.export),
+                export_name=as_written(Path(database.export), project),
+                folder=database.folder,
+                section=database.section,
                 # Both given by the config's validation when the site leaves them out.
-                index_title=options.spells.index_title or "",
-                system=options.spells.system,
-                fields_title=options.spells.fields_title,
-                grimoire_title=options.spells.grimoire_title or "",
-                terms=dict(options.spells.terms),
-                words=words_from(options.spells.words),
-                linked_from=tuple(options.spells.linked_from),
+                index_title=database.index_title or "",
+                system=database.system,
+                fields_title=database.fields_title,
+                grimoire_title=database.grimoire_title or "",
+                terms=dict(database.terms),
+                words=words_from(database.words),
+                linked_from=tuple(database.linked_from),
                 config_name=config_file.name,
             )
+            for database in options.databases
+        )
         try:
             node_modules = (
                 Path(options.node_modules)
@@ -163,7 +163,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             app=self._app(config),
             systems=dict(options.systems),
             site_folders=tuple(options.site_folders),
-            spells=spells,
+            databases=databases,
             glossaries=dict(options.glossaries),
             old_paths=dict(options.old_paths),
             synonyms=dict(options.search.synonyms),

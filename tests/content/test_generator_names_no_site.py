@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from bench.project import load_mkdocs_yaml, plugin_options
+from bench.project import databases_of, load_mkdocs_yaml, plugin_options
 from regles.core.slugs import slugify
 from tests.conftest import ROOT
 
@@ -21,17 +21,16 @@ BINARY = {".png", ".pyc"}
 
 
 def site_words(config_file: Path) -> set[str]:
-    """What a site declares of its own: system folders and names, the spells' folder,
+    """What a site declares of its own: system folders and names, each database's folder,
     section and index page, and the paths of the pages at the top of its docs (`outils/`,
     `outils.md`: their names alone are words of the language)."""
     config = load_mkdocs_yaml(config_file)
     options = plugin_options(config, "regles") or {}
     systems = options.get("systems") or {}
     words = set(systems) | set(systems.values())
-    spells = options.get("spells") or {}
-    if spells:
-        words |= {spells["folder"], spells["section"]}
-        words.add(slugify(spells.get("index_title", "Tous les sorts")))
+    for database in databases_of(options):
+        words |= {database["folder"], database["section"]}
+        words.add(slugify(database.get("index_title", "Tous les sorts")))
     content = config_file.parent / str(config.get("docs_dir") or "docs")
     for page in content.glob("*.md"):
         if page.stem not in ITS_OWN:

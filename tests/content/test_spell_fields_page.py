@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.project import load_mkdocs_yaml, plugin_options
+from bench.project import databases_of, load_mkdocs_yaml, plugin_options
 from regles.features.spells.book import SpellBook, SpellSettings, read_spell_book
 from tests.conftest import ROOT
 
-OPTIONS = (plugin_options(load_mkdocs_yaml(ROOT / "mkdocs.yml"), "regles") or {})["spells"]
+OPTIONS = databases_of(plugin_options(load_mkdocs_yaml(ROOT / "mkdocs.yml"), "regles") or {})[0]
 EXPORT = ROOT / OPTIONS["export"]
 WORD = r"(?<![^\W_])(?<![^\W\d_]-){}(?![^\W_])(?!-[^\W\d_])"
 

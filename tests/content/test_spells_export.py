@@ -326,7 +326,7 @@ def test_no_word_is_lost(seed: ParseResult) -> None:
 
 
 def test_the_built_site_publishes_every_spell_once(site_dir: Path) -> None:
-    records = json.loads((site_dir / "data" / "spells.json").read_text(encoding="utf-8"))
+    records = json.loads((site_dir / "data" / "bases" / "magie.json").read_text(encoding="utf-8"))
     assert len(records) == 422
     assert len({r["url"] for r in records}) == 422
     assert all(str(r["url"]).startswith("magie/") for r in records)

@@ -69,10 +69,10 @@ class SiteBuild:
         # order their pages should be added (spells, the offline page, the print pages).
         self.spells = SpellsFeature(self.site)
         groups = self.spells.college_pages
-        self.links = LinksFeature(self.site, self.spells.targets, groups, self.spells.index_uri)
+        indexes = self.spells.index_uris
+        self.links = LinksFeature(self.site, self.spells.targets, groups, indexes)
         self.calculators = CalculatorsFeature(self.site, groups)
-        index = self.spells.book.settings if self.spells.book is not None else None
-        offline_links = [(index.index_title, index.index_uri)] if index is not None else []
+        offline_links = [(b.settings.index_title, b.settings.index_uri) for b in self.spells.books]
         self.features: list[Feature] = [
             self.links,
             self.calculators,

@@ -176,14 +176,15 @@ class BuildReport:
 
     def summary(self) -> str:
         """The notes in a few lines: one per kind, with its count and the number of files;
-        a kind with a single note gives it (the export's count)."""
+        a kind with a single note gives it, and each export's count is given (one per
+        database)."""
         groups: dict[str, list[Problem]] = defaultdict(list)
         for problem in self.notes():
             groups[problem.kind.value].append(problem)
         lines: list[str] = []
         for kind, problems in sorted(groups.items()):
-            if len(problems) == 1:
-                lines.append(f"  {kind} : {problems[0]}")
+            if len(problems) == 1 or kind == Kind.EXPORT_SUMMARY.value:
+                lines.extend(f"  {kind} : {problem}" for problem in problems)
                 continue
             files = len({p.file for p in problems})
             where = "1 fichier" if files == 1 else f"{files} fichiers"

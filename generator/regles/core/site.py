@@ -11,7 +11,7 @@ from pathlib import Path
 from regles.core.checks import SiteMap
 from regles.core.markdown_text import PageText
 from regles.core.report import BuildReport
-from regles.core.systems import Systems
+from regles.core.systems import Database, Systems
 from regles.core.words import capitalized
 from regles.features.offline.app import App
 from regles.features.spells.book import SpellSettings
@@ -38,7 +38,7 @@ class Settings:
     app: App  # the installed app's names and colours; its name is the site's
     systems: Mapping[str, str] = field(default_factory=dict)
     site_folders: Sequence[str] = ()  # folders of pages of the site, in no system
-    spells: SpellSettings | None = None
+    databases: Sequence[SpellSettings] = ()  # spells, prayers, a bestiary…
     glossaries: Mapping[str, str] = field(default_factory=dict)  # system folder → its page
     old_paths: Mapping[str, str] = field(default_factory=dict)  # /old/site/path/ → a page
     # The game's words a reader types for others (`search: synonyms:`): both ways.
@@ -69,18 +69,18 @@ class Settings:
 
     @property
     def system_folders(self) -> Systems:
-        spells = self.spells
-        return Systems(
-            self.systems,
-            spells.folder if spells else None,
-            self.config_name,
-            spells.section if spells else None,
-            tuple(self.site_folders),
-            spells.system_name if spells else None,
-            (spells.fields_uri,) if spells else (),
-            tuple(spells.linked_from) if spells else (),
-            capitalized(spells.words.entry.many) if spells else "Sorts",
+        databases = tuple(
+            Database(
+                d.folder,
+                d.section,
+                d.system_name,
+                (d.fields_uri,),
+                tuple(d.linked_from),
+                capitalized(d.words.entry.many),
+            )
+            for d in self.databases
         )
+        return Systems(self.systems, databases, self.config_name, tuple(self.site_folders))
 
     def theme_file(self, name: str) -> Path:
         """A file of the theme, as the templates are looked for."""

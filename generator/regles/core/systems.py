@@ -2,8 +2,8 @@
 
 Declared by the site's owner in mkdocs.yml (`systems:` of the `regles` plugin). A page at the
 top of the docs, or in one of the `site_folders`, is a page of the site (home, tools, help);
-a page in a folder belongs to the system declared for that folder, or to the spell
-database's folder. Any other folder is a mistake the build names: its pages would have no
+a page in a folder belongs to the system declared for that folder, or to a database's
+(spells, prayers…). Any other folder is a mistake the build names: its pages would have no
 system in the search filters.
 """
 
@@ -15,24 +15,31 @@ from dataclasses import dataclass, field
 
 from regles.core.report import Kind, Problem
 
-__all__ = ["Systems"]
+__all__ = ["Database", "Systems"]
+
+
+@dataclass(frozen=True)
+class Database:
+    """A database's folder, and what the search and the links know of it."""
+
+    folder: str
+    section: str | None = None  # the nav section of its pages
+    system: str | None = None  # its system, as the search filters name it
+    # Pages about its export rather than its entries (its fields and abbreviations): the
+    # search ranks them after the pages whose titles they share ("MJ", "Résistance").
+    annexes: tuple[str, ...] = ()
+    # The systems (folders) whose pages may link to its entries (`linked_from`).
+    linked_from: tuple[str, ...] = ()
+    # Its entries as the search's type filter names them, in the game's words.
+    kind: str = "Sorts"
 
 
 @dataclass(frozen=True)
 class Systems:
     names: Mapping[str, str] = field(default_factory=dict)  # folder → name readers see
-    spells_folder: str | None = None
+    databases: tuple[Database, ...] = ()
     config_name: str = "mkdocs.yml"
-    spells_section: str | None = None  # the nav section of the spell pages
     site_folders: tuple[str, ...] = ()  # folders of pages that belong to no system
-    spells_system: str | None = None  # the spells' system, as the search filters name it
-    # Pages about the spell export rather than spells (its fields and abbreviations): the
-    # search ranks them after the pages whose titles they share ("MJ", "Résistance").
-    spells_annexes: tuple[str, ...] = ()
-    # The systems (folders) whose pages may link to the database's entries (`linked_from`).
-    spells_linked_from: tuple[str, ...] = ()
-    # The database's entries as the search's type filter names them, in the game's words.
-    spells_kind: str = "Sorts"
 
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""
@@ -46,27 +53,33 @@ class Systems:
         folder = self.folder_of(page)
         return self.names[folder] if folder is not None else None
 
+    def database_of(self, page: str) -> Database | None:
+        """The database whose pages hold `page` (a path in the docs), if any."""
+        return next((d for d in self.databases if page.startswith(d.folder + "/")), None)
+
     def is_spell_page(self, page: str) -> bool:
-        return self.spells_folder is not None and page.startswith(self.spells_folder + "/")
+        """A page of a database: an entry's group, its index, its fields, its lists."""
+        return self.database_of(page) is not None
 
     def scope_of(self, page: str) -> str | None:
-        """The system whose text a page is (its folder; the spell database is a system of
-        its own), None for a page of the site or of an undeclared folder."""
-        if self.is_spell_page(page):
-            return self.spells_folder
+        """The system whose text a page is (its folder; a database is a system of its own),
+        None for a page of the site or of an undeclared folder."""
+        database = self.database_of(page)
+        if database is not None:
+            return database.folder
         return None if self.is_site_page(page) else self.folder_of(page)
 
     def reaches(self, source: str | None, target: str | None) -> bool:
         """Whether a page of scope `source` may link to one of scope `target` (scopes as
         `scope_of` gives them): a page of the site reaches every page and every page
-        reaches the site's; a system reaches itself, and the spell database when the
-        database says it is linked from that system."""
+        reaches the site's; a system reaches itself, and a database that says it is linked
+        from that system."""
         if source is None or target is None or source == target:
             return True
-        return target == self.spells_folder and source in self.spells_linked_from
+        return any(d.folder == target and source in d.linked_from for d in self.databases)
 
     def check(self, pages: Iterable[str]) -> list[Problem]:
-        """A warning for each page in a folder that is neither a system's nor the spells'."""
+        """A warning for each page in a folder that is neither a system's nor a database's."""
         problems = []
         for page in pages:
             if self.is_site_page(page) or self.folder_of(page) or self.is_spell_page(page):

@@ -68,8 +68,8 @@ class AssetsFeature:
                 )
             folder = THEME_DIR if script.source.is_relative_to(THEME_DIR) else settings.project
             entries.append(ScriptEntry(script.source, folder))
-        # The database's sentences for the scripts, once in the page script (phrases.py).
-        prelude = scripts_prelude(settings.spells.words if settings.spells else None)
+        # The databases' files and sentences for the scripts, once in the page script.
+        prelude = scripts_prelude(settings.databases)
         try:
             js, graph = page_script(entries, settings.node_modules, settings.cache_dir, prelude)
         except MinifyError as error:

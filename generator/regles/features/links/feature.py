@@ -4,7 +4,7 @@ tables' directions annotated (directions.py), and the ```` ```accueil ```` block
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from regles.core import checks
 from regles.core.directives import Directive, DirectiveError
@@ -30,14 +30,14 @@ class LinksFeature:
     """The site's link targets (`index`, made once every page is read) and the passes that
     link a page to them. `spells` are the targets a database gives (features/spells), `groups`
     the group of each page of a database (a spell mention prefers its own college's spell),
-    `lists_first` the page a section's quick link leads to when the section holds it."""
+    `lists_first` the pages a section's quick link leads to when the section holds one."""
 
     def __init__(
         self,
         site: SiteContext,
         spells: Callable[[], list[SpellTarget]],
         groups: Mapping[str, str],
-        lists_first: str | None = None,
+        lists_first: Sequence[str] = (),
     ) -> None:
         self.site = site
         self.spells = spells
@@ -127,7 +127,7 @@ class LinksFeature:
     def home(self, directive: Directive, page: PageText) -> str:
         """The ```accueil block: a search field and the nav's quick links."""
         links = quick_links(self.site.nav, self.site.page_titles, self.lists_first)
-        label = site_phrases(self.site.settings.spells)["search_label"]
+        label = site_phrases(self.site.settings.databases)["search_label"]
         block = home_block(links, directive.file, label=label)
         if not block:
             raise DirectiveError(

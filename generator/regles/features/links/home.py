@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +60,12 @@ def _pages(entries: Iterable[Any]) -> list[str]:
 def quick_links(
     nav: Iterable[Any] | None,
     titles: Mapping[str, str],
-    spell_index: str | None = None,
+    indexes: Collection[str] = (),
 ) -> list[QuickLink]:
-    """One link per top-level entry of `nav` (MkDocs' `nav:` as written, the spell pages
-    added): a section to its first page, or to `spell_index` when it holds it; a page by its
-    nav title, else its own title (`titles`: page → its `#` title), else its file name.
-    Sections with no page and links to other sites are left out."""
+    """One link per top-level entry of `nav` (MkDocs' `nav:` as written, the databases' pages
+    added): a section to its first page, or to a database's index (`indexes`) when it holds
+    one; a page by its nav title, else its own title (`titles`: page → its `#` title), else
+    its file name. Sections with no page and links to other sites are left out."""
     links: list[QuickLink] = []
     for entry in nav or ():
         if isinstance(entry, str):
@@ -81,8 +81,8 @@ def quick_links(
                     links.append(QuickLink(str(name), value, False))
             elif isinstance(value, list):
                 pages = _pages(value)
-                if spell_index in pages:
-                    pages = [spell_index, *pages]
+                first = [page for page in pages if page in indexes]
+                pages = first[:1] + pages
                 if pages:
                     links.append(QuickLink(str(name), pages[0], True))
     return links

@@ -15,7 +15,7 @@ from regles.core.site import BuildError, SiteContext
 from regles.core.stages import HtmlJob, Stages
 from regles.features.search import index as search
 from regles.features.search.worker import IndexWorker
-from regles.features.spells.phrases import site_phrases
+from regles.features.spells.phrases import search_badges, site_phrases
 
 __all__ = ["SearchFeature"]
 
@@ -39,7 +39,10 @@ class SearchFeature:
         words = json.dumps(self.site.settings.synonyms, ensure_ascii=False, sort_keys=True)
         stages.template_globals["regles_search_words"] = Markup(html.escape(words, quote=True))
         # Its labels, filters and badges, in the database's words (features/spells/phrases.py).
-        stages.template_globals["regles_phrases"] = site_phrases(self.site.settings.spells)
+        databases = self.site.settings.databases
+        stages.template_globals["regles_phrases"] = site_phrases(databases)
+        badges = json.dumps(search_badges(databases), ensure_ascii=False, sort_keys=True)
+        stages.template_globals["regles_search_badges"] = Markup(html.escape(badges, quote=True))
 
     def start(self) -> None:
         self.abandon()
@@ -78,8 +81,8 @@ class SearchFeature:
         if indexer is None:
             return
         try:
-            spells = self.site.settings.spells
-            search.log_summary(indexer.finish(), spells.words.entry if spells else None)
+            entries = [d.words.entry for d in self.site.settings.databases]
+            search.log_summary(indexer.finish(), entries)
         except search.SearchIndexError as error:
             raise BuildError(f"recherche : {error}") from error
         search.remove_material_search(site_dir)

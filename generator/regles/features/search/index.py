@@ -37,7 +37,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -89,7 +89,7 @@ FILTER_TYPE = "type"
 FILTER_COLLEGE = "college"
 FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its title
 KIND_RULES = "Règles"
-KIND_SPELLS = "Sorts"  # the default (Systems.spells_kind: the database's own word)
+KIND_SPELLS = "Sorts"  # the default (Database.kind: the database's own word)
 KIND_SITE = "Site"
 CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
@@ -148,16 +148,17 @@ class Area:
     system: str | None
     kind: str
     section: str | None = None
-    annex: bool = False  # about the spell export, not a spell (Systems.spells_annexes)
-    database: bool = False  # a page of the database (its entries' kind: Systems.spells_kind)
+    annex: bool = False  # about a database's export, not an entry (Database.annexes)
+    database: bool = False  # a page of a database (its entries' kind: Database.kind)
 
 
 def area_of(systems: Systems, page: str) -> Area | None:
     """The area of a page of the docs (its source path), from the folders the site declares:
     the same reading as the build's (core/systems.py)."""
-    if systems.is_spell_page(page):
-        annex = page in systems.spells_annexes
-        return Area(systems.spells_system, systems.spells_kind, systems.spells_section, annex, True)
+    database = systems.database_of(page)
+    if database is not None:
+        annex = page in database.annexes
+        return Area(database.system, database.kind, database.section, annex, True)
     folder = systems.folder_of(page)
     return Area(systems.names[folder], KIND_RULES) if folder is not None else None
 
@@ -961,10 +962,15 @@ def remove_material_search(site: Path) -> list[str]:
     return removed
 
 
-def log_summary(summary: IndexSummary, entry: Noun | None = None) -> None:
-    """The index's size in the build's log; with `entry`, the database's entries among its
-    records, in the game's words (« dont 10 prières »)."""
-    among = f" (dont {summary.spells} {entry.word(summary.spells)})" if entry else ""
+def log_summary(summary: IndexSummary, entries: Sequence[Noun] = ()) -> None:
+    """The index's size in the build's log; with the databases' `entries` (their words for
+    one), their entries among its records, in the game's words (« dont 10 prières »)."""
+    n = summary.spells
+    if len(entries) == 1:
+        among = f" (dont {n} {entries[0].word(n)})"
+    else:
+        among = f" (dont {n} {'entrées' if n > 1 else 'entrée'} de {len(entries)} bases)"
+    among = among if entries else ""
     log.info(
         "Recherche : %d entrées%s, %d fichiers, %d Kio dans %s/",
         summary.records,

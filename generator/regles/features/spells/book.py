@@ -27,7 +27,7 @@ from regles.features.spells import terms as spell_terms
 
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
-DATA_FILE = "data/spells.json"
+DATA_FOLDER = "data/bases"  # a database's entries: <its folder, as a slug>.json
 CACHE_PREFIX = "livre-"  # a book kept in the build cache
 
 
@@ -59,6 +59,11 @@ class SpellSettings:
         """The readers' lists' page: `<folder>/<a list, in the game's words>/` (by default
         `<folder>/grimoire/`), whatever its title, as share links name it."""
         return f"{self.folder}/{list_slug(self.words)}.md"
+
+    @property
+    def data_file(self) -> str:
+        """Its entries for the scripts, from the site root: `data/bases/<folder>.json`."""
+        return f"{DATA_FOLDER}/{slugify(self.folder)}.json"
 
     @property
     def system_name(self) -> str:
@@ -162,10 +167,10 @@ class SpellBook:
         return html.replace(mark, spellbook.render_spell_table(self.result, self.labels))
 
     def records(self) -> list[dict[str, object]]:
-        """The records of `data/spells.json`. Their descriptions get the pages' French
-        spacing: the grimoire shows and prints them as the scripts write them, past the
-        built pages' typography. Names and fields are left as exported: the filters read
-        the fields as words, and a kept grimoire names its spells."""
+        """The records of its data file (`SpellSettings.data_file`). Their descriptions get
+        the pages' French spacing: the grimoire shows and prints them as the scripts write
+        them, past the built pages' typography. Names and fields are left as exported: the
+        filters read the fields as words, and a kept grimoire names its spells."""
         records = spellbook.spell_records(self.result, self.settings.folder)
         for record in records:
             record["description"] = spaced_markdown(str(record["description"]))

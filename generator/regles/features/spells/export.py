@@ -946,8 +946,8 @@ def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
 
 
 def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
-    """JSON-ready records for ``data/spells.json``; descriptions are Markdown, HTML unescaped;
-    ``id``: the spell's short id (`spell_ids`)."""
+    """JSON-ready records for a database's data file (``data/bases/<folder>.json``);
+    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`spell_ids`)."""
     ids = spell_ids(result)
     records: list[dict[str, object]] = []
     for college in result.colleges:

@@ -10,12 +10,13 @@ page.js's `phrase`), so that no script says « sort » unless the game does. A s
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 
 from regles.core.slugs import slugify
 from regles.core.words import Words, capitalized
 from regles.features.spells.book import SpellSettings
 
-__all__ = ["NO_DATABASE", "phrases", "scripts_prelude", "site_phrases"]
+__all__ = ["NO_DATABASE", "phrases", "scripts_prelude", "search_badges", "site_phrases"]
 
 # The search box of a site without a database.
 NO_DATABASE = {
@@ -283,16 +284,60 @@ def list_phrases(words: Words) -> dict[str, str]:
     }
 
 
-def site_phrases(spells: SpellSettings | None) -> dict[str, str]:
-    """The phrases of the site's database, or those of a site without one."""
-    return phrases(spells.words) if spells is not None else dict(NO_DATABASE)
+def site_phrases(databases: Sequence[SpellSettings]) -> dict[str, str]:
+    """The search box's sentences for a site's databases (those of its one database, or
+    theirs together), or for a site without any."""
+    if not databases:
+        return dict(NO_DATABASE)
+    if len(databases) == 1:
+        return phrases(databases[0].words)
+    entries = [d.words.entry for d in databases]
+    groups = [d.words.group for d in databases]
+    return {
+        **phrases(databases[0].words),
+        "search_label": f"Rechercher une règle, {_either(e.a() for e in entries)}",
+        "search_types": f"Règles, {', '.join(e.many for e in entries)} ou pages du site",
+        "search_type_any": "Type",
+        "search_groups": f"{capitalized(_either(g.one for g in groups))}",
+        "search_group_any": capitalized("/".join(g.one for g in groups)),
+        "search_hint": (
+            f"Une règle, une section, {', '.join(e.a() for e in entries)} : tapez quelques lettres."
+        ),
+    }
 
 
-def scripts_prelude(words: Words | None) -> str:
-    """The statement that gives the pages' scripts the sentences of the database whose words
-    are `words` (`rules.phrases`, page.js), once in the hashed page script rather than in
-    every page; "" for a site without a database."""
-    if words is None:
+def _either(items: Iterable[str]) -> str:
+    """« un sort ou une prière », « a, b ou c »."""
+    *first, last = items
+    return f"{', '.join(first)} ou {last}" if first else last
+
+
+def search_badges(databases: Sequence[SpellSettings]) -> dict[str, dict[str, str]]:
+    """For the search box's script (search.js): each database's type in the search's
+    filter, with the badges of its entries and of its groups."""
+    return {
+        capitalized(d.words.entry.many): {
+            "entree": capitalized(d.words.entry.one),
+            "groupe": capitalized(d.words.group.one),
+        }
+        for d in databases
+    }
+
+
+def scripts_prelude(databases: Sequence[SpellSettings]) -> str:
+    """The statement that gives the pages' scripts each database's folder, data file and
+    sentences (`rules.databases`, page.js), in the order the site declares them, once in the
+    hashed page script rather than in every page; "" for a site without a database. (Its
+    lists' page is named in each page: main.html's `regles-listes`.)"""
+    if not databases:
         return ""
-    said = json.dumps(phrases(words), ensure_ascii=False, sort_keys=True)
-    return f"(window.rules = window.rules || {{}}).phrases = {said};"
+    said = [
+        {
+            "folder": d.folder,
+            "data": d.data_file,
+            "phrases": phrases(d.words),
+        }
+        for d in databases
+    ]
+    text = json.dumps(said, ensure_ascii=False, sort_keys=True)
+    return f"(window.rules = window.rules || {{}}).databases = {text};"

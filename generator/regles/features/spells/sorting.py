@@ -3,8 +3,8 @@ duration's order (« 1 minute » before « 1 heure » before « permanent »), a
 casting time is « long » (a ritual).
 
 Computed once, here, and written by the build into the index's rows (`data-tri-*`,
-`data-long`) and into `data/spells.json` (`tri`, `long`): the page scripts sort by these
-values and never read a duration themselves.
+`data-long`) and into the database's data file, `data/bases/<folder>.json` (`tri`, `long`):
+the page scripts sort by these values and never read a duration themselves.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
  *   sorting (spells.js's `setupFilters`, not a copy); it renames, empties and deletes them
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
  *   imports one.
- * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of data/spells.json) opens that
+ * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of the database's data file) opens that
  *   grimoire read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
  *   replaces that grimoire or keeps both, the new one as « name (2) »).
  *
@@ -18,7 +18,7 @@
  * renders at once, no upgrade of a schema), works offline, and Chromium, Firefox and Safari
  * keep it as long as the site's other data (IndexedDB brings nothing more at this size).
  * Each spell is kept with its id, its address, its name and its college as they were when
- * it was added: a spell that a new export no longer has (its id is not in data/spells.json,
+ * it was added: a spell that a new export no longer has (its id is not in its data file,
  * nor its address) is shown as missing under that name, never dropped.
  *
  * The texts come from the export and from the reader: they enter the page as text nodes
@@ -26,13 +26,17 @@
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
 import {
+  databaseOf,
+  databases,
   downloadText,
   el,
+  entryCount,
   foldAccents,
   frenchSpacing,
   isQuotaError,
   keepsData,
   onEachPage,
+  pageDatabase,
   phrase,
   showNotice,
   siteRoot,
@@ -55,19 +59,26 @@ const ID_PATTERN = /^[0-9a-z]{1,16}$/;
 // Storage
 // ---------------------------------------------------------------------------------------
 
-const storeKey = () => `regles-grimoires:${siteRoot().pathname}`;
+/** A database's key (by default this page's): one per site root, and per database past the
+ * first, whose key is that of the sites of one database, so that lists kept before a second
+ * database was declared stay its own. */
+const storeKey = (database = pageDatabase()) => {
+  const key = `regles-grimoires:${siteRoot().pathname}`;
+  const first = databases()[0];
+  return !database || !first || database.folder === first.folder ? key : `${key}#${database.folder}`;
+};
 
 const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
 
 /** A kept spell: { id, url, name, college }, strings (id or url may be ""), with whatever
  * else it was kept with (a newer site's fields survive a save). */
-const cleanEntry = (entry) => {
+const cleanEntry = (entry, database = pageDatabase()) => {
   if (!entry || typeof entry !== "object" || Array.isArray(entry)) return null;
   const text = (v) => (typeof v === "string" ? v.slice(0, 300) : "");
   const id = ID_PATTERN.test(entry.id) ? entry.id : "";
   const url = text(entry.url);
   if (!id && !url) return null;
-  return { ...entry, id, url, name: text(entry.name) || (id ? phrase("entry_numbered", { id }) : url), college: text(entry.college) };
+  return { ...entry, id, url, name: text(entry.name) || (id ? phrase("entry_numbered", { id }, database) : url), college: text(entry.college) };
 };
 
 const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, others: [] });
@@ -76,20 +87,24 @@ const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, oth
 // first copied aside (one key per copy, never replaced by a later one), and while no copy
 // could be made (a full storage) nothing is saved over it. The grimoire page lists the
 // copies, to download or delete.
-const asidePrefix = () => `${storeKey()}:illisible`;
+const asidePrefix = (database = pageDatabase()) => `${storeKey(database)}:illisible`;
 
 keepsData((key) => {
-  if (key === storeKey()) return phrase("lists_label");
-  return key.startsWith(asidePrefix()) ? phrase("lists_set_aside") : null;
+  for (const database of databases()) {
+    if (key === storeKey(database)) return phrase("lists_label", {}, database);
+    if (key.startsWith(asidePrefix(database))) return phrase("lists_set_aside", {}, database);
+  }
+  return null;
 });
 
 /** The copies set aside, oldest first: [{ key, raw }]. */
-const asideCopies = () => {
+const asideCopies = (database = pageDatabase()) => {
   const copies = [];
+  const prefix = asidePrefix(database);
   try {
     for (let i = 0; i < localStorage.length; i += 1) {
       const key = localStorage.key(i);
-      if (key === asidePrefix() || (key && key.startsWith(`${asidePrefix()}:`))) {
+      if (key === prefix || (key && key.startsWith(`${prefix}:`))) {
         copies.push({ key, raw: localStorage.getItem(key) });
       }
     }
@@ -98,10 +113,10 @@ const asideCopies = () => {
 };
 
 /** Whether `raw` is set aside: an identical copy exists, or one could be written now. */
-const setAside = (raw) => {
-  if (asideCopies().some((copy) => copy.raw === raw)) return true;
+const setAside = (raw, database = pageDatabase()) => {
+  if (asideCopies(database).some((copy) => copy.raw === raw)) return true;
   try {
-    localStorage.setItem(`${asidePrefix()}:${Date.now()}`, raw);
+    localStorage.setItem(`${asidePrefix(database)}:${Date.now()}`, raw);
     return true;
   } catch {
     return false;
@@ -119,14 +134,15 @@ const parseStore = (raw) => {
  * `rest`, lists the page cannot read in `others`, spells it cannot read in each list's
  * `others`: all written back as they were. Two lists of one name are both kept, the second
  * shown (and saved) as « name (2) ». */
-const readStore = () => {
+const readStore = (database = pageDatabase()) => {
+  const empty = { ...emptyStore(), database };
   let raw = null;
-  try { raw = localStorage.getItem(storeKey()); } catch { return { ...emptyStore(), unavailable: true }; }
-  if (raw === null) return emptyStore();
+  try { raw = localStorage.getItem(storeKey(database)); } catch { return { ...empty, unavailable: true }; }
+  if (raw === null) return empty;
   const data = parseStore(raw);
-  if (!data) return { ...emptyStore(), damaged: true, copied: setAside(raw) };
+  if (!data) return { ...empty, damaged: true, copied: setAside(raw, database) };
   const { version, last, lists: rawLists, ...rest } = data;
-  const store = { ...emptyStore(), rest, last: cleanName(last) };
+  const store = { ...empty, rest, last: cleanName(last) };
   store.newer = typeof version === "number" && version > VERSION;
   if (store.newer) store.version = version;
   for (const list of rawLists) {
@@ -139,8 +155,8 @@ const readStore = () => {
     const entries = Array.isArray(spells) ? spells : [];
     store.lists.push({
       name: freeName(store, name),
-      spells: entries.map(cleanEntry).filter(Boolean),
-      others: entries.filter((s) => !cleanEntry(s)),
+      spells: entries.map((s) => cleanEntry(s, database)).filter(Boolean),
+      others: entries.filter((s) => !cleanEntry(s, database)),
       rest: listRest,
     });
   }
@@ -152,18 +168,19 @@ const FULL = "La mémoire de ce navigateur pour ce site est pleine : rien n’a 
 /** Writes the grimoires; throws an Error with a French message when the browser refuses, or
  * when the value kept now would be lost (newer, or unreadable and not set aside). */
 const writeStore = (store) => {
+  const { database } = store;
   if (store.newer) {
-    throw new Error(phrase("newer_read_only"));
+    throw new Error(phrase("newer_read_only", {}, database));
   }
   let raw = null;
-  try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
+  try { raw = localStorage.getItem(storeKey(database)); } catch { raw = null; }
   if (raw !== null) {
     const data = parseStore(raw);
     if (data && typeof data.version === "number" && data.version > VERSION) {
-      throw new Error(phrase("changed_meanwhile"));
+      throw new Error(phrase("changed_meanwhile", {}, database));
     }
-    if (!data && !setAside(raw)) {
-      throw new Error(phrase("full_kept_copies", { full: FULL }));
+    if (!data && !setAside(raw, database)) {
+      throw new Error(phrase("full_kept_copies", { full: FULL }, database));
     }
   }
   const lists = store.lists.map(({ name, spells, others = [], rest = {} }) => ({
@@ -173,7 +190,7 @@ const writeStore = (store) => {
   }));
   const value = { ...store.rest, version: VERSION, last: store.last, lists: [...lists, ...(store.others || [])] };
   try {
-    localStorage.setItem(storeKey(), JSON.stringify(value));
+    localStorage.setItem(storeKey(database), JSON.stringify(value));
   } catch (error) {
     throw new Error(isQuotaError(error)
       ? FULL
@@ -200,20 +217,22 @@ const entryOf = (record) => ({
 });
 
 // ---------------------------------------------------------------------------------------
-// Data: the records of data/spells.json by id and by address
+// Data: the records of a database's data file by id and by address
 // ---------------------------------------------------------------------------------------
 
-let indexes = null;
-const loadIndexes = () => {
-  if (!indexes) {
-    indexes = loadSpells().then((byUrl) => {
+const indexes = new Map(); // data file → its records by id and by address
+const loadIndexes = (database = pageDatabase()) => {
+  const file = database ? database.data : "";
+  if (!indexes.has(file)) {
+    const loaded = loadSpells(database).then((byUrl) => {
       const byId = new Map();
       for (const record of byUrl.values()) if (typeof record.id === "string") byId.set(record.id, record);
       return { byUrl, byId };
     });
-    indexes.catch(() => { indexes = null; });
+    indexes.set(file, loaded);
+    loaded.catch(() => { indexes.delete(file); });
   }
-  return indexes;
+  return indexes.get(file);
 };
 
 /** A kept spell's record now: by its id, else by its address; null when it is missing. */
@@ -221,8 +240,9 @@ const resolve = (entry, { byId, byUrl }) => (entry.id && byId.get(entry.id)) || 
 
 /** The grimoire page's address, as the build names it in every page
  * (<meta name="regles-listes">, main.html). */
-const grimoirePage = () => {
-  const meta = document.querySelector('meta[name="regles-listes"]');
+const grimoirePage = (database = pageDatabase()) => {
+  const metas = [...document.querySelectorAll('meta[name="regles-listes"]')];
+  const meta = metas.find((m) => database && m.dataset.base === database.folder) || metas[0];
   return new URL(meta ? meta.content : "", location.href);
 };
 
@@ -266,18 +286,19 @@ const confirmAction = (title, text, label) =>
 
 /** Asks a grimoire's name; resolves with it, or null. */
 const askName = (title, initial, store, allowed = "") => {
+  const { database } = store;
   const input = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
     autocomplete: "off", value: initial, required: true });
   const nameOf = () => cleanName(input.value);
   return modal({
     title,
     content: [el("p", { class: "grimoire-dialogue__champ" },
-      el("label", { for: "grimoire-dialogue-nom" }, phrase("name_label")), input)],
+      el("label", { for: "grimoire-dialogue-nom" }, phrase("name_label", {}, database)), input)],
     buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => {
       const name = nameOf();
-      if (!name) return phrase("name_missing");
-      if (name !== allowed && findList(store, name)) return phrase("name_taken", { name });
+      if (!name) return phrase("name_missing", {}, database);
+      if (name !== allowed && findList(store, name)) return phrase("name_taken", { name }, database);
       return "";
     },
   }).then((v) => (v === "ok" ? nameOf() : null));
@@ -300,7 +321,9 @@ const announce = (nodes) => {
 
 /** The add dialog for one spell's record. */
 const addToGrimoire = async (record) => {
-  const store = readStore();
+  const database = databaseOf(record.url) || pageDatabase();
+  const say = (key, values = {}) => phrase(key, values, database);
+  const store = readStore(database);
   const entry = entryOf(record);
   const holds = (list) => list.spells.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
   const last = findList(store, store.last) || store.lists[store.lists.length - 1] || null;
@@ -309,12 +332,12 @@ const addToGrimoire = async (record) => {
       checked: list === last });
     return el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` }, radio,
       el("span", {}, list.name),
-      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${spellCount(list.spells.length)})`));
+      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.spells.length, database)})`));
   });
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "",
     checked: !last });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
-    autocomplete: "off", placeholder: "ex. : Aldric, magicien", "aria-label": phrase("new_list_name") });
+    autocomplete: "off", placeholder: "ex. : Aldric", "aria-label": say("new_list_name") });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
   const radios = [...choices.map((c) => c.querySelector("input")), newRadio];
   const chosen = () => {
@@ -323,26 +346,26 @@ const addToGrimoire = async (record) => {
   };
   let picked = null; // the choice, as checked when « Ajouter » was pressed
   const value = await modal({
-    title: phrase("add_to_a_list"),
+    title: say("add_to_a_list"),
     content: [
       el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
         entry.college ? ` — ${entry.college}` : "", " ",
         el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
       el("fieldset", { class: "grimoire-dialogue__grimoires" },
-        el("legend", {}, store.lists.length ? phrase("which_list") : phrase("first_list")),
+        el("legend", {}, store.lists.length ? say("which_list") : say("first_list")),
         ...choices,
         el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
-          el("label", { for: "grimoire-choix-nouveau" }, phrase("new_list_choice")), newName)),
+          el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName)),
     ],
     buttons: [{ value: "ajouter", label: "Ajouter", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => {
       picked = chosen();
       const { name, created } = picked;
-      if (!name) return phrase("new_list_name_missing");
-      if (created && findList(store, name)) return phrase("name_taken_choose", { name });
+      if (!name) return say("new_list_name_missing");
+      if (created && findList(store, name)) return say("name_taken_choose", { name });
       const list = findList(store, name);
       if (list && holds(list)) return `« ${entry.name} » est déjà dans « ${name} ».`;
-      if (list && list.spells.length >= MAX_SPELLS) return phrase("list_full", { name, n: MAX_SPELLS });
+      if (list && list.spells.length >= MAX_SPELLS) return say("list_full", { name, n: MAX_SPELLS });
       return "";
     },
   });
@@ -352,7 +375,7 @@ const addToGrimoire = async (record) => {
   if (!list) { list = { name, spells: [] }; store.lists.push(list); }
   list.spells.push(entry);
   store.last = name;
-  const page = grimoirePage();
+  const page = grimoirePage(database);
   page.searchParams.set("nom", name);
   try {
     writeStore(store);
@@ -360,15 +383,15 @@ const addToGrimoire = async (record) => {
     announce([error.message]);
     return;
   }
-  announce([phrase("added", { entry: entry.name, name }),
-    el("a", { href: page.href, class: "grimoire-annonce__lien" }, phrase("see_list"))]);
+  announce([say("added", { entry: entry.name, name }),
+    el("a", { href: page.href, class: "grimoire-annonce__lien" }, say("see_list"))]);
   if (currentPage) currentPage.refresh();
 };
 
 const addButton = (label, key, withText) => el("button", {
   type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
   "aria-label": withText ? null : label, title: label,
-}, withText ? phrase("add_to_list") : null);
+}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null);
 
 // One listener for every add button of the site (they come and go with the pages).
 document.addEventListener("click", (e) => {
@@ -380,14 +403,17 @@ document.addEventListener("click", (e) => {
     const link = button.closest("td")?.querySelector("a[href]");
     key = link ? linkKey(link) : "";
   }
-  loadSpells().then((byUrl) => {
+  const database = databaseOf(key) || pageDatabase();
+  loadSpells(database).then((byUrl) => {
     const record = byUrl.get(key);
     if (record) addToGrimoire(record);
-    else announce([phrase("entry_not_in_data")]);
-  }, () => announce([phrase("data_unavailable_added")]));
+    else announce([phrase("entry_not_in_data", {}, database)]);
+  }, () => announce([phrase("data_unavailable_added", {}, database)]));
 });
 
-previewActions.push((record) => (record && record.url ? addButton(phrase("add_named_to_list", { name: record.name }), record.url, true) : null));
+previewActions.push((record) => (record && record.url
+  ? addButton(phrase("add_named_to_list", { name: record.name }, databaseOf(record.url)), record.url, true)
+  : null));
 
 /** A button under each heading of a college page. The spell index's rows have theirs in the
  * page (spells.render_spell_table): written at load, they would lay out every row again. */
@@ -500,14 +526,14 @@ const repeatedCount = (values) => {
 
 /** Puts a copy set aside back in place of the grimoires kept now, which are set aside first;
  * throws an Error with a French message when the browser refuses (nothing is changed). */
-const restoreCopy = (copy) => {
+const restoreCopy = (copy, database = pageDatabase()) => {
   let current = null;
-  try { current = localStorage.getItem(storeKey()); } catch { current = null; }
-  if (current !== null && !setAside(current)) {
-    throw new Error(phrase("full_set_aside"));
+  try { current = localStorage.getItem(storeKey(database)); } catch { current = null; }
+  if (current !== null && !setAside(current, database)) {
+    throw new Error(phrase("full_set_aside", {}, database));
   }
   try {
-    localStorage.setItem(storeKey(), copy.raw);
+    localStorage.setItem(storeKey(database), copy.raw);
     localStorage.removeItem(copy.key);
   } catch {
     throw new Error("Ce navigateur a refusé de remettre la copie en place : rien n’a été changé.");
@@ -518,11 +544,12 @@ const restoreCopy = (copy) => {
  * each one to download as it is, to put back in place when the page can read it, or to
  * delete once the player has it. `fail` shows a message. */
 const asideSection = (store, redraw, fail) => {
-  const items = asideCopies().map((copy) => ({ ...copy, label: "Copie mise de côté" }));
+  const { database } = store;
+  const items = asideCopies(database).map((copy) => ({ ...copy, label: "Copie mise de côté" }));
   if (store.damaged && !store.copied) {
     let raw = null;
-    try { raw = localStorage.getItem(storeKey()); } catch { raw = null; }
-    if (raw !== null) items.unshift({ key: storeKey(), raw, label: phrase("lists_unreadable") });
+    try { raw = localStorage.getItem(storeKey(database)); } catch { raw = null; }
+    if (raw !== null) items.unshift({ key: storeKey(database), raw, label: phrase("lists_unreadable", {}, database) });
   }
   if (!items.length) return null;
   const rows = items.map((item, i) => {
@@ -539,12 +566,12 @@ const asideSection = (store, redraw, fail) => {
       redraw();
     }));
     let restore = null;
-    if (item.key !== storeKey() && parseStore(item.raw || "")) {
+    if (item.key !== storeKey(database) && parseStore(item.raw || "")) {
       restore = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Remettre en place");
       restore.addEventListener("click", () => confirmAction("Remettre en place",
         phrase("restore_ask"), "Remettre en place").then((yes) => {
         if (!yes) return;
-        try { restoreCopy(item); } catch (error) { fail(error.message); return; }
+        try { restoreCopy(item, database); } catch (error) { fail(error.message); return; }
         redraw();
       }));
     }

@@ -28,17 +28,34 @@ export function siteRoot() {
   return new URL("./", location.href);
 }
 
-/** A sentence about the site's database in the game's words (`rules.phrases`, set at the
- * head of this script by the build: features/spells/phrases.py), its `{name}` fields filled
- * from `values`; "" for a key the site does not have (no database). */
-export function phrase(key, values = {}) {
-  const text = (rules.phrases || {})[key];
+/** The site's databases (spells, prayers, a bestiary…), in the order the site declares them:
+ * each with its `folder`, its `data` file (from the site root) and its `phrases`, set at the
+ * head of this script by the build (features/spells/phrases.py, `rules.databases`). */
+export const databases = () => (Array.isArray(rules.databases) ? rules.databases : []);
+
+/** The database whose pages hold `address` (a URL, or a key of the data files such as
+ * « sorts/feu/#boule-de-feu », from the site root), or null. */
+export function databaseOf(address) {
+  const root = siteRoot();
+  let path;
+  try { path = decodeURI(new URL(address, root).pathname); } catch { return null; }
+  return databases().find((d) => path.startsWith(decodeURI(new URL(`${d.folder}/`, root).pathname))) || null;
+}
+
+/** This page's database (a page of its folder), else the site's first; null without one. */
+export const pageDatabase = () => databaseOf(location.href) || databases()[0] || null;
+
+/** A sentence about a database (by default this page's) in the game's words, its `{name}`
+ * fields filled from `values`; "" for a key the site does not have (no database). */
+export function phrase(key, values = {}, database = pageDatabase()) {
+  const text = ((database && database.phrases) || {})[key];
   if (typeof text !== "string") return "";
   return text.replace(/\{(\w+)\}/g, (field, name) => (name in values ? String(values[name]) : field));
 }
 
-/** « 1 sort », « 3 prières »: a count of the database's entries, in its words. */
-export const entryCount = (n) => `${n} ${phrase(n > 1 ? "entry_many" : "entry_one")}`;
+/** « 1 sort », « 3 prières »: a count of a database's entries, in its words. */
+export const entryCount = (n, database = pageDatabase()) =>
+  `${n} ${phrase(n > 1 ? "entry_many" : "entry_one", {}, database)}`;
 
 /** A loader of a list the build writes under data/ (`path`, from the site root), each item
  * with its `url`: fetched once, on the first call, and kept as a Promise of Map(url → item);

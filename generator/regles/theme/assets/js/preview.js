@@ -30,8 +30,8 @@ export const openLink = (href, label) =>
 
 const sources = [];
 
-/** Register a kind of link. `source`: { triggers: CSS selector of its links, load(): a
- * promise of Map(key → record), content(record, href): the bubble's nodes, unavailable(href):
+/** Register a kind of link. `source`: { triggers: CSS selector of its links, load(key): a
+ * promise of Map(key → record) that holds the link's key, content(record, href): the bubble's nodes, unavailable(href):
  * the nodes shown when the data cannot be read (offline, never downloaded) }. */
 export function addPreview(source) {
   sources.push(source);
@@ -133,7 +133,7 @@ export const preview = (() => {
     const waiting = setTimeout(() => {
       if (!ready) open([el("p", { class: "sort-apercu__etat" }, "Chargement…")]);
     }, 150);
-    source.load().then(
+    source.load(key).then(
       (byKey) => {
         ready = true;
         clearTimeout(waiting);
@@ -174,7 +174,7 @@ export const preview = (() => {
     if (dismissed === target) return;
     if (target === link) { clearTimeout(hideTimer); return; }
     const source = sourceOf(target);
-    if (source) source.load().catch(() => {}); // read ahead during the delay
+    if (source) source.load(linkKey(target)).catch(() => {}); // read ahead during the delay
     clearTimeout(showTimer);
     showTimer = setTimeout(() => show(target), 200);
   });

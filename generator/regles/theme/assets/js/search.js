@@ -60,17 +60,16 @@ const state = {
 
 /* ---------------------------------------------------------------- helpers */
 
-/** The database's words for its results, from the search box (partials/search.html): their
- * value in the type filter, and the badges of an entry and of a group. No type without a
- * database. */
+/** The databases' words for their results, from the search box (partials/search.html): by
+ * their value in the type filter, the badges of an entry and of a group
+ * (`{ "Sorts": { entree: "Sort", groupe: "Collège" } }`); none without a database. */
 function databaseWords() {
   const box = document.querySelector("[data-recherche]");
-  const data = (box && box.dataset) || {};
-  return {
-    type: data.rechercheBaseType || null,
-    entry: data.rechercheBaseEntree || "",
-    group: data.rechercheBaseGroupe || "",
-  };
+  try {
+    return JSON.parse((box && box.dataset.rechercheBases) || "{}") || {};
+  } catch {
+    return {};
+  }
 }
 
 /* Accents, case and punctuation aside. */
@@ -179,9 +178,10 @@ function entryOf(data, terms) {
   const context = ((data.meta && data.meta.contexte) || "").split(" › ");
   let badge;
   let where;
-  const database = databaseWords();
-  if (kind === database.type && college) {
-    badge = url.hash ? database.entry : database.group;
+  const databases = databaseWords();
+  const database = Object.hasOwn(databases, kind) ? databases[kind] : null;
+  if (database && college) {
+    badge = url.hash ? database.entree : database.groupe;
     where = url.hash ? college : first("rubrique") || college;
   } else {
     badge = first("systeme") || kind || "Site";
@@ -357,10 +357,10 @@ async function rank(query, filters) {
   const spelt = forward.map((f) => fold(f.query));
   const full = spelt.length ? spelt : [folded];
   const exact = [...(spelt.length ? [folded] : []), ...backward.map(fold)];
-  const databaseType = databaseWords().type;
+  const databases = databaseWords();
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
-    const spell = (data.filters && data.filters.type && data.filters.type[0]) === databaseType;
+    const spell = Object.hasOwn(databases, (data.filters && data.filters.type && data.filters.type[0]) || "");
     // A page about the spell export (its fields, its abbreviations) names what others
     // explain: its titles never count as the query's name.
     const annex = Boolean(data.meta && data.meta.annexe);

@@ -4,7 +4,7 @@
  *   class, resistance, long casting time, descriptions) and sortable headers. The state lives
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
- *   also asks for the descriptions (data/spells.json).
+ *   also asks for the descriptions (the database's data file).
  * - On every page, a link to a spell (a.lien-sort, links of small.homonymes, names in the
  *   table) shows a preview of the spell on hover, on keyboard focus, or at the first tap
  *   (the bubble of preview.js).
@@ -12,7 +12,18 @@
  * The texts come from the spell export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
-import { el, entryCount, foldAccents, frenchSpacing, onEachPage, phrase, siteRoot, urlIndexLoader } from "./page.js";
+import {
+  databaseOf,
+  el,
+  entryCount,
+  foldAccents,
+  frenchSpacing,
+  onEachPage,
+  pageDatabase,
+  phrase,
+  siteRoot,
+  urlIndexLoader,
+} from "./page.js";
 import { addPreview, linkKey, openLink, preview } from "./preview.js";
 
 const ROMAN_NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
@@ -82,10 +93,17 @@ const excerpt = (text, length = 200) => {
 };
 
 // ---------------------------------------------------------------------------------------
-// Data: data/spells.json, loaded once, on demand, kept in memory
+// Data: each database's data file (data/bases/<folder>.json), loaded once, on demand
 // ---------------------------------------------------------------------------------------
 
-export const loadSpells = urlIndexLoader("data/spells.json");
+const loaders = new Map(); // data file → its loader
+/** The records of a database (by default this page's), by address: its data file, loaded
+ * once, on the first call. */
+export const loadSpells = (database = pageDatabase()) => {
+  if (!database) return Promise.reject(new Error("aucune base de données sur ce site"));
+  if (!loaders.has(database.data)) loaders.set(database.data, urlIndexLoader(database.data));
+  return loaders.get(database.data)();
+};
 
 // ---------------------------------------------------------------------------------------
 // A spell's preview (hover, focus, tap): the bubble of preview.js
@@ -93,7 +111,17 @@ export const loadSpells = urlIndexLoader("data/spells.json");
 
 const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
 
+/** The database a link of this page leads into (its `href` as written), else this page's. */
+const linkDatabase = (href) => {
+  try {
+    return databaseOf(new URL(href, location.href).href) || pageDatabase();
+  } catch {
+    return pageDatabase();
+  }
+};
+
 const spellContent = (spell, href) => {
+  const database = databaseOf(spell.url) || linkDatabase(href);
   const min = Number(spell.level_min);
   const max = Number(spell.level_max);
   const title = el("p", { class: "sort-apercu__titre" },
@@ -109,7 +137,7 @@ const spellContent = (spell, href) => {
   }
   const text = excerpt(plainText(spell.description ?? ""));
   if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
-  const actions = openLink(href, phrase("open_entry"));
+  const actions = openLink(href, phrase("open_entry", {}, database));
   for (const action of previewActions) {
     const node = action(spell);
     if (node) actions.append(node);
@@ -124,11 +152,12 @@ export const previewActions = [];
 
 addPreview({
   triggers: TRIGGERS,
-  load: loadSpells,
+  // A link's key names its database: its entries' data file only is read.
+  load: (key) => loadSpells(databaseOf(key || "") || pageDatabase()),
   content: spellContent,
   unavailable: (href) => [
-    el("p", { class: "sort-apercu__etat" }, phrase("preview_unavailable")),
-    openLink(href, phrase("open_entry")),
+    el("p", { class: "sort-apercu__etat" }, phrase("preview_unavailable", {}, linkDatabase(href))),
+    openLink(href, phrase("open_entry", {}, linkDatabase(href))),
   ],
 });
 
@@ -165,7 +194,7 @@ const TIMED = { duree: (row) => row.durationOrder, temps: (row) => row.castingOr
 /** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
  * moved (a table row, a card); `values`: the index's columns (`classe`, `duree`, `temps`,
  * `resistance`, `college` slug, `long` "1" or not, `min`, `max`); `record`: its record of
- * data/spells.json, when the row is made from it (its description is then at hand). */
+ * the data file, when the row is made from it (its description is then at hand). */
 export const filterRow = ({ node, rank, name, collegeName, values, nameLink = null, record = null }) => {
   const min = Number.parseInt(values.min, 10) || 1;
   const max = Number.parseInt(values.max, 10) || min;
