@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from playwright.sync_api import expect
 
 from tests.conftest import ROOT
 from tests.test_another_game import adopt, built_and_served
@@ -211,6 +212,29 @@ def test_the_index_and_the_search_speak_the_game_s_words(
     assert {"Prières", "Monstres"} <= set(types) and "Sorts" not in types, types
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
+
+
+@pytest.mark.browser
+def test_the_index_shows_the_export_s_fields_and_sorts_a_distance(
+    browser: Any, served: tuple[Path, str, str]
+) -> None:
+    """At 1280 × 800, with the mouse: the prayers' index shows the export's fields, in its
+    order, and « Portée » sorts by distance (« contact » first, « 30 m » last), not
+    alphabetically."""
+    _, url, _ = served
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(url + "prieres/toutes-les-prieres/")
+        headers = page.locator("#table-sorts thead th")
+        expect(headers).to_have_text(["Nom", "Culte", "Niveaux", "Portée", "Sphère", "Durée"])
+        page.locator("#table-sorts thead th button", has_text="Portée").click()
+        reach = page.locator("#table-sorts tbody tr td:nth-child(4)")
+        expect(reach.first).to_have_text(re.compile("contact|personnelle"))
+        values = reach.all_inner_texts()
+        assert [v.replace("\u00a0", " ") for v in values[-4:]] == ["10 m", "20 m", "30 m", "50 m"]
+    finally:
+        context.close()
 
 
 @pytest.mark.browser

@@ -66,13 +66,22 @@ def test_databases_are_read_in_order_and_spells_is_one_of_them(tmp_path: Path) -
         "systems": {"jeu": "Jeu"},
         "databases": [
             {"export": "sorts.txt", "folder": "sorts", "section": "Magie"},
-            {"export": "foi.txt", "folder": "foi/", "section": "Foi", "words": prayers},
+            {
+                "export": "foi.txt",
+                "folder": "foi/",
+                "section": "Foi",
+                "words": prayers,
+                "columns": [{"Portée": "Portée de la prière"}, "Durée"],
+            },
         ],
     }
     plugin, errors, _ = load(options, tmp_path)
     assert errors == []
     found = [(d.folder, d.section, d.index_title) for d in plugin.config.databases]
     assert found == [("sorts", "Magie", "Tous les sorts"), ("foi", "Foi", "Toutes les prières")]
+    # The index's columns: the export's unless named, each with its label if given.
+    columns = [d.columns for d in plugin.config.databases]
+    assert columns == [None, [("Portée", "Portée de la prière"), ("Durée", None)]]
     # The block of the first sites, `spells:`, is the one entry of `databases:`.
     old = {"spells": {"export": "sorts.txt", "folder": "sorts", "section": "Magie"}}
     plugin, errors, _ = load(old, tmp_path)
@@ -222,6 +231,18 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
             "deux bases dans le même dossier : « foi/sorts » et « foi »",
         ),
         ({"databases": {"export": "e"}}, "une liste de bases est attendue"),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "columns": "Durée"}},
+            "une liste de champs est attendue",
+        ),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "columns": [{"A": " "}]}},
+            "un champ est attendu",
+        ),
+        (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "columns": ["A", "A"]}},
+            "le champ « A » est nommé deux fois",
+        ),
         ({"databases": [{"folder": "s", "section": "S"}]}, "export"),
         ({"search": {"synonyms": ["CA"]}}, "un dictionnaire « abréviation: ce qu’elle veut"),
         ({"search": {"synonyms": {"CA": ""}}}, "synonyme « CA » : un texte"),

@@ -152,6 +152,39 @@ class OldPaths(c.DictOfItems[str]):
         return paths
 
 
+class Columns(BaseConfigOption[list[tuple[str, str | None]] | None]):
+    """`columns:` of a database — the fields its index shows, in their order, each by its
+    name in the export (`Durée`) or with its label (`Classe: Classe de sort`). Left out, the
+    index shows the fields enough of its entries fill (features/spells/columns.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = None
+
+    def run_validation(self, value: object) -> list[tuple[str, str | None]] | None:
+        if value is None:
+            return None
+        example = "comme « - Durée » ou « - Classe: Classe de sort »"
+        if not isinstance(value, list):
+            raise ValidationError(f"une liste de champs est attendue, {example} ; reçu : {value!r}")
+        columns: list[tuple[str, str | None]] = []
+        for item in value:
+            if isinstance(item, str):
+                name, label = item.strip(), None
+            elif isinstance(item, dict) and len(item) == 1:
+                ((key, text),) = item.items()
+                name = key.strip() if isinstance(key, str) else ""
+                label = text.strip() if isinstance(text, str) and text.strip() else ""
+            else:
+                name, label = "", None
+            if not name or label == "":
+                raise ValidationError(f"un champ est attendu, {example} ; reçu : {item!r}")
+            if name in (n for n, _ in columns):
+                raise ValidationError(f"le champ « {name} » est nommé deux fois")
+            columns.append((name, label))
+        return columns
+
+
 class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     """An entry of `databases:` (or the `spells:` block of a site with one database): the
     database's export, where its pages go, and the game's words for it."""
@@ -176,6 +209,8 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     # The systems (their folders, as under `systems`) whose pages may link to its entries;
     # by default none: a system's text links within itself.
     linked_from = c.ListOfItems(c.Type(str), default=[])
+    # The index's columns: the export's fields by default (Columns).
+    columns = Columns()
 
     def validate(self) -> Any:
         failed, warnings = super().validate()

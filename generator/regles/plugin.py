@@ -145,6 +145,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 terms=dict(database.terms),
                 words=words_from(database.words),
                 linked_from=tuple(database.linked_from),
+                columns=None if database.columns is None else tuple(database.columns),
                 config_name=config_file.name,
             )
             for database in options.databases

@@ -1,5 +1,6 @@
 """What the spell lists sort by, computed by the build (regles/features/spells/sorting.py)
-and written into the index's rows and data/spells.json for the page scripts."""
+and written into the index's rows and the data file for the page scripts; and the index's
+columns, from the fields the export uses (regles/features/spells/columns.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from regles.features.spells.export import COLUMNS, parse_export, render_spell_table, spell_records
-from regles.features.spells.sorting import SORTED_BY_TIME, duration_order, is_long
+from regles.core.report import Kind
+from regles.core.words import Noun, Words
+from regles.features.spells.book import SpellSettings, read_spell_book
+from regles.features.spells.columns import Column, field_order, index_columns
+from regles.features.spells.export import (
+    IndexLabels,
+    parse_export,
+    render_grimoire_page,
+    render_spell_table,
+    spell_records,
+)
+from regles.features.spells.sorting import distance_order, duration_order, is_long
 
 # As a reader orders them: measured times by length, « court » before « long », endless
 # ones after, anything else last.
@@ -42,6 +53,13 @@ def test_durations_sort_as_a_reader_reads_them() -> None:
     assert duration_order("1 Heure") == duration_order("1 heure") == 3600
 
 
+def test_distances_sort_as_a_reader_reads_them() -> None:
+    values = ["personnelle", "contact", "50 cm", "10 m", "30 mètres", "1,5 km", "à vue", "Vol"]
+    orders = [distance_order(value) for value in values]
+    assert orders == sorted(orders) and orders[2:6] == [0.5, 10, 30, 1500]
+    assert distance_order("10 minutes") == distance_order("Vol")  # not a distance
+
+
 def test_a_measured_time_of_any_length_stays_before_short_and_long() -> None:
     assert duration_order("999999999 ans") < duration_order("court")
 
@@ -53,6 +71,9 @@ def test_a_measured_time_of_any_length_stays_before_short_and_long() -> None:
 def test_a_long_casting_time_is_a_ritual(casting: str, expected: bool) -> None:
     assert is_long(casting) is expected
 
+
+CULT = Noun("culte", "cultes", "m")
+PRAYER_WORDS = Words(Noun("prière", "prières", "f"), CULT, Noun("livre", "livres", "m"))
 
 EXPORT = (
     "# Magie _Généré le 01/01/2027 à 10:00_ ---\n"
@@ -66,14 +87,72 @@ EXPORT = (
 def test_the_index_and_the_records_carry_the_order_the_scripts_sort_by() -> None:
     result = parse_export(EXPORT)
     table = render_spell_table(result)
-    for key in COLUMNS:
+    for key in ("nom", "college", "niveaux", "duree", "temps"):
         assert f'<th data-colonne="{key}">' in table
     assert 'data-tri-duree="3600"' in table and 'data-tri-duree="60"' in table
     assert 'data-long="1"' in table and 'data-long="0"' in table
     records = {r["name"]: r for r in json.loads(json.dumps(spell_records(result, "sorts")))}
     assert records["Braise"]["tri"] == {"duree": 3600, "temps": duration_order("long")}
     assert (records["Braise"]["long"], records["Flamme"]["long"]) == (True, False)
-    assert set(records["Flamme"]["tri"]) == set(SORTED_BY_TIME)
+    assert set(records["Flamme"]["tri"]) == {"duree", "temps"}
+
+
+def test_fields_come_in_the_order_the_export_writes_them() -> None:
+    # « Classe » is never first in an entry, but always before « Temps » where both are.
+    entries = [["Durée", "Temps"], ["Classe", "Temps"], ["Durée"], ["Classe", "Durée"]]
+    assert field_order(entries) == ["Classe", "Durée", "Temps"]
+    # Contradictory entries: the order the fields first appear in.
+    assert field_order([["A", "B"], ["B", "A"]]) == ["A", "B"]
+
+
+PRAYERS = (
+    "# Prières _Généré le 01/01/2027 à 10:00_ ---\n"
+    "## Aube **Description du culte :** L’aube.\n"
+    "### Lueur (I) - **Portée :** 10 m - **Sphère :** Lumière - **Durée :** 1 heure Une lueur.\n"
+    "### Voile (II) - **Portée :** contact - **Sphère :** Ombre - **Durée :** 1 minute Un voile.\n"
+    "### Bénédiction (II) - **Portée :** 30 m - **Sphère :** Protection - **Durée :** 1 jour "
+    "Une bénédiction.\n"
+    "### Veille (III) - **Portée :** personnelle - **Sphère :** Protection - **Durée :** 8 heures "
+    "- **Coût :** 2 Une veille.\n"
+    "### Paix (III) - **Portée :** 20 m - **Sphère :** Ombre - **Durée :** 10 minutes Une paix.\n"
+    "### Clarté (IV) - **Portée :** 5 m - **Sphère :** Lumière - **Durée :** 1 heure Une clarté.\n"
+    "--- Fin du fichier\n"
+)
+
+
+def test_the_index_shows_the_fields_the_export_uses() -> None:
+    result = parse_export(PRAYERS, group=CULT)
+    entries = [dict(s.fields) for s in result.spells]
+    # « Coût », in one prayer of six, is left out; a distance and a time sort by value.
+    assert index_columns(entries) == (
+        Column("Portée", "portee", "distance"),
+        Column("Sphère", "sphere", ""),
+        Column("Durée", "duree", "temps"),
+    )
+    table = render_spell_table(result, IndexLabels(words=PRAYER_WORDS))
+    assert [h for h in ("Portée", "Sphère", "Durée", "Coût") if f">{h}</th>" in table] == [
+        "Portée",
+        "Sphère",
+        "Durée",
+    ]
+    assert 'data-portee="contact"' in table and 'data-tri-portee="0"' in table
+    assert 'data-tri-portee="30"' in table and "data-tri-sphere" not in table
+    records = {r["name"]: r for r in spell_records(result, "prieres")}
+    assert records["Veille"]["tri"] == {"portee": 0.0, "duree": 8 * 3600}
+    # The site names its columns, in its order, with its own labels.
+    chosen = index_columns(entries, ["Durée", "Coût"])
+    assert [(c.field, c.key) for c in chosen] == [("Durée", "duree"), ("Coût", "cout")]
+    labels = IndexLabels(words=PRAYER_WORDS, names={"Coût": "Coût en ferveur"})
+    table = render_spell_table(result, labels, chosen)
+    assert ">Coût en ferveur</th>" in table and ">Portée</th>" not in table
+    page = render_grimoire_page("Mon livre", ("Toutes", "toutes.md"), labels, chosen)
+    assert 'data-champ-cout="Coût"' in page and 'data-libelle-cout="Coût en ferveur"' in page
+    assert 'data-colonnes="nom college niveaux duree cout"' in page
+
+
+def test_a_field_named_as_an_index_parameter_gets_a_key_of_its_own() -> None:
+    columns = index_columns([{"Texte": "a", "Tri": "b", "tri": "c"}])
+    assert [c.key for c in columns] == ["champtexte", "champtri", "champtri2"]
 
 
 def test_the_page_scripts_read_a_duration_nowhere() -> None:
@@ -82,3 +161,18 @@ def test_the_page_scripts_read_a_duration_nowhere() -> None:
     for name in ("spells.js", "grimoire.js"):
         text = (scripts / "js" / name).read_text("utf-8")
         assert "secondes" not in text and "semaine" not in text and "durationKey" not in text
+
+
+def test_a_column_no_entry_fills_is_a_warning(tmp_path: Path) -> None:
+    export = tmp_path / "prieres.txt"
+    export.write_text(PRAYERS, encoding="utf-8")
+    settings = SpellSettings(
+        export, "prieres.txt", "prieres", "Prières", "Toutes les prières",
+        words=PRAYER_WORDS, columns=(("Durée", None), ("Duree", None)),
+    )  # fmt: skip
+    book, problems = read_spell_book(settings)
+    assert book is not None and [c.key for c in book.columns] == ["duree", "duree2"]
+    (unknown,) = [p for p in problems if p.kind is Kind.UNKNOWN_COLUMN]
+    assert unknown.severity == "warning" and unknown.subject == "Duree"
+    assert "colonne « Duree » (columns de la base « prieres ») : aucune entrée" in unknown.message
+    assert "ses champs : Coût, Durée, Portée, Sphère" in unknown.message

@@ -10,8 +10,10 @@ from bs4 import BeautifulSoup, Tag
 from synth import seed_text
 
 from regles.features.spells.book import SpellBook, SpellSettings
+from regles.features.spells.columns import index_columns
 from regles.features.spells.export import (
     SPELL_TABLE_MARK,
+    IndexLabels,
     ParseResult,
     mention_linker,
     parse_export,
@@ -66,8 +68,20 @@ def hostile() -> ParseResult:
     return result
 
 
+# This site's columns (mkdocs.yml's `columns:`): the export's four most used fields,
+# labelled for what they hold.
+SITE_COLUMNS = ["Classe", "Durée", "Temps", "Résistance"]
+SITE_LABELS = IndexLabels(names={"Classe": "Classe de sort", "Résistance": "Résistance du sort"})
+
+
+def site_index(result: ParseResult) -> str:
+    """The index of `result` with this site's columns and labels."""
+    columns = index_columns([dict(s.fields) for s in result.spells], SITE_COLUMNS)
+    return render_spell_index(result, TITLE, labels=SITE_LABELS, columns=columns)
+
+
 def test_index_table(seed: ParseResult) -> None:
-    page = render_spell_index(seed, TITLE)
+    page = site_index(seed)
     assert page.startswith("# Index des sorts\n")
     soup = BeautifulSoup(page, "html.parser")
     tables = soup.find_all("table")
@@ -187,7 +201,7 @@ def test_mentions_link_to_spells(seed: ParseResult) -> None:
 
 
 def test_hostile_index_is_escaped(hostile: ParseResult) -> None:
-    page = render_spell_index(hostile, TITLE)
+    page = site_index(hostile)
     soup = BeautifulSoup(page, "html.parser")
     assert not soup.find_all(["script", "img", "b", "i"])
     rows = soup.select("tbody tr")

@@ -67,6 +67,7 @@ class Kind(StrEnum):
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
     EXPORT_HEADER = "export-en-tete"  # its title or date missing, a term configured in vain
+    UNKNOWN_COLUMN = "colonne-inconnue"  # a column the site names that no entry fills
     UNCERTAIN_SPLIT = "decoupage-incertain"
     # A mention whose only match is in another game system: left unlinked.
     OTHER_SYSTEM_MENTION = "mention-autre-systeme"

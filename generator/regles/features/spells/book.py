@@ -24,6 +24,7 @@ from regles.core.words import DEFAULT_WORDS, Noun, Words
 from regles.features.links.references import SpellTarget
 from regles.features.spells import export as spellbook
 from regles.features.spells import terms as spell_terms
+from regles.features.spells.columns import Column, index_columns
 
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
@@ -44,6 +45,9 @@ class SpellSettings:
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
     linked_from: tuple[str, ...] = ()  # systems (folders) whose pages link to its entries
+    # The index's columns, (field, its label or None), in their order; None: the export's
+    # (features/spells/columns.py).
+    columns: tuple[tuple[str, str | None], ...] | None = None
     config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
     @cached_property
@@ -88,7 +92,17 @@ class SpellBook:
 
     @cached_property
     def labels(self) -> spellbook.IndexLabels:
-        return spellbook.IndexLabels(spell_terms.level_label(self.terms), self.settings.words)
+        names = {name: label for name, label in self.settings.columns or () if label}
+        return spellbook.IndexLabels(
+            spell_terms.level_label(self.terms), self.settings.words, names
+        )
+
+    @cached_property
+    def columns(self) -> tuple[Column, ...]:
+        """The index's columns: the site's (`columns:`), else the export's."""
+        chosen = self.settings.columns
+        entries = [dict(s.fields) for s in self.result.spells]
+        return index_columns(entries, None if chosen is None else [name for name, _ in chosen])
 
     def _file(self, uri: str) -> str:
         return uri.rsplit("/", 1)[-1]
@@ -104,6 +118,7 @@ class SpellBook:
             table_mark=True,
             fields_page=fields_page,
             labels=self.labels,
+            columns=self.columns,
         )
         fields = spell_terms.render_fields_page(
             self.terms,
@@ -116,6 +131,7 @@ class SpellBook:
             settings.grimoire_title,
             (settings.index_title, self._file(settings.index_uri)),
             self.labels,
+            self.columns,
         )
         pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
@@ -164,14 +180,15 @@ class SpellBook:
                 f"« {self.settings.index_title} » : la marque du tableau des sorts ({mark}) "
                 "n’est pas une fois dans la page convertie"
             )
-        return html.replace(mark, spellbook.render_spell_table(self.result, self.labels))
+        table = spellbook.render_spell_table(self.result, self.labels, self.columns)
+        return html.replace(mark, table)
 
     def records(self) -> list[dict[str, object]]:
         """The records of its data file (`SpellSettings.data_file`). Their descriptions get
         the pages' French spacing: the grimoire shows and prints them as the scripts write
         them, past the built pages' typography. Names and fields are left as exported: the
         filters read the fields as words, and a kept grimoire names its spells."""
-        records = spellbook.spell_records(self.result, self.settings.folder)
+        records = spellbook.spell_records(self.result, self.settings.folder, self.columns)
         for record in records:
             record["description"] = spaced_markdown(str(record["description"]))
         return records
@@ -217,6 +234,20 @@ def read_spell_book(
             term,
         )
         for term in book.terms.unused_terms
+    ]
+    used = {name for s in result.spells for name in s.fields}
+    problems += [
+        Problem(
+            settings.config_name,
+            None,
+            "warning",
+            Kind.UNKNOWN_COLUMN,
+            f"colonne « {name} » (columns de la base « {settings.folder} ») : aucune entrée "
+            f"de l’export n’a ce champ ; ses champs : {', '.join(sorted(used)) or 'aucun'}",
+            name,
+        )
+        for name, _ in settings.columns or ()
+        if name not in used
     ]
     return book, problems
 

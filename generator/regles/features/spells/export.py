@@ -77,7 +77,7 @@ import hashlib
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -85,7 +85,8 @@ from typing import Literal
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
-from regles.features.spells.sorting import SORTED_BY_TIME, duration_order, is_long
+from regles.features.spells.columns import Column, index_columns
+from regles.features.spells.sorting import distance_order, duration_order, is_long
 
 __all__ = [
     "SPELL_TABLE_MARK",
@@ -945,10 +946,14 @@ def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
     return ids
 
 
-def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
+def spell_records(
+    result: ParseResult, folder: str, columns: Sequence[Column] | None = None
+) -> list[dict[str, object]]:
     """JSON-ready records for a database's data file (``data/bases/<folder>.json``);
-    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`spell_ids`)."""
+    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`spell_ids`);
+    ``tri``: the order of each of the index's `columns` that sorts by its value."""
     ids = spell_ids(result)
+    columns = result_columns(result) if columns is None else columns
     records: list[dict[str, object]] = []
     for college in result.colleges:
         for s in college.spells:
@@ -966,9 +971,7 @@ def spell_records(result: ParseResult, folder: str) -> list[dict[str, object]]:
                     "slug": s.slug,
                     # What the lists sort and filter by (sorting.py), as the index's rows.
                     "tri": {
-                        key: duration_order(s.fields.get(field, ""))
-                        for field, key in _FILTER_KEYS.items()
-                        if key in SORTED_BY_TIME
+                        c.key: column_order(c, s.fields.get(c.field, "")) for c in columns if c.sort
                     },
                     "long": is_long(s.fields.get("Temps", "")),
                 }
@@ -1058,40 +1061,48 @@ def render_college_page(
     return "\n".join(out)
 
 
-_INDEX_COLUMNS = ("Classe", "Durée", "Temps", "Résistance")
+def result_columns(result: ParseResult) -> tuple[Column, ...]:
+    """The index's columns an export gives by default (columns.py)."""
+    return index_columns([dict(s.fields) for s in result.spells])
+
+
+def column_order(column: Column, value: str) -> float:
+    """The order of a column's value, for a column that sorts by its value."""
+    return (duration_order if column.sort == "temps" else distance_order)(value)
+
+
+def column_keys(columns: Sequence[Column]) -> tuple[str, ...]:
+    """Every column of the index in its order, as the headers' `data-colonne` and the
+    address's `tri` name them (the lists' page's `data-colonnes`)."""
+    return ("nom", "college", "niveaux", *(c.key for c in columns))
 
 
 @dataclass(frozen=True)
 class IndexLabels:
-    """What the index's columns and filters are called, in the game's words (`words`): what
-    they filter, not the export's bare key (« Classe » would read as a character's class)."""
+    """What the index's columns and filters are called, in the game's words (`words`): the
+    export's field names, unless `names` gives the site's own (« Classe de sort » rather
+    than « Classe », which would read as a character's class)."""
 
     levels: str = "Niveaux"
     words: Words = DEFAULT_WORDS
+    names: Mapping[str, str] = field(default_factory=dict)  # field → its label
 
     @property
     def college(self) -> str:
         return capitalized(self.words.group.one)
 
-    def field(self, key: str) -> str:
-        entry = self.words.entry
-        return {"Classe": f"Classe {entry.kind(1)}", "Résistance": f"Résistance {entry.of()}"}.get(
-            key, key
-        )
+    def field(self, name: str) -> str:
+        return self.names.get(name, name)
 
     def add_to_list(self, name: str) -> str:
         """The label of the « + » that adds an entry to one of the reader's lists."""
         return f"Ajouter « {name} » à {self.words.list.a()}"
 
-    def data_attributes(self) -> list[str]:
+    def data_attributes(self, columns: Sequence[Column]) -> list[str]:
         """The filters' labels as `data-libelle-*` attributes, for the page's script (the
-        index's table and the grimoires' page carry the same)."""
-        names = {
-            "niveaux": self.levels,
-            "college": self.college,
-            "classe": self.field("Classe"),
-            "resistance": self.field("Résistance"),
-        }
+        index's table and the lists' page carry the same)."""
+        names = {"niveaux": self.levels, "college": self.college}
+        names |= {c.key: self.field(c.field) for c in columns}
         return [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
 
 
@@ -1106,6 +1117,7 @@ def render_spell_index(
     table_mark: bool = False,
     fields_page: tuple[str, str] | None = None,
     labels: IndexLabels | None = None,
+    columns: Sequence[Column] | None = None,
 ) -> str:
     """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
 
@@ -1135,42 +1147,47 @@ def render_spell_index(
             f"[{_heading_text(fields_page[0])}]({fields_page[1]})."
         )
     lines += [summary, "{ .export-entete }", ""]
-    lines.append(SPELL_TABLE_MARK if table_mark else render_spell_table(result, labels))
+    table = SPELL_TABLE_MARK if table_mark else render_spell_table(result, labels, columns)
+    lines.append(table)
     return "\n".join(lines) + "\n"
 
 
-def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -> str:
-    """The HTML table of the spell index: one row per spell, its filter values as data; the
-    filters' labels (``labels``) as the table's data, for the page's script."""
+def render_spell_table(
+    result: ParseResult,
+    labels: IndexLabels | None = None,
+    columns: Sequence[Column] | None = None,
+) -> str:
+    """The HTML table of the spell index: one row per spell, its `columns`' values (by
+    default the export's, columns.py) as data; the filters' labels (``labels``) as the
+    table's data, for the page's script."""
     e = html.escape
     labels = labels or IndexLabels()
-    label_attrs = " ".join(labels.data_attributes())
+    columns = result_columns(result) if columns is None else columns
+    label_attrs = " ".join(labels.data_attributes(columns))
     lines = [f'<table id="table-sorts" {label_attrs}>']
-    headings = ("Nom", labels.college, labels.levels, *map(labels.field, _INDEX_COLUMNS))
+    headings = ("Nom", labels.college, labels.levels, *(labels.field(c.field) for c in columns))
     # Each column says its name in the filters, its sort's (the script reads them there).
     header = "".join(
-        f'<th data-colonne="{key}">{e(h)}</th>' for key, h in zip(COLUMNS, headings, strict=True)
+        f'<th data-colonne="{key}">{e(h)}</th>'
+        for key, h in zip(column_keys(columns), headings, strict=True)
     )
     lines.append(f"<thead><tr>{header}</tr></thead>")
     lines.append("<tbody>")
     for college in result.colleges:
         for s in college.spells:
-            values = {k: s.fields.get(k, "") for k in _INDEX_COLUMNS}
+            values = {c.key: s.fields.get(c.field, "") for c in columns}
             attrs = {
                 "data-college": college.slug,
                 "data-min": str(s.level_min),
                 "data-max": str(s.level_max),
-                "data-classe": values["Classe"],
-                "data-duree": values["Durée"],
-                "data-temps": values["Temps"],
-                "data-resistance": values["Résistance"],
+                **{f"data-{key}": value for key, value in values.items()},
                 # Casting time "long" is the system's keyword for rituals; other values stay "0".
-                "data-long": "1" if is_long(values["Temps"]) else "0",
-                # The order of the timed columns (sorting.py): the script sorts by them.
+                "data-long": "1" if is_long(s.fields.get("Temps", "")) else "0",
+                # The order of the columns that sort by their values (sorting.py).
                 **{
-                    f"data-tri-{key}": _number(duration_order(values[field]))
-                    for field, key in _FILTER_KEYS.items()
-                    if key in SORTED_BY_TIME
+                    f"data-tri-{c.key}": _number(column_order(c, values[c.key]))
+                    for c in columns
+                    if c.sort
                 },
             }
             label, title = _levels(s)
@@ -1186,10 +1203,10 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
                 # The label shows before the value in the phone's cards (sorts.css), which
                 # leave out empty cells.
                 *(
-                    f'<td data-label="{e(labels.field(k))}">{e(values[k])}</td>'
-                    if values[k]
+                    f'<td data-label="{e(labels.field(c.field))}">{e(values[c.key])}</td>'
+                    if values[c.key]
                     else "<td></td>"
-                    for k in _INDEX_COLUMNS
+                    for c in columns
                 ),
             ]
             attr_text = " ".join(f'{k}="{e(v)}"' for k, v in attrs.items())
@@ -1199,19 +1216,16 @@ def render_spell_table(result: ParseResult, labels: IndexLabels | None = None) -
     return "\n".join(lines)
 
 
-# The index's columns, as the filters name them (the `data-*` of the table's rows), and all
-# the columns in their order (the headers' `data-colonne`, the grimoire's `data-colonnes`).
-_FILTER_KEYS = {"Classe": "classe", "Durée": "duree", "Temps": "temps", "Résistance": "resistance"}
-COLUMNS = ("nom", "college", "niveaux", *_FILTER_KEYS.values())
-
-
 def _number(value: float) -> str:
     """A number as a data attribute writes it: « 60 », « 5400.5 »."""
     return str(int(value)) if value.is_integer() else repr(value)
 
 
 def render_grimoire_page(
-    title: str, index: tuple[str, str], labels: IndexLabels | None = None
+    title: str,
+    index: tuple[str, str],
+    labels: IndexLabels | None = None,
+    columns: Sequence[Column] = (),
 ) -> str:
     """Markdown page of the grimoires, in the colleges' folder: an empty container that the
     page's script (grimoire.js) fills from the reader's browser. It carries what the script
@@ -1220,9 +1234,9 @@ def render_grimoire_page(
     them), and the index's link (its title and file name in the same folder)."""
     e = html.escape
     labels = labels or IndexLabels()
-    attrs = labels.data_attributes()
-    attrs += [f'data-champ-{key}="{e(field)}"' for field, key in _FILTER_KEYS.items()]
-    attrs.append(f'data-colonnes="{" ".join(COLUMNS)}"')
+    attrs = labels.data_attributes(columns)
+    attrs += [f'data-champ-{c.key}="{e(c.field)}"' for c in columns]
+    attrs.append(f'data-colonnes="{" ".join(column_keys(columns))}"')
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
     entry, group, lists = labels.words.entry, labels.words.group, labels.words.list
     lines = [

@@ -1,6 +1,7 @@
 """What the spell lists sort and filter by that is not the fields' text as written: a
-duration's order (« 1 minute » before « 1 heure » before « permanent »), and whether a
-casting time is « long » (a ritual).
+duration's order (« 1 minute » before « 1 heure » before « permanent »), a distance's
+(« contact » before « 10 m » before « 1 km »), and whether a casting time is « long » (a
+ritual).
 
 Computed once, here, and written by the build into the index's rows (`data-tri-*`,
 `data-long`) and into the database's data file, `data/bases/<folder>.json` (`tri`, `long`):
@@ -13,10 +14,7 @@ import re
 
 from regles.core.slugs import fold
 
-__all__ = ["SORTED_BY_TIME", "duration_order", "is_long"]
-
-# The index's columns that sort by their duration, by their filter names.
-SORTED_BY_TIME = ("duree", "temps")
+__all__ = ["distance_order", "duration_order", "is_long", "is_measured"]
 
 _UNITS = (
     (re.compile(r"s(?:ec|econde)?s?"), 1),
@@ -54,6 +52,38 @@ def duration_order(value: str) -> float:
     if text.startswith(("permanent", "indefini", "jusqu")):
         return float(2 * _RANK)
     return float(3 * _RANK)
+
+
+_METRES = (
+    (re.compile(r"c(?:m|entimetres?)"), 0.01),
+    (re.compile(r"m(?:etres?)?"), 1),
+    (re.compile(r"k(?:m|ilometres?)"), 1_000),
+)
+_DISTANCE = re.compile(r"^(\d+(?:[.,]\d+)?)\s*([a-z]+)")
+
+
+def distance_order(value: str) -> float:
+    """A number that orders distances as a reader does: oneself and a touch first, then
+    measured ones by their length in metres, then « à vue », « illimitée », then every other
+    text."""
+    text = fold(value)
+    if text.startswith(("personnel", "soi", "contact", "toucher")):
+        return 0.0
+    measured = _DISTANCE.match(text)
+    if measured:
+        count, word = measured.groups()
+        for unit, metres in _METRES:
+            if unit.fullmatch(word):
+                return min(float(count.replace(",", ".")) * metres, _RANK - 1)
+    if text.startswith(("a vue", "vue", "illimit", "infini")):
+        return float(2 * _RANK)
+    return float(3 * _RANK)
+
+
+def is_measured(order: float) -> bool:
+    """Whether an order (`duration_order`, `distance_order`) is that of a time or a distance
+    the function read, rather than of any other text."""
+    return order < 3 * _RANK
 
 
 def is_long(casting_time: str) -> bool:

@@ -632,7 +632,8 @@ const setupGrimoirePage = (signal) => {
   /** The list of `entries` (cards), with the index's filters when there is more than one. */
   const spellList = (entries, data, removable) => {
     const list = el("div", { class: "grimoire-liste" });
-    const keys = (name) => root.getAttribute(`data-champ-${name}`) || "";
+    // The index's columns, by their keys, and the export's field each one shows.
+    const columns = (root.dataset.colonnes || "").split(" ").filter((c) => root.hasAttribute(`data-champ-${c}`));
     const rows = entries.map((entry, rank) => {
       const record = resolve(entry, data);
       const actions = removable ? [button("Retirer", () => removable(entry), {
@@ -640,18 +641,18 @@ const setupGrimoirePage = (signal) => {
       const node = card(entry, record, actions);
       list.append(node);
       const fields = (record && record.fields) || {};
-      const field = (name) => String(fields[keys(name)] ?? "");
       // What the lists sort and filter by, as the build wrote it (`tri`, `long`).
-      const order = (record && record.tri) || {};
+      const orders = (record && record.tri && typeof record.tri === "object") ? record.tri : {};
       return filterRow({
         node, rank,
         name: record ? String(record.name) : entry.name,
         collegeName: record ? String(record.college) : entry.college,
         values: record ? {
-          college: record.college_slug, min: record.level_min, max: record.level_max,
-          classe: field("classe"), duree: field("duree"), temps: field("temps"), resistance: field("resistance"),
-          long: record.long ? "1" : "0", triDuree: order.duree, triTemps: order.temps,
+          college: record.college_slug, min: record.level_min, max: record.level_max, long: record.long ? "1" : "0",
         } : { college: "", min: "1", max: "10" },
+        fields: Object.fromEntries(columns.map((c) => [c, String(fields[root.getAttribute(`data-champ-${c}`)] ?? "")])),
+        orders: Object.fromEntries(columns.filter((c) => Number.isFinite(Number(orders[c])) && c in orders)
+          .map((c) => [c, Number(orders[c])])),
         record,
       });
     });

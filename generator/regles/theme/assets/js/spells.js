@@ -178,41 +178,39 @@ const baseResistance = (value) => {
   return base || value.trim();
 };
 
-// The text each sortable column is sorted by, in a row read from the table.
-const COLUMN_TEXT = {
-  nom: (row) => row.name,
-  college: (row) => row.collegeName,
-  classe: (row) => row.spellClass,
-  resistance: (row) => row.resistance,
-  duree: (row) => row.duration,
-  temps: (row) => row.castingTime,
-};
-// The columns sorted by the order of their durations, which the build writes
-// (features/spells/sorting.py): `data-tri-*` of the index's rows, `tri` of a record.
-const TIMED = { duree: (row) => row.durationOrder, temps: (row) => row.castingOrder };
+// The columns that are not one of the export's fields.
+const FIXED_COLUMNS = ["nom", "college", "niveaux"];
+
+// The text a column is sorted by, in a row: its name, its group's, else its field's value.
+const columnText = (row, column) =>
+  column === "nom" ? row.name : column === "college" ? row.collegeName : row.fields[column] || "";
 
 /** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
- * moved (a table row, a card); `values`: the index's columns (`classe`, `duree`, `temps`,
- * `resistance`, `college` slug, `long` "1" or not, `min`, `max`); `record`: its record of
- * the data file, when the row is made from it (its description is then at hand). */
-export const filterRow = ({ node, rank, name, collegeName, values, nameLink = null, record = null }) => {
+ * moved (a table row, a card); `values`: its `college` slug, `min`, `max` and `long` ("1" or
+ * not); `fields`: the value of each of the index's columns, by its key (« duree »);
+ * `orders`: for a column that sorts by its value (a time, a distance), that value's order,
+ * as the build wrote it (features/spells/sorting.py: `data-tri-*` of the index's rows,
+ * `tri` of a record); `record`: its record of the data file, when the row is made from it
+ * (its description is then at hand). */
+export const filterRow = ({
+  node, rank, name, collegeName, values, fields = {}, orders = {}, nameLink = null, record = null,
+}) => {
   const min = Number.parseInt(values.min, 10) || 1;
   const max = Number.parseInt(values.max, 10) || min;
-  const spellClass = (values.classe || "").trim();
-  const resistance = (values.resistance || "").trim();
+  const trimmed = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? "").trim()]));
+  const spellClass = trimmed.classe || "";
+  const resistance = trimmed.resistance || "";
   return {
-    node, rank, name, collegeName, min, max, spellClass, resistance,
+    node, rank, name, collegeName, min, max,
+    fields: trimmed,
+    orders,
     college: values.college || "",
     classes: spellClass ? spellClass.split(/\s+/) : [],
     resistanceBase: resistance ? baseResistance(resistance) : "",
-    duration: (values.duree || "").trim(),
-    castingTime: (values.temps || "").trim(),
-    durationOrder: Number(values.triDuree) || 0,
-    castingOrder: Number(values.triTemps) || 0,
     long: values.long === "1",
     nameLink,
     record,
-    raw: [name, collegeName, spellClass, values.duree, values.temps, resistance].join(" "),
+    raw: [name, collegeName, ...Object.values(trimmed)].join(" "),
     text: null, // raw folded, made at the first text search
     description: null,
   };
@@ -224,15 +222,19 @@ const setupTable = (signal) => {
   table.dataset.sortsPret = "1";
   const tbody = table.tBodies[0];
   const headers = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
+  const columns = headers.map((th) => th.dataset.colonne || "").filter((c) => !FIXED_COLUMNS.includes(c));
 
   // Rows read once, nothing written into them (the cards' labels come from the page); the
   // original order is the last criterion (a stable sort).
-  const rows = Array.from(tbody.rows).filter((tr) => tr.cells.length >= 7).map((tr, rank) => filterRow({
+  const rows = Array.from(tbody.rows).filter((tr) => tr.cells.length >= headers.length).map((tr, rank) => filterRow({
     node: tr,
     rank,
     name: tr.cells[0].textContent.trim(),
     collegeName: tr.cells[1].textContent.trim(),
     values: tr.dataset,
+    fields: Object.fromEntries(columns.map((c) => [c, tr.getAttribute(`data-${c}`) || ""])),
+    orders: Object.fromEntries(columns.filter((c) => tr.hasAttribute(`data-tri-${c}`))
+      .map((c) => [c, Number(tr.getAttribute(`data-tri-${c}`)) || 0])),
     nameLink: tr.cells[0].querySelector("a"),
   }));
   const wrapper = table.closest(".md-typeset__scrollwrap") || table;
@@ -366,15 +368,14 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     return b;
   });
 
-  // Without headers (a list of cards): « Trier par » and the order, in the form.
-  const SORT_NAMES = { nom: "Nom", college: label("college", phrase("search_group_any")), niveaux: label("niveaux", "Niveaux"),
-    classe: label("classe", "Classe"), duree: "Durée", temps: "Temps", resistance: label("resistance", "Résistance") };
-  // A column no entry fills is not offered (another game's export).
-  const filled = { classe: classes.size > 0, resistance: resistances.size > 0,
-    duree: rows.some((r) => r.duration), temps: rows.some((r) => r.castingTime) };
+  // Without headers (a list of cards): « Trier par » and the order, in the form; a column
+  // no entry of the list fills is not offered.
+  const sortName = (c) => (c === "nom" ? "Nom" : c === "college" ? label("college", phrase("search_group_any"))
+    : c === "niveaux" ? label("niveaux", "Niveaux") : label(c, c));
+  const filled = (c) => FIXED_COLUMNS.includes(c) || rows.some((r) => r.fields[c]);
   const sortChoice = headers.length ? null : el("select", { id: id("tri"), name: "tri" },
     option("", "Ordre de la liste"),
-    ...COLUMNS.filter((c) => filled[c] !== false).map((c) => option(c, SORT_NAMES[c])));
+    ...COLUMNS.filter(filled).map((c) => option(c, sortName(c))));
   const orderChoice = headers.length ? null : el("select", { id: id("ordre"), name: "ordre" },
     option("asc", "croissant"), option("desc", "décroissant"));
   if (sortChoice) more.append(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
@@ -503,12 +504,15 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // Sorting -----------------------------------------------------------------------------
   const comparison = (column) => {
     if (column === "niveaux") return (a, b) => a.min - b.min || a.max - b.max;
-    const textOf = COLUMN_TEXT[column];
-    const orderOf = TIMED[column];
-    if (orderOf) return (a, b) => orderOf(a) - orderOf(b) || collator.compare(textOf(a), textOf(b));
+    const textOf = (row) => columnText(row, column);
+    // A column of times or distances: by their orders, the build's.
+    if (rows.some((row) => column in row.orders)) {
+      const orderOf = (row) => row.orders[column] || 0;
+      return (a, b) => orderOf(a) - orderOf(b) || collator.compare(textOf(a), textOf(b));
+    }
     return (a, b) => collator.compare(textOf(a), textOf(b));
   };
-  const emptyIn = (column) => (row) => (column in COLUMN_TEXT ? !COLUMN_TEXT[column](row) : false);
+  const emptyIn = (column) => (row) => (column === "niveaux" ? false : !columnText(row, column));
 
   // The sort the rows follow in the page ("": the export's, as loaded). Moving the 422 rows
   // makes the browser restyle and lay them all out again: not for nothing.
