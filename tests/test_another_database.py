@@ -182,6 +182,9 @@ def test_the_index_and_the_search_speak_the_game_s_words(
     levels = page.eval_on_selector_all("#sorts-min option", "os => os.map(o => o.textContent)")
     assert levels == ["I", "II", "III", "IV"]
     assert page.locator("#sorts-classe, #sorts-resistance, #sorts-long").count() == 0
+    # Its own field of a few values, « Sphère », is a choice list, with its counts.
+    spheres = page.eval_on_selector_all("#sorts-sphere option", "os => os.map(o => o.text)")
+    assert spheres[0] == "Sans filtre" and "Protection (3)" in spheres, spheres
 
     # The header's search box: its filters and each result's badge.
     page.goto(url + "brumes/regles/")

@@ -98,7 +98,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # ---------------------------------------------------------------------------------------
-# data/spells.json
+# The data file (data/bases/sorts.json)
 # ---------------------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
     {"id", "name", "college", "college_slug", "level_min", "level_max", "fields", "description",
-     "url", "slug", "tri", "long"}
+     "url", "slug", "tri", "choix", "long"}
 )  # fmt: skip
 
 _COLLEGE_HEADING = re.compile(r"(?<!\S)## (?P<name>.+?)(?= \*\*Description du collège)")

@@ -12,7 +12,7 @@ import pytest
 from regles.core.report import Kind
 from regles.core.words import Noun, Words
 from regles.features.spells.book import SpellSettings, read_spell_book
-from regles.features.spells.columns import Column, field_order, index_columns
+from regles.features.spells.columns import choice_values, field_order, index_columns
 from regles.features.spells.export import (
     IndexLabels,
     parse_export,
@@ -124,11 +124,12 @@ def test_the_index_shows_the_fields_the_export_uses() -> None:
     result = parse_export(PRAYERS, group=CULT)
     entries = [dict(s.fields) for s in result.spells]
     # « Coût », in one prayer of six, is left out; a distance and a time sort by value.
-    assert index_columns(entries) == (
-        Column("Portée", "portee", "distance"),
-        Column("Sphère", "sphere", ""),
-        Column("Durée", "duree", "temps"),
-    )
+    found = [(c.field, c.key, c.sort, c.filter) for c in index_columns(entries)]
+    assert found == [
+        ("Portée", "portee", "distance", ""),
+        ("Sphère", "sphere", "", "choix"),  # a few values: a choice list
+        ("Durée", "duree", "temps", ""),
+    ]
     table = render_spell_table(result, IndexLabels(words=PRAYER_WORDS))
     assert [h for h in ("Portée", "Sphère", "Durée", "Coût") if f">{h}</th>" in table] == [
         "Portée",
@@ -148,6 +149,27 @@ def test_the_index_shows_the_fields_the_export_uses() -> None:
     page = render_grimoire_page("Mon livre", ("Toutes", "toutes.md"), labels, chosen)
     assert 'data-champ-cout="Coût"' in page and 'data-libelle-cout="Coût en ferveur"' in page
     assert 'data-colonnes="nom college niveaux duree cout"' in page
+
+
+def test_a_choice_filter_counts_each_value_for_what_it_is() -> None:
+    entries = [
+        {"Classe": "Zone", "Résistance": "Vol-3", "Temps": "long", "Défense": "9"},
+        {"Classe": "Info Zone", "Résistance": "Vol + Magerie", "Temps": "1 minute"},
+        {"Classe": "Info", "Résistance": "Sort sujet", "Temps": "Long, 1 heure"},
+        {"Classe": "Projectile", "Résistance": "San", "Défense": "12"},
+    ]
+    classe, resistance, temps, defense = index_columns(entries)
+    assert (classe.filter, resistance.filter, temps.filter) == ("choix", "choix", "long")
+    assert (defense.sort, defense.filter) == ("nombre", "")  # numbers sort, not a choice
+    assert choice_values(classe, "Info Zone") == ["Info", "Zone"]  # each stands alone
+    assert choice_values(resistance, "Vol-3") == choice_values(resistance, "Vol + Magerie")
+    assert choice_values(resistance, "Sort sujet") == ["Sort sujet"]  # « sujet » is not alone
+    assert choice_values(resistance, "") == []
+    table = render_spell_table(parse_export(EXPORT), columns=index_columns(entries[:1] * 2))
+    assert "data-filtres=" in table
+    records = spell_records(parse_export(EXPORT), "sorts", (classe, resistance, temps))
+    assert records[0]["choix"] == {"classe": [], "resistance": []}
+    assert (records[0]["long"], records[1]["long"]) == (True, False)  # the « long » column's
 
 
 def test_a_field_named_as_an_index_parameter_gets_a_key_of_its_own() -> None:

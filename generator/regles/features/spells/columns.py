@@ -1,29 +1,49 @@
 """The index's columns, from the fields an export actually uses: which fields, in which
-order, under which key, and how each one sorts.
+order, under which key, how each one sorts, and which ones the index filters by.
 
 A database's index shows the fields that enough of its entries fill (`SHOWN_SHARE` of them),
 in the order the export writes them within an entry; `columns:` (a database's settings)
 names and orders them instead. A column sorts by its value when its values describe a time
 (« 10 minutes », « long ») or a distance (« 10 m », « contact »): sorting.py computes that
 order once, for the index's rows (`data-tri-<key>`) and the data file's records (`tri`).
+A column of a few values (« Zone », « Projectile »…) gets a choice filter: each entry counts
+for the values its field holds (`choice_values`: « Vol-3 » is « Vol », « Info Zone » both
+« Info » and « Zone » when both stand alone elsewhere), written for the scripts in the rows
+(`data-choix-<key>`) and the records (`choix`). A column of times that holds « long » (the
+export's word for a ritual's casting time) gets the « long seulement » box.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from regles.core.slugs import slugify
-from regles.features.spells.sorting import distance_order, duration_order, is_measured
+from regles.features.spells.sorting import distance_order, duration_order, is_long, is_measured
 
-__all__ = ["FIXED_KEYS", "SHOWN_SHARE", "Column", "field_order", "index_columns"]
+__all__ = [
+    "FIXED_KEYS",
+    "SHOWN_SHARE",
+    "Column",
+    "choice_values",
+    "field_order",
+    "index_columns",
+    "number_order",
+]
 
 # A field shown by default: filled by this share of the entries at least (this site's
 # « Zone », in 23 spells of 422, is on each spell's page and in the search, not a column).
 SHOWN_SHARE = 0.2
-# A column sorted by its value: that share of its values are times (or distances) at least.
+# A column sorted by its value: that share of its values are times (or distances, or
+# numbers) at least.
 MEASURED_SHARE = 0.6
+# A column filtered by a choice list: this many values at most (and two at least).
+MAX_CHOICES = 12
+# « Vol-3 », « Vol+Magerie » → « Vol »: a modifier after the value.
+_MODIFIER = re.compile(r"\s*[+\-−]\s*(?:\d+|[A-ZÀ-Ý][^\W\d_]*[’']?[^\W\d_]*)\s*$")
+_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d+)?")
 # The keys the index and its address use for something else than a field.
 FIXED_KEYS = frozenset(
     {"nom", "college", "niveaux", "texte", "min", "max", "long", "desc", "tri", "ordre"}
@@ -33,11 +53,42 @@ FIXED_KEYS = frozenset(
 @dataclass(frozen=True)
 class Column:
     """A column of the index: the export's `field`, its `key` in the page's attributes and
-    addresses (« duree »), and how it sorts: `sort` is "temps", "distance" or "" (text)."""
+    addresses (« duree »), how it sorts (`sort`: "temps", "distance", "nombre" or "" for
+    text), and its filter (`filter`: "choix", "long" or none); `alone`: the values that
+    stand alone in a choice column, into which a value of several words may split."""
 
     field: str
     key: str
     sort: str = ""
+    filter: str = ""
+    alone: frozenset[str] = frozenset()
+
+
+def number_order(value: str) -> float:
+    """A number as written (« 12 », « -1,5 »), for a column of numbers; any other text after
+    every number."""
+    text = value.strip().replace("−", "-").replace(",", ".")
+    return float(text) if _NUMBER.fullmatch(value.strip()) else float("inf")
+
+
+def _base(value: str) -> str:
+    """A value without its modifiers and spaces: « Vol - 3 » → « Vol »."""
+    base = value.strip()
+    while True:
+        shorter = _MODIFIER.sub("", base)
+        if shorter == base or not shorter:
+            return base.replace("|", "/")
+        base = shorter
+
+
+def choice_values(column: Column, value: str) -> list[str]:
+    """What a value counts for in a choice filter: its base (« Vol-3 » → « Vol »), or, when
+    each of its words is a value that stands alone, each word (« Info Zone »)."""
+    base = _base(value)
+    words = base.split()
+    if len(words) > 1 and all(word in column.alone for word in words):
+        return list(dict.fromkeys(words))
+    return [base] if base else []
 
 
 def field_order(entries: Iterable[Sequence[str]]) -> list[str]:
@@ -66,12 +117,26 @@ def field_order(entries: Iterable[Sequence[str]]) -> list[str]:
 
 
 def _sort_of(values: Sequence[str]) -> str:
-    """« temps » or « distance » when most of `values` measure one, else « » (text)."""
-    for sort, order in (("temps", duration_order), ("distance", distance_order)):
+    """« temps », « distance » or « nombre » when most of `values` are one, else « »."""
+    orders = (("temps", duration_order), ("distance", distance_order), ("nombre", number_order))
+    for sort, order in orders:
         measured = sum(is_measured(order(value)) for value in values)
         if values and measured >= MEASURED_SHARE * len(values):
             return sort
     return ""
+
+
+def _with_filter(column: Column, values: Sequence[str]) -> Column:
+    """`column` with its filter: « long » for times that hold it, a choice list for a text
+    of a few values."""
+    if column.sort == "temps" and any(is_long(value) for value in values):
+        return Column(column.field, column.key, column.sort, "long")
+    if column.sort:
+        return column
+    alone = frozenset(b for b in map(_base, values) if b and " " not in b)
+    with_alone = Column(column.field, column.key, "", "choix", alone)
+    choices = {c for value in values for c in choice_values(with_alone, value)}
+    return with_alone if 2 <= len(choices) <= MAX_CHOICES else column
 
 
 def _key(field: str, taken: set[str]) -> str:
@@ -104,5 +169,10 @@ def index_columns(
         key = _key(name, taken)
         taken.add(key)
         values = [fields[name] for fields in entries if fields.get(name)]
-        columns.append(Column(name, key, _sort_of(values)))
-    return tuple(columns)
+        columns.append(_with_filter(Column(name, key, _sort_of(values)), values))
+    # One « long » box: the first column of times that holds « long ».
+    longs = [c for c in columns if c.filter == "long"]
+    return tuple(
+        Column(c.field, c.key, c.sort) if c.filter == "long" and c is not longs[0] else c
+        for c in columns
+    )

@@ -75,6 +75,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import html
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -85,7 +86,7 @@ from typing import Literal
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
-from regles.features.spells.columns import Column, index_columns
+from regles.features.spells.columns import Column, choice_values, index_columns, number_order
 from regles.features.spells.sorting import distance_order, duration_order, is_long
 
 __all__ = [
@@ -973,7 +974,13 @@ def spell_records(
                     "tri": {
                         c.key: column_order(c, s.fields.get(c.field, "")) for c in columns if c.sort
                     },
-                    "long": is_long(s.fields.get("Temps", "")),
+                    # What the choice filters and the « long » box read (columns.py).
+                    "choix": {
+                        c.key: choice_values(c, s.fields.get(c.field, ""))
+                        for c in columns
+                        if c.filter == "choix"
+                    },
+                    "long": is_long_entry(columns, s.fields),
                 }
             )
     return records
@@ -1068,7 +1075,14 @@ def result_columns(result: ParseResult) -> tuple[Column, ...]:
 
 def column_order(column: Column, value: str) -> float:
     """The order of a column's value, for a column that sorts by its value."""
-    return (duration_order if column.sort == "temps" else distance_order)(value)
+    orders = {"temps": duration_order, "distance": distance_order, "nombre": number_order}
+    return orders[column.sort](value)
+
+
+def is_long_entry(columns: Sequence[Column], fields: Mapping[str, str]) -> bool:
+    """Whether an entry counts for the « long seulement » box: its column of times that has
+    the box holds « long »."""
+    return any(c.filter == "long" and is_long(fields.get(c.field, "")) for c in columns)
 
 
 def column_keys(columns: Sequence[Column]) -> tuple[str, ...]:
@@ -1099,11 +1113,22 @@ class IndexLabels:
         return f"Ajouter « {name} » à {self.words.list.a()}"
 
     def data_attributes(self, columns: Sequence[Column]) -> list[str]:
-        """The filters' labels as `data-libelle-*` attributes, for the page's script (the
-        index's table and the lists' page carry the same)."""
+        """The columns' labels as `data-libelle-*` attributes, and the filters the page's
+        script makes (`data-filtres`, JSON: each choice filter's key, label and the choice of
+        the entries without a value; the « long » box's field), for the index's table and
+        the lists' page alike."""
         names = {"niveaux": self.levels, "college": self.college}
         names |= {c.key: self.field(c.field) for c in columns}
-        return [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
+        attributes = [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
+        filters = [
+            {"cle": c.key, "libelle": self.field(c.field), "sans": f"(sans {c.field.lower()})"}
+            for c in columns
+            if c.filter == "choix"
+        ]
+        longs = [{"cle": c.key, "champ": c.field} for c in columns if c.filter == "long"]
+        said = {"choix": filters, "long": longs[0] if longs else None}
+        text = json.dumps(said, ensure_ascii=False, separators=(",", ":"))
+        return [*attributes, f'data-filtres="{html.escape(text)}"']
 
 
 # Where the index's Markdown leaves its table out (`render_spell_index(table_mark=True)`).
@@ -1181,8 +1206,14 @@ def render_spell_table(
                 "data-min": str(s.level_min),
                 "data-max": str(s.level_max),
                 **{f"data-{key}": value for key, value in values.items()},
-                # Casting time "long" is the system's keyword for rituals; other values stay "0".
-                "data-long": "1" if is_long(s.fields.get("Temps", "")) else "0",
+                # What the choice filters read, « | » between two values (columns.py).
+                **{
+                    f"data-choix-{c.key}": "|".join(choice_values(c, values[c.key]))
+                    for c in columns
+                    if c.filter == "choix"
+                },
+                # « long », the export's word for a ritual's casting time; else "0".
+                "data-long": "1" if is_long_entry(columns, s.fields) else "0",
                 # The order of the columns that sort by their values (sorting.py).
                 **{
                     f"data-tri-{c.key}": _number(column_order(c, values[c.key]))

@@ -653,6 +653,7 @@ const setupGrimoirePage = (signal) => {
         fields: Object.fromEntries(columns.map((c) => [c, String(fields[root.getAttribute(`data-champ-${c}`)] ?? "")])),
         orders: Object.fromEntries(columns.filter((c) => Number.isFinite(Number(orders[c])) && c in orders)
           .map((c) => [c, Number(orders[c])])),
+        choices: (record && record.choix && typeof record.choix === "object") ? record.choix : {},
         record,
       });
     });

@@ -1,7 +1,8 @@
 /* Spells: filters and sorting of « Tous les sorts », a spell's preview over its links.
  *
  * - The « Tous les sorts » page (table#table-sorts) gets a filter form (text, college, levels,
- *   class, resistance, long casting time, descriptions) and sortable headers. The state lives
+ *   a choice list per column of a few values, the « long » box, descriptions; the build
+ *   says which: features/spells/columns.py) and sortable headers. The state lives
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
  *   also asks for the descriptions (the database's data file).
@@ -165,17 +166,21 @@ addPreview({
 // « Tous les sorts »: filters, count, sorting, state in the address
 // ---------------------------------------------------------------------------------------
 
-// The address's query parameters and the sortable columns: shared links hold these names.
-const PARAMETERS = ["texte", "college", "min", "max", "classe", "resistance", "long", "desc", "tri", "ordre"];
+// The address's query parameters, but the choice filters' (their columns' keys): shared
+// links hold these names.
+const PARAMETERS = ["texte", "college", "min", "max", "long", "desc", "tri", "ordre"];
 
-/** « Vol-3 », « Vol+Magerie » → « Vol »: the attribute without its modifiers. */
-const baseResistance = (value) => {
-  let base = value.trim();
-  for (let before = ""; before !== base;) {
-    before = base;
-    base = base.replace(/\s*[+\-−]\s*(?:\d+|\p{Lu}[\p{L}’']*)\s*$/u, "");
+/** The filters the build gives a list (`data-filtres` of the index's table or of the lists'
+ * page, features/spells/export.py): `choix`, each choice filter's `cle`, `libelle` and
+ * `sans` (the choice of the entries without a value); `long`, the « long » box's column
+ * (`cle`, `champ`) or null. */
+const filtersOf = (owner) => {
+  try {
+    const said = JSON.parse(owner.dataset.filtres || "{}");
+    return { choices: Array.isArray(said.choix) ? said.choix : [], long: said.long || null };
+  } catch {
+    return { choices: [], long: null };
   }
-  return base || value.trim();
 };
 
 // The columns that are not one of the export's fields.
@@ -188,25 +193,24 @@ const columnText = (row, column) =>
 /** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
  * moved (a table row, a card); `values`: its `college` slug, `min`, `max` and `long` ("1" or
  * not); `fields`: the value of each of the index's columns, by its key (« duree »);
+ * `choices`: for each choice filter, the values it counts for (the build's `data-choix-*`,
+ * `choix` of a record);
  * `orders`: for a column that sorts by its value (a time, a distance), that value's order,
  * as the build wrote it (features/spells/sorting.py: `data-tri-*` of the index's rows,
  * `tri` of a record); `record`: its record of the data file, when the row is made from it
  * (its description is then at hand). */
 export const filterRow = ({
-  node, rank, name, collegeName, values, fields = {}, orders = {}, nameLink = null, record = null,
+  node, rank, name, collegeName, values, fields = {}, orders = {}, choices = {}, nameLink = null, record = null,
 }) => {
   const min = Number.parseInt(values.min, 10) || 1;
   const max = Number.parseInt(values.max, 10) || min;
   const trimmed = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? "").trim()]));
-  const spellClass = trimmed.classe || "";
-  const resistance = trimmed.resistance || "";
   return {
     node, rank, name, collegeName, min, max,
     fields: trimmed,
     orders,
+    choices, // for each choice filter's key, the values the entry counts for
     college: values.college || "",
-    classes: spellClass ? spellClass.split(/\s+/) : [],
-    resistanceBase: resistance ? baseResistance(resistance) : "",
     long: values.long === "1",
     nameLink,
     record,
@@ -223,6 +227,7 @@ const setupTable = (signal) => {
   const tbody = table.tBodies[0];
   const headers = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
   const columns = headers.map((th) => th.dataset.colonne || "").filter((c) => !FIXED_COLUMNS.includes(c));
+  const { choices } = filtersOf(table);
 
   // Rows read once, nothing written into them (the cards' labels come from the page); the
   // original order is the last criterion (a stable sort).
@@ -235,6 +240,8 @@ const setupTable = (signal) => {
     fields: Object.fromEntries(columns.map((c) => [c, tr.getAttribute(`data-${c}`) || ""])),
     orders: Object.fromEntries(columns.filter((c) => tr.hasAttribute(`data-tri-${c}`))
       .map((c) => [c, Number(tr.getAttribute(`data-tri-${c}`)) || 0])),
+    choices: Object.fromEntries(choices.map(({ cle }) =>
+      [cle, (tr.getAttribute(`data-choix-${cle}`) || "").split("|").filter(Boolean)])),
     nameLink: tr.cells[0].querySelector("a"),
   }));
   const wrapper = table.closest(".md-typeset__scrollwrap") || table;
@@ -258,24 +265,25 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const table = owner;
   const total = rows.length;
 
-  // The values present, for the choice lists.
+  // The values present, for the choice lists: each filter's values with their counts, and
+  // the count of the rows without any.
+  const { choices: choiceFilters, long: longFilter } = filtersOf(owner);
   const colleges = new Map();
-  const classes = new Map();
-  const resistances = new Map();
-  let withoutClass = 0;
-  let withoutResistance = 0;
+  const present = choiceFilters.map(() => ({ values: new Map(), without: 0 }));
   const count = (m, k) => m.set(k, (m.get(k) || 0) + 1);
   for (const row of rows) {
     if (!colleges.has(row.college)) colleges.set(row.college, { name: row.collegeName, n: 0 });
     colleges.get(row.college).n += 1;
-    if (row.classes.length) new Set(row.classes).forEach((k) => count(classes, k)); else withoutClass += 1;
-    if (row.resistanceBase) count(resistances, row.resistanceBase); else withoutResistance += 1;
+    choiceFilters.forEach(({ cle }, i) => {
+      const values = row.choices[cle] || [];
+      if (values.length) new Set(values).forEach((v) => count(present[i].values, v)); else present[i].without += 1;
+    });
   }
   const sorted = (m) => Array.from(m.keys()).sort(alphabetical);
   // The levels the export uses, from its lowest to its highest (all of them without rows).
   const lowest = rows.length ? Math.min(...rows.map((r) => r.min)) : 1;
   const highest = rows.length ? Math.max(...rows.map((r) => r.max)) : MAX_LEVEL;
-  const anyLong = rows.some((r) => r.long);
+  const anyLong = Boolean(longFilter) && rows.some((r) => r.long);
 
   // Form --------------------------------------------------------------------------------
   const id = (s) => `sorts-${s}`;
@@ -301,12 +309,15 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const maxChoice = levelChoice("max");
   minChoice.setAttribute("aria-label", "Niveau minimal");
   maxChoice.setAttribute("aria-label", "Niveau maximal");
-  const classChoice = el("select", { id: id("classe"), name: "classe" }, option("", "Toutes"));
-  for (const k of sorted(classes)) classChoice.append(option(k, `${k} (${classes.get(k)})`));
-  if (withoutClass) classChoice.append(option(NONE, `(sans classe) (${withoutClass})`));
-  const resistanceChoice = el("select", { id: id("resistance"), name: "resistance" }, option("", "Toutes"));
-  for (const k of sorted(resistances)) resistanceChoice.append(option(k, `${k} (${resistances.get(k)})`));
-  if (withoutResistance) resistanceChoice.append(option(NONE, `(sans résistance) (${withoutResistance})`));
+  // A choice list per filter: « Sans filtre », each value with its count, then the rows
+  // without a value.
+  const choiceLists = choiceFilters.map(({ cle, sans }, i) => {
+    const { values, without } = present[i];
+    const select = el("select", { id: id(cle), name: cle }, option("", "Sans filtre"));
+    for (const k of sorted(values)) select.append(option(k, `${k} (${values.get(k)})`));
+    if (without) select.append(option(NONE, `${sans} (${without})`));
+    return select;
+  });
   const longBox = el("input", { type: "checkbox", id: id("long"), name: "long" });
   const descriptionsBox = el("input", { type: "checkbox", id: id("desc"), name: "desc" });
   const counter = el("p", { id: id("compte"), class: "sorts-compte", role: "status", "aria-live": "polite" });
@@ -329,11 +340,10 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
       field("max", "à", maxChoice)),
-    // A filter of a field no entry has is left out (another game's export).
-    classes.size ? field("classe", label("classe", "Classe"), classChoice) : null,
-    resistances.size ? field("resistance", label("resistance", "Résistance"), resistanceChoice) : null,
+    // A filter no entry of the list has a value for is left out.
+    ...choiceFilters.map(({ cle, libelle }, i) => (present[i].values.size ? field(cle, libelle, choiceLists[i]) : null)),
     el("div", { class: "sorts-cases" },
-      anyLong ? el("label", { for: id("long") }, longBox, " « Temps : long » seulement") : null,
+      anyLong ? el("label", { for: id("long") }, longBox, ` « ${longFilter.champ} : long » seulement`) : null,
       el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")));
   const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": phrase("index_filter") },
     field("texte", phrase("index_search"), textInput, "sorts-champ--texte"),
@@ -381,7 +391,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   if (sortChoice) more.append(field("tri", "Trier par", sortChoice), field("ordre", "Ordre", orderChoice));
 
   // State -------------------------------------------------------------------------------
-  const DEFAULT = { text: "", college: "", min: lowest, max: highest, spellClass: "", resistance: "",
+  const noChoice = () => Object.fromEntries(choiceFilters.map(({ cle }) => [cle, ""]));
+  const DEFAULT = { text: "", college: "", min: lowest, max: highest, chosen: noChoice(),
     longOnly: false, descriptions: false, sort: "", order: "asc" };
   let state = { ...DEFAULT };
   const valuesOf = (select) => new Set(Array.from(select.options, (o) => o.value));
@@ -392,8 +403,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     const within = (select, v) => (v !== null && valuesOf(select).has(v) ? v : "");
     s.text = (p.get("texte") || "").slice(0, 200);
     s.college = within(collegeChoice, p.get("college"));
-    s.spellClass = within(classChoice, p.get("classe"));
-    s.resistance = within(resistanceChoice, p.get("resistance"));
+    s.chosen = Object.fromEntries(choiceFilters.map(({ cle }, i) => [cle, within(choiceLists[i], p.get(cle))]));
     const level = (v, fallback) => {
       const n = /^\d{1,2}$/.test(v || "") ? Number(v) : NaN;
       return n >= lowest && n <= highest ? n : fallback;
@@ -411,14 +421,13 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const writeAddress = () => {
     if (!table.isConnected) return; // the page changed (instant navigation)
     const address = new URL(location.href);
-    PARAMETERS.forEach((k) => address.searchParams.delete(k));
+    [...PARAMETERS, ...choiceFilters.map(({ cle }) => cle)].forEach((k) => address.searchParams.delete(k));
     const q = address.searchParams;
     if (state.text.trim()) q.set("texte", state.text);
     if (state.college) q.set("college", state.college);
     if (state.min !== DEFAULT.min) q.set("min", String(state.min));
     if (state.max !== DEFAULT.max) q.set("max", String(state.max));
-    if (state.spellClass) q.set("classe", state.spellClass);
-    if (state.resistance) q.set("resistance", state.resistance);
+    for (const { cle } of choiceFilters) if (state.chosen[cle]) q.set(cle, state.chosen[cle]);
     if (state.longOnly) q.set("long", "1");
     if (state.descriptions) q.set("desc", "1");
     if (state.sort) { q.set("tri", state.sort); if (state.order === "desc") q.set("ordre", "desc"); }
@@ -430,8 +439,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     collegeChoice.value = state.college;
     minChoice.value = String(state.min);
     maxChoice.value = String(state.max);
-    classChoice.value = state.spellClass;
-    resistanceChoice.value = state.resistance;
+    choiceFilters.forEach(({ cle }, i) => { choiceLists[i].value = state.chosen[cle]; });
     longBox.checked = state.longOnly;
     descriptionsBox.checked = state.descriptions;
     if (sortChoice) { sortChoice.value = state.sort; orderChoice.value = state.order; }
@@ -444,8 +452,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       college: collegeChoice.value,
       min: Number(minChoice.value),
       max: Number(maxChoice.value),
-      spellClass: classChoice.value,
-      resistance: resistanceChoice.value,
+      chosen: Object.fromEntries(choiceFilters.map(({ cle }, i) => [cle, choiceLists[i].value])),
       longOnly: longBox.checked,
       descriptions: descriptionsBox.checked,
     };
@@ -455,8 +462,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // nodes stay: the text field's « change », fired as a tap on the button takes the focus,
   // redraws the count, and a node taken out under the finger would lose the tap.
   const showToggle = () => {
-    const set = [state.college, state.min !== DEFAULT.min || state.max !== DEFAULT.max, state.spellClass,
-      state.resistance, state.longOnly, state.descriptions, state.sort].filter(Boolean).length;
+    const set = [state.college, state.min !== DEFAULT.min || state.max !== DEFAULT.max,
+      ...Object.values(state.chosen), state.longOnly, state.descriptions, state.sort].filter(Boolean).length;
     const text = set ? ` (${set} ${set > 1 ? "actifs" : "actif"})` : "";
     if (toggleCount.textContent !== text) toggleCount.textContent = text;
   };
@@ -470,8 +477,11 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const keeps = (row, words) => {
     if (state.college && row.college !== state.college) return false;
     if (row.max < state.min || row.min > state.max) return false; // overlapping levels
-    if (state.spellClass === NONE ? row.classes.length : state.spellClass && !row.classes.includes(state.spellClass)) return false;
-    if (state.resistance === NONE ? row.resistanceBase : state.resistance && row.resistanceBase !== state.resistance) return false;
+    for (const { cle } of choiceFilters) {
+      const wanted = state.chosen[cle];
+      const values = row.choices[cle] || [];
+      if (wanted === NONE ? values.length : wanted && !values.includes(wanted)) return false;
+    }
     if (state.longOnly && !row.long) return false;
     if (words.length) {
       if (row.text === null) row.text = fold(row.raw);
