@@ -72,6 +72,7 @@ def test_databases_are_read_in_order_and_spells_is_one_of_them(tmp_path: Path) -
                 "section": "Foi",
                 "words": prayers,
                 "columns": [{"Portée": "Portée de la prière"}, "Durée"],
+                "filters": ["Portée"],
             },
         ],
     }
@@ -82,6 +83,7 @@ def test_databases_are_read_in_order_and_spells_is_one_of_them(tmp_path: Path) -
     # The index's columns: the export's unless named, each with its label if given.
     columns = [d.columns for d in plugin.config.databases]
     assert columns == [None, [("Portée", "Portée de la prière"), ("Durée", None)]]
+    assert [d.filters for d in plugin.config.databases] == [None, ["Portée"]]
     # The block of the first sites, `spells:`, is the one entry of `databases:`.
     old = {"spells": {"export": "sorts.txt", "folder": "sorts", "section": "Magie"}}
     plugin, errors, _ = load(old, tmp_path)

@@ -211,6 +211,9 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     linked_from = c.ListOfItems(c.Type(str), default=[])
     # The index's columns: the export's fields by default (Columns).
     columns = Columns()
+    # The fields its index filters by: by default, those of a few values and the times that
+    # hold « long » (features/spells/columns.py).
+    filters = c.Optional(c.ListOfItems(c.Type(str)))
 
     def validate(self) -> Any:
         failed, warnings = super().validate()

@@ -146,6 +146,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 words=words_from(database.words),
                 linked_from=tuple(database.linked_from),
                 columns=None if database.columns is None else tuple(database.columns),
+                filters=None if database.filters is None else tuple(database.filters),
                 config_name=config_file.name,
             )
             for database in options.databases

@@ -198,3 +198,31 @@ def test_a_column_no_entry_fills_is_a_warning(tmp_path: Path) -> None:
     assert unknown.severity == "warning" and unknown.subject == "Duree"
     assert "colonne « Duree » (columns de la base « prieres ») : aucune entrée" in unknown.message
     assert "ses champs : Coût, Durée, Portée, Sphère" in unknown.message
+
+
+def test_the_site_names_the_fields_its_index_filters_by() -> None:
+    entries = [
+        {"Portée": "10 m", "Sphère": "Lumière", "Durée": "long"},
+        {"Portée": "contact", "Sphère": "Ombre", "Durée": "1 minute"},
+    ]
+    derived = {c.field: c.filter for c in index_columns(entries)}
+    assert derived == {"Portée": "", "Sphère": "choix", "Durée": "long"}
+    # Named: a distance gets a choice list too; a field left out has no filter.
+    named = {c.field: c.filter for c in index_columns(entries, filtered=["Portée", "Durée"])}
+    assert named == {"Portée": "choix", "Sphère": "", "Durée": "long"}
+    portee = index_columns(entries, filtered=["Portée"])[0]
+    assert portee.sort == "distance" and choice_values(portee, "10 m") == ["10 m"]
+
+
+def test_a_filter_on_no_column_is_a_warning(tmp_path: Path) -> None:
+    export = tmp_path / "prieres.txt"
+    export.write_text(PRAYERS, encoding="utf-8")
+    settings = SpellSettings(
+        export, "prieres.txt", "prieres", "Prières", "Toutes les prières",
+        words=PRAYER_WORDS, filters=("Sphère", "Coût"),
+    )  # fmt: skip
+    book, problems = read_spell_book(settings)
+    assert book is not None
+    assert [c.field for c in book.columns if c.filter] == ["Sphère"]
+    (unknown,) = [p for p in problems if p.kind is Kind.UNKNOWN_COLUMN]
+    assert unknown.subject == "Coût" and "n’est pas une colonne de l’index" in unknown.message

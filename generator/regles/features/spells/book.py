@@ -48,6 +48,8 @@ class SpellSettings:
     # The index's columns, (field, its label or None), in their order; None: the export's
     # (features/spells/columns.py).
     columns: tuple[tuple[str, str | None], ...] | None = None
+    # The fields its index filters by; None: those the export gives (columns.py).
+    filters: tuple[str, ...] | None = None
     config_name: str = "mkdocs.yml"  # where they are, as the report names it
 
     @cached_property
@@ -102,7 +104,8 @@ class SpellBook:
         """The index's columns: the site's (`columns:`), else the export's."""
         chosen = self.settings.columns
         entries = [dict(s.fields) for s in self.result.spells]
-        return index_columns(entries, None if chosen is None else [name for name, _ in chosen])
+        names = None if chosen is None else [name for name, _ in chosen]
+        return index_columns(entries, names, self.settings.filters)
 
     def _file(self, uri: str) -> str:
         return uri.rsplit("/", 1)[-1]
@@ -248,6 +251,20 @@ def read_spell_book(
         )
         for name, _ in settings.columns or ()
         if name not in used
+    ]
+    shown = {c.field for c in book.columns}
+    problems += [
+        Problem(
+            settings.config_name,
+            None,
+            "warning",
+            Kind.UNKNOWN_COLUMN,
+            f"filtre « {name} » (filters de la base « {settings.folder} ») : ce champ n’est "
+            f"pas une colonne de l’index ; ses colonnes : {', '.join(sorted(shown)) or 'aucune'}",
+            name,
+        )
+        for name in settings.filters or ()
+        if name not in shown
     ]
     return book, problems
 

@@ -126,17 +126,20 @@ def _sort_of(values: Sequence[str]) -> str:
     return ""
 
 
-def _with_filter(column: Column, values: Sequence[str]) -> Column:
+def _with_filter(column: Column, values: Sequence[str], wanted: bool | None) -> Column:
     """`column` with its filter: « long » for times that hold it, a choice list for a text
-    of a few values."""
+    of a few values; `wanted`: whether the site asks for a filter (`filters:`), None when
+    it leaves the choice to its export."""
+    if wanted is False:
+        return column
     if column.sort == "temps" and any(is_long(value) for value in values):
         return Column(column.field, column.key, column.sort, "long")
-    if column.sort:
+    if column.sort and not wanted:
         return column
     alone = frozenset(b for b in map(_base, values) if b and " " not in b)
-    with_alone = Column(column.field, column.key, "", "choix", alone)
+    with_alone = Column(column.field, column.key, column.sort, "choix", alone)
     choices = {c for value in values for c in choice_values(with_alone, value)}
-    return with_alone if 2 <= len(choices) <= MAX_CHOICES else column
+    return with_alone if wanted or 2 <= len(choices) <= MAX_CHOICES else column
 
 
 def _key(field: str, taken: set[str]) -> str:
@@ -152,11 +155,15 @@ def _key(field: str, taken: set[str]) -> str:
 
 
 def index_columns(
-    entries: Sequence[dict[str, str]], chosen: Sequence[str] | None = None
+    entries: Sequence[dict[str, str]],
+    chosen: Sequence[str] | None = None,
+    filtered: Sequence[str] | None = None,
 ) -> tuple[Column, ...]:
     """The index's columns for `entries` (each entry's fields, in the export's order):
     `chosen` fields, in that order, else those filled by `SHOWN_SHARE` of the entries at
-    least, in the export's order."""
+    least, in the export's order. The columns of `filtered` fields have a filter, the
+    others none; without `filtered`, those of a few values, and the times that hold
+    « long »."""
     counts = Counter(name for fields in entries for name in fields)
     if chosen is None:
         least = SHOWN_SHARE * len(entries)
@@ -169,7 +176,8 @@ def index_columns(
         key = _key(name, taken)
         taken.add(key)
         values = [fields[name] for fields in entries if fields.get(name)]
-        columns.append(_with_filter(Column(name, key, _sort_of(values)), values))
+        wanted = None if filtered is None else name in filtered
+        columns.append(_with_filter(Column(name, key, _sort_of(values)), values, wanted))
     # One « long » box: the first column of times that holds « long ».
     longs = [c for c in columns if c.filter == "long"]
     return tuple(
