@@ -67,7 +67,8 @@ CATALOGUE: dict[str, Case] = {
     "mention-de-sort-inexistant": Case(
         "liens",
         "index.md:18",
-        "_Boule de fue_ : ni sort ni section de ce nom ; sort proche : « Boule de feu »",
+        "_Boule de fue_ : aucune entrée de base ni section de ce nom ; "
+        "entrée proche : « Boule de feu »",
         "note",
     ),
     "lien-vers-ancre-de-titre-en-double": Case(
@@ -146,7 +147,7 @@ CATALOGUE: dict[str, Case] = {
         "warning",
     ),
     "export-de-sorts-absent": Case(
-        "imbrication", "export-absent.txt", "export des sorts introuvable"
+        "imbrication", "export-absent.txt", "export introuvable : ce fichier (option export de"
     ),
     # Files (tests/integration/fichiers).
     "page-non-utf8": Case(

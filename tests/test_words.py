@@ -14,6 +14,8 @@ from regles.features.spells.export import group_marker, parse_export
 from regles.features.spells.phrases import phrases, search_badges, site_phrases
 
 SPELL = Noun("sort", "sorts", "m")
+# This site's words, which no message about another game's export may use.
+OTHER = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
 PRAYER = Noun("prière", "prières", "f")
 ALMANAC = Noun("almanach", "almanachs", "m")
 HERB = Noun("herbe", "herbes", "f")
@@ -182,3 +184,24 @@ def test_the_search_box_of_two_databases_names_both() -> None:
         "Sorts": {"entree": "Sort", "groupe": "Collège"},
         "Prières": {"entree": "Prière", "groupe": "Culte"},
     }
+
+
+def test_the_export_s_mistakes_are_told_in_the_game_s_words() -> None:
+    guild = Noun("guilde", "guildes", "f")
+    text = (
+        "# Prières _Généré le 01/01/2027 à 10:00_ ---\n"
+        "### Égarée (I) Avant tout groupe.\n"
+        "## Aube **Description de la guilde :** L’aube.\n"
+        "### Lueur (I) Une lueur.\n"
+        "### Lueur (II) Une autre.\n"
+        "### (I) Sans nom.\n"
+        "## Vide **Description de la guilde :** Rien.\n"
+        "--- Fin du fichier\n"
+    )
+    result = parse_export(text, group=guild, entry=PRAYER)
+    messages = [p.message for p in result.problems]
+    assert any("texte hors guilde : prière avant la première guilde" in m for m in messages)
+    assert any("prière en double dans la guilde « Aube »" in m for m in messages)
+    assert any(m == "nom de prière vide" for m in messages), messages
+    assert any(m == "guilde « Vide » sans aucune prière" for m in messages), messages
+    assert [m for m in messages if OTHER.search(m)] == [], messages

@@ -135,7 +135,7 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
     )
     assert book.with_table(convert(marked)) == convert(whole)
     for broken in ("<h1>Index des sorts</h1>", SPELL_TABLE_MARK * 2):
-        with pytest.raises(ValueError, match="la marque du tableau des sorts"):
+        with pytest.raises(ValueError, match="la marque du tableau de l’index"):
             book.with_table(broken)
 
 

@@ -712,7 +712,7 @@ def with_suggestions(
         elif p.kind == Kind.UNRESOLVED_MENTION and p.subject and size >= 4:
             guess = spells.typo_of(p.subject, slips=2 if size >= 8 else 1)
             if guess is not None:
-                p = replace(p, message=f"{p.message} ; sort proche : « {guess} »")
+                p = replace(p, message=f"{p.message} ; entrée proche : « {guess} »")
         out.append(p)
     return out
 

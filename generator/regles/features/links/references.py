@@ -76,7 +76,7 @@ CONDITION_SPAN = re.compile(r'(<span\s+id="etat-[\w-]+"\s*>)([^<]+)(</span>)')
 ITALIC = re.compile(r"(?<![\w*_\\])(?:_([^_\n]+?)_|\*([^*\n]+?)\*)(?![\w*_])")
 MAX_MENTION_WORDS = 6
 NO_SECTION = "aucune section ni page de ce nom dans le site"
-NO_MENTION = "ni sort ni section de ce nom"
+NO_MENTION = "aucune entrée de base ni section de ce nom"
 
 # The mark after a reference to a chapter absent from the site, and its one note per page.
 ABSENT_NOTE_ID = "renvoi-absent-note"

@@ -180,7 +180,7 @@ class SpellBook:
         mark = spellbook.SPELL_TABLE_MARK
         if html.count(mark) != 1:
             raise ValueError(
-                f"« {self.settings.index_title} » : la marque du tableau des sorts ({mark}) "
+                f"« {self.settings.index_title} » : la marque du tableau de l’index ({mark}) "
                 "n’est pas une fois dans la page convertie"
             )
         table = spellbook.render_spell_table(self.result, self.labels, self.columns)
@@ -210,8 +210,8 @@ def read_spell_book(
         text = spellbook.read_export(settings.export)
     except FileNotFoundError:
         message = (
-            "export des sorts introuvable : ce fichier (option spells.export du greffon "
-            "regles) n’existe pas"
+            f"export introuvable : ce fichier (option export de la base « {settings.folder} » "
+            "du greffon regles) n’existe pas"
         )
         return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
     except OSError as error:
@@ -294,6 +294,7 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
             source=settings.export_name,
             reserved_slugs=reserved,
             group=settings.words.group,
+            entry=settings.words.entry,
         ),
     )
     _ = book.terms  # read now, and kept with the book
@@ -350,7 +351,7 @@ def export_problems(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS)
             dataclasses.replace(
                 p,
                 severity="info" if uncertain else p.severity,
-                message=f"colonne {p.column}, collège « {college or '?'} » : {message}",
+                message=f"colonne {p.column}, {words.group.one} « {college or '?'} » : {message}",
                 subject=spell,
                 context=college,
             )

@@ -505,9 +505,14 @@ class _Scanner:
         source: str,
         reserved_slugs: Collection[str] = (),
         group: Noun = DEFAULT_WORDS.group,
+        entry: Noun = DEFAULT_WORDS.entry,
     ) -> None:
         self.text = text
         self.group = group
+        self.entry_word = entry
+        # « le premier collège », « la première guilde »: where a text comes too early.
+        article = "la" if group.feminine else "le"
+        self.first_group = f"{article} {group.agreed('premier')} {group.one}"
         self.group_marker, self.group_marker_text = group_marker(group)
         self.source = source
         self.reserved_slugs = frozenset(reserved_slugs)
@@ -569,7 +574,8 @@ class _Scanner:
             self.brk(end_match.end() - len("Fin du fichier"), "\n\n")
             trailing = self.skip_ws(end_match.end(), len(text))
             if trailing < len(text):
-                self.report("error", trailing, "texte hors collège après « --- Fin du fichier »")
+                message = f"texte hors {self.group.one} après « --- Fin du fichier »"
+                self.report("error", trailing, message)
 
         headings = list(_HEADING_RE.finditer(text, 0, body_end))
         first = headings[0].start() if headings else body_end
@@ -629,7 +635,7 @@ class _Scanner:
             return "", None
         head = re.compile(r"#[ \t]+").match(text, pos, end)
         if head is None:
-            self.report("error", pos, "texte hors collège avant le premier collège")
+            self.report("error", pos, f"texte hors {self.group.one} avant {self.first_group}")
             return "", None
         stop = _PREAMBLE_STOP_RE.search(text, head.end(), end)
         title_end = stop.start() if stop else end
@@ -646,7 +652,7 @@ class _Scanner:
             self.brk(rule.start(), "\n\n")
             pos = self.skip_ws(rule.end(), end)
         if pos < end:
-            self.report("error", pos, "texte hors collège avant le premier collège")
+            self.report("error", pos, f"texte hors {self.group.one} avant {self.first_group}")
         return title, generated
 
     def college(self, start: int, body: int, end: int) -> _CollegeDraft:
@@ -671,7 +677,7 @@ class _Scanner:
                 college=name,
             )
         if not name:
-            self.report("error", start, "collège sans nom")
+            self.report("error", start, f"{self.group.one} sans nom")
         raw = self.text[desc_start:end]
         self.bullet_breaks(desc_start, end)
         return _CollegeDraft(name, slugify(name), _description_markdown(raw), self.pos(start))
@@ -685,7 +691,7 @@ class _Scanner:
                 self.report(
                     "error",
                     c.position.offset,
-                    f"collège en double « {c.name} » "
+                    f"{self.group.one} en double « {c.name} » "
                     f"(première occurrence ligne {first.line}, colonne {first.column})",
                     college=c.name,
                 )
@@ -695,7 +701,7 @@ class _Scanner:
     def finish_colleges(self, colleges: list[_CollegeDraft]) -> None:
         for c in colleges:
             if not c.spells:
-                message = f"collège « {c.name} » sans aucun sort"
+                message = f"{self.group.one} « {c.name} » sans {self.entry_word.count(0)}"
                 self.report("warning", c.position.offset, message, college=c.name)
 
     def bullet_breaks(self, start: int, end: int) -> None:
@@ -732,11 +738,12 @@ class _Scanner:
         name = _collapse(text[entry.body : level.start()])
         ok = True
         if entry.college_index is None:
-            message = "texte hors collège : sort avant le premier collège"
+            early = f"{self.entry_word.one} avant {self.first_group}"
+            message = f"texte hors {self.group.one} : {early}"
             self.report("error", entry.start, message, None, name)
             ok = False
         if not name:
-            self.report("error", entry.start, "nom de sort vide", college, None)
+            self.report("error", entry.start, f"nom {self.entry_word.kind(1)} vide", college, None)
             ok = False
         low_text, high_text = level.group(1), level.group(2) or level.group(1)
         low, high = roman_to_int(low_text), roman_to_int(high_text)
@@ -831,7 +838,8 @@ class _Scanner:
                     self.report(
                         "error",
                         entry.start,
-                        f"sort en double dans le collège « {draft.name} » : « {name} » "
+                        f"{self.entry_word.one} en double dans {self.group.the()} "
+                        f"« {draft.name} » : « {name} » "
                         f"(première occurrence ligne {other.position.line}, "
                         f"colonne {other.position.column})",
                         draft.name,
@@ -852,7 +860,7 @@ class _Scanner:
             self.report(
                 "warning",
                 offset,
-                f"ancre « {base} » déjà prise dans le collège : « {slug} » utilisée",
+                f"ancre « {base} » déjà prise dans {self.group.the()} : « {slug} » utilisée",
                 draft.name,
                 name,
             )
@@ -864,13 +872,15 @@ def parse_export(
     source: str = "<export>",
     reserved_slugs: Collection[str] = (),
     group: Noun = DEFAULT_WORDS.group,
+    entry: Noun = DEFAULT_WORDS.entry,
 ) -> ParseResult:
     """Parse an export (collapsed or line-broken form) into colleges, spells and problems.
 
     `reserved_slugs` are the names of other pages in the colleges' folder (the spell
-    index): a college whose slug would be one of them takes the next free one. `group` is
-    the game's word for a college, which its description's marker uses."""
-    return _Scanner(text, source, reserved_slugs, group).run()
+    index): a college whose slug would be one of them takes the next free one. `group` and
+    `entry` are the game's words for a college and a spell: its description's marker and
+    the problems' messages use them."""
+    return _Scanner(text, source, reserved_slugs, group, entry).run()
 
 
 def restore_line_breaks(text: str) -> str:
