@@ -97,14 +97,20 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
         small = minify(body, source, NODE_MODULES).strip()
         assert small in text, source
         assert len(small) < 0.8 * len(body), source  # comments and spaces gone
-    # The script: opened by the hint, the database's folder, data file and sentences (the
-    # test site's words are the default ones), then the one entry module's graph, bundled,
-    # minified.
+    # The script: opened by the hint, the systems' folders (each with the name the search
+    # gives it), the database's folder, data file and sentences (the test site's words are
+    # the default ones), then the one entry module's graph, bundled, minified.
     assert js_sources == ["assets/js/site.js"]
     modules = bundle_modules(MODULES / "site.js", THEME_DIR, NODE_MODULES)
+    systems = (
+        '(window.rules = window.rules || {}).systems = {"epees": "Épées d’essai", '
+        '"jeu": "Jeu d’essai", "lankhmar": "Lankhmar d’essai", '
+        '"maison": "Règles maison d’essai", "sorts": "Magie d’essai"};'
+    )
     prelude = scripts_prelude([SpellSettings(Path("sorts.txt"), "sorts.txt", "sorts", "S", "I")])
     assert '"data": "data/bases/sorts.json"' in prelude and '"folder": "sorts"' in prelude
-    assert script.read_text("utf-8") == EAGER_HINT + prelude + "\n;\n" + modules.code
+    text = script.read_text("utf-8")
+    assert text == EAGER_HINT + systems + prelude + "\n;\n" + modules.code
     graph = set(modules.inputs)
     ours = {f"assets/js/{path.name}" for path in MODULES.iterdir() if path.name != WORKER}
     assert graph == ours  # every module of ours is in the graph, and only they are

@@ -316,6 +316,21 @@ def test_a_rule_comes_before_the_spells_when_the_query_names_it(tab: Tab) -> Non
     assert first_urls(page, tab.root, "blast sonore")[0] == "sorts/acoustique/#blast-sonore"
 
 
+def test_the_reader_s_game_comes_first_among_equal_matches(tab: Tab) -> None:
+    """« Résistance au feu » is a rule of the game (jeu/combat/) and a spell: from a page of
+    the site or of the game, the rule first; from a spell's page, the spell. Each result
+    names its game: a spell its database's system before its college."""
+    rule, spell = "jeu/combat/#resistance-au-feu", "sorts/elementaire-eau/#resistance-au-feu"
+    for path, first in (("licences/", rule), ("jeu/combat/", rule), ("sorts/illusions/", spell)):
+        page = tab.open(path)
+        found = first_urls(page, tab.root, "résistance au feu", 2)
+        assert found[0] == first and set(found) == {rule, spell}, (path, found)
+    type_query(page, "résistance au feu")
+    places = page.locator("[data-recherche-liste] .regles-recherche__ou").all_inner_texts()
+    assert places[0].startswith("Sort Magie d’essai › "), places
+    assert "Jeu d’essai" in places[1], places
+
+
 def test_a_word_after_an_elision_is_found_on_its_own(tab: Tab) -> None:
     """« Attaques d’Opportunité »: Pagefind keeps « d’opportunité » as one word; the build
     gives the words that only follow an elision as searchable metadata, the title's weighed

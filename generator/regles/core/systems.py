@@ -78,6 +78,14 @@ class Systems:
             return True
         return any(d.folder == target and source in d.linked_from for d in self.databases)
 
+    def by_folder(self) -> dict[str, str]:
+        """Each folder of a system or a database, with the name the search filters give it
+        (its results' « systeme »): what the search's script reads to know the reader's game
+        from a page's address (`rules.systems`)."""
+        folders = dict(self.names)
+        folders |= {d.folder: d.system for d in self.databases if d.system}
+        return folders
+
     def check(self, pages: Iterable[str]) -> list[Problem]:
         """A warning for each page in a folder that is neither a system's nor a database's."""
         problems = []

@@ -5,6 +5,7 @@ scrolling container (wrapped_tables.py), and the pages' security policy (csp.py)
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -68,8 +69,12 @@ class AssetsFeature:
                 )
             folder = THEME_DIR if script.source.is_relative_to(THEME_DIR) else settings.project
             entries.append(ScriptEntry(script.source, folder))
-        # The databases' files and sentences for the scripts, once in the page script.
-        prelude = scripts_prelude(settings.databases)
+        # The databases' files and sentences for the scripts, and the systems' folders (the
+        # search ranks the reader's game first), once in the page script.
+        folders = settings.system_folders.by_folder()
+        systems = json.dumps(folders, ensure_ascii=False, sort_keys=True)
+        prelude = f"(window.rules = window.rules || {{}}).systems = {systems};"
+        prelude += scripts_prelude(settings.databases)
         try:
             js, graph = page_script(entries, settings.node_modules, settings.cache_dir, prelude)
         except MinifyError as error:

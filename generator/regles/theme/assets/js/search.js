@@ -23,7 +23,9 @@
  * long"), rules come before spells of the same rank. The records of the page about the spell
  * export (its fields and abbreviations: meta `annexe`) come after the others of their rank,
  * their titles never counted as the query's name: "MJ" leads to the rules, not to the
- * export's list of the words it leaves undefined.
+ * export's list of the words it leaves undefined. Among results of an equal match, those of
+ * the reader's game (the system, or the database, whose folder holds the page: none on the
+ * site's own pages) come first, and each database's entry names its system.
  *
  * Nothing read from the query, the URL or the index is ever parsed as HTML: results and
  * excerpts are built with text nodes and <mark> elements.
@@ -70,6 +72,25 @@ function databaseWords() {
   } catch {
     return {};
   }
+}
+
+/** The game of the page the reader is on: the name the search gives the system (or the
+ * database) whose folder holds it, the deepest one (`rules.systems`, set by the build at the
+ * head of the page script); "" on a page of the site (home, tools). */
+function readersSystem() {
+  const root = siteRoot();
+  let inside;
+  try {
+    inside = decodeURI(location.pathname).slice(decodeURI(root.pathname).length);
+  } catch {
+    return "";
+  }
+  let found = "";
+  let depth = -1;
+  for (const [folder, name] of Object.entries(rules.systems || {})) {
+    if (inside.startsWith(`${folder}/`) && folder.length > depth) [found, depth] = [name, folder.length];
+  }
+  return found;
 }
 
 /* Accents, case and punctuation aside. */
@@ -181,8 +202,10 @@ function entryOf(data, terms) {
   const databases = databaseWords();
   const database = Object.hasOwn(databases, kind) ? databases[kind] : null;
   if (database && college) {
+    // Its database's system first: which game it belongs to.
     badge = url.hash ? database.entree : database.groupe;
-    where = url.hash ? college : first("rubrique") || college;
+    const group = url.hash ? college : first("rubrique") || college;
+    where = [...new Set([first("systeme"), group].filter(Boolean))].join(" › ");
   } else {
     badge = first("systeme") || kind || "Site";
     where = context.filter((part) => part && part !== badge).join(" › ");
@@ -358,6 +381,7 @@ async function rank(query, filters) {
   const full = spelt.length ? spelt : [folded];
   const exact = [...(spelt.length ? [folded] : []), ...backward.map(fold)];
   const databases = databaseWords();
+  const here = readersSystem();
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
     const spell = Object.hasOwn(databases, (data.filters && data.filters.type && data.filters.type[0]) || "");
@@ -365,7 +389,10 @@ async function rank(query, filters) {
     // explain: its titles never count as the query's name.
     const annex = Boolean(data.meta && data.meta.annexe);
     const tier = annex ? 0 : bestTier(entry.title, full, exact);
-    return { entry, order, spell, annex, weak: weak[order], tier };
+    // A result of the reader's game: before the others of an equal match.
+    const system = (data.filters && data.filters.systeme && data.filters.systeme[0]) || "";
+    const same = Boolean(here) && system === here;
+    return { entry, order, spell, annex, weak: weak[order], tier, same };
   });
   const namesRule = ranked.some(
     (r) => !r.spell && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
@@ -375,6 +402,7 @@ async function rank(query, filters) {
       b.tier - a.tier ||
       a.annex - b.annex ||
       a.weak - b.weak ||
+      b.same - a.same ||
       (namesRule ? a.spell - b.spell : 0) ||
       (a.tier === 2 ? a.entry.depth - b.entry.depth : 0) ||
       a.order - b.order
