@@ -246,6 +246,33 @@ def test_text_filter_is_accent_and_case_insensitive(
     assert page.input_value("#sorts-texte") == ""
 
 
+def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    """At 360 × 800, typed with the keyboard: « eau » is in the name of a college, whose
+    spells all match, and in a few spells' own names; those come first, in the export's
+    order, then the others. Emptied, the field gives the export's order back."""
+    t = tab(360, has_touch=True)
+    page = t.open(INDEX)
+    before = t.visible_urls()
+    expected = expected_urls(spells, lambda s: matches(s, "eau"))
+    named = [s["url"] for s in spells if "eau" in fold(s["name"])]
+    assert 0 < len(named) < len(expected)
+    page.locator("#sorts-texte").tap()
+    page.keyboard.type("eau", delay=30)
+    t.wait_count(len(expected))
+    page.wait_for_function(
+        "first => document.querySelector(" + json.dumps(VISIBLE) + " + ' a').href.endsWith(first)",
+        arg=named[0],
+    )
+    shown = t.visible_urls()
+    assert shown[: len(named)] == named and sorted(shown) == sorted(expected), shown
+    for _ in range(3):
+        page.keyboard.press("Backspace")
+    t.wait_count(SPELLS)
+    assert t.visible_urls() == before
+
+
 def test_description_search_loads_the_data_once(
     tab: Callable[..., Tab], spells: list[dict[str, Any]]
 ) -> None:

@@ -493,6 +493,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   const apply = () => {
     const words = fold(state.text).split(" ").filter(Boolean);
+    sortRows();
     let n = 0;
     for (const row of rows) {
       const kept = keeps(row, words);
@@ -527,12 +528,26 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // The sort the rows follow in the page ("": the export's, as loaded). Moving the 422 rows
   // makes the browser restyle and lay them all out again: not for nothing.
   let sortInPlace = "";
+  // Without an order chosen, words typed put the entries whose name holds them first, in
+  // the export's order: « lumiere » shows the spell « Lumière » before the 21 spells of the
+  // college « Ombre & Lumière ».
+  const namedFirst = () => {
+    const words = state.sort ? [] : fold(state.text).split(" ").filter(Boolean);
+    if (!words.length) return [];
+    return rows.filter((row) => {
+      if (row.foldedName === undefined) row.foldedName = fold(row.name);
+      return words.every((w) => row.foldedName.includes(w));
+    });
+  };
   const sortRows = () => {
-    const wanted = state.sort ? `${state.sort} ${state.order}` : "";
+    const named = namedFirst();
+    const moved = named.length > 0 && named.length < rows.length && named.some((row, i) => row.rank !== i);
+    const wanted = state.sort ? `${state.sort} ${state.order}` : moved ? `noms ${named.map((r) => r.rank)}` : "";
     if (wanted !== sortInPlace) {
       let order;
       if (!state.sort) {
-        order = [...rows];
+        const first = new Set(named);
+        order = moved ? [...named, ...rows.filter((row) => !first.has(row))] : [...rows];
       } else {
         const cmp = comparison(state.sort);
         const isEmpty = emptyIn(state.sort);
@@ -605,7 +620,6 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     state = { ...DEFAULT };
     toForm();
     note.hidden = true;
-    sortRows();
     apply();
   };
   clear.addEventListener("click", clearAll, { signal });
@@ -623,8 +637,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   state = readAddress();
   toForm();
   if (state.descriptions) loadDescriptions();
-  sortRows();
-  apply();
+  apply(); // sorts the rows too
   table.dataset.sortsActif = "1"; // for the tests: the page is ready
 };
 
