@@ -51,6 +51,17 @@ def test_every_page_is_french(site_dir: Path) -> None:
         assert html.html is not None and html.html.get("lang") == "fr", page
 
 
+def test_the_footer_credits_the_generator_in_french(site_dir: Path) -> None:
+    for page in ("index.html", "jeu/combat/index.html"):
+        footer = soup(site_dir, page).select_one(".md-copyright")
+        assert footer is not None, page
+        text = " ".join(footer.get_text(" ").split())
+        assert "Site fait avec le générateur « regles », sur Material for MkDocs" in text, text
+        assert "Made with" not in text
+        material = footer.select_one("a[lang=en]")
+        assert material is not None and material.get_text(strip=True) == "Material for MkDocs"
+
+
 def test_no_page_asks_another_origin_for_anything(site_dir: Path) -> None:
     external = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
     for page in all_pages(site_dir):
