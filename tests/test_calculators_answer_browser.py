@@ -124,7 +124,7 @@ def test_an_emptied_required_field_gets_its_message_and_no_result(
     page = phone.new_page()
     page.goto(site_url + "outils/")
     wait_for_python(page)
-    checked = 0
+    checked = with_units = 0
     for form in page.locator("form.calculateur").all():
         form.scroll_into_view_if_needed()
         form.and_(page.locator("[data-pret]")).wait_for()
@@ -141,13 +141,19 @@ def test_an_emptied_required_field_gets_its_message_and_no_result(
             assert field.get_attribute("aria-invalid") == "true"
             texts = form.evaluate(TEXTS)
             assert set(texts.values()) == {"—"}, texts  # nothing left of the old values
+            units = form.locator(".sortie-unite")
+            shown_units = "els => els.filter((e) => e.getClientRects().length > 0).length"
+            assert units.evaluate_all(shown_units) == 0  # « — », never « — jours »
             field.fill(before)
             form.and_(page.locator("[data-resultat='1']")).wait_for(timeout=60000)
             assert field.get_attribute("aria-invalid") is None
+            assert units.evaluate_all(shown_units) == units.count()
+            with_units += units.count() > 0
             checked += 1
     # Every calculator but those whose fields may all be left empty (a draw: its seed and the
     # lines already drawn).
     assert checked >= len(CATALOG) - 1
+    assert with_units >= 2  # the units were there to withdraw
 
 
 def test_results_of_a_refused_value_are_taken_away(phone: Any, site_url: str) -> None:

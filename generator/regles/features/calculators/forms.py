@@ -203,7 +203,9 @@ def _output(
             f'<table class="calculateur-table" data-sortie="{_attr(name)}">'
             f"<thead><tr>{headers}</tr></thead><tbody>{body}</tbody></table></dd></div>"
         )
-    unit = f" {_attr(spec['unit'])}" if spec.get("unit") else ""
+    # The unit in a span of its own: withdrawn with the value when an input is refused
+    # (regles.css, form[data-sans-resultat]), never « — jours ».
+    unit = f'<span class="sortie-unite"> {_attr(spec["unit"])}</span>' if spec.get("unit") else ""
     shown = format_value(name, dict(result)) if result is not None else "–"
     return (
         f'<div class="{kind}"><dt>{label}</dt>'

@@ -558,6 +558,7 @@ function renderOutputs(form, outputs) {
 function clearOutputs(form) {
   renderOutputs(form, {});
   delete form.dataset.resultat;
+  form.dataset.sansResultat = "1"; // the units go with the values (regles.css)
 }
 
 // A required field left empty: its message, and no result computed from a hidden default.
@@ -678,6 +679,7 @@ function setupWidget(form) {
       clearErrors(form);
       renderOutputs(form, outputs);
       form.dataset.resultat = "1";
+      delete form.dataset.sansResultat;
       state.textContent = "";
     } catch (error) {
       if (mine !== generation || pending) return;
