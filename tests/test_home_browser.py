@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import is_the_marked_document, mark_the_document
 from tests.test_axe_browser import axe_source
@@ -182,3 +183,18 @@ def test_axe_finds_nothing_in_the_block(
     # The block was read: its field's label and its links' names and contrast were checked.
     assert {"label", "link-name", "color-contrast"} <= set(found["passed"]), found["passed"]
     context.close()
+
+
+def test_the_install_button_stays_hidden_where_the_browser_offers_no_install(
+    phone: Any, site_url: str
+) -> None:
+    """Headless Chromium offers no install: the page says what to do instead, and shows no
+    button that would do nothing when tapped (Material's .md-button beat `hidden`)."""
+    page = phone.new_page()
+    page.goto(site_url + "installer/")
+    status = page.locator(".installer-etat")
+    expect(status).to_contain_text("ne propose pas l’installation en un clic")
+    button = page.locator(".installer-bouton")
+    assert button.get_attribute("hidden") is not None
+    expect(button).to_be_hidden()
+    page.close()
