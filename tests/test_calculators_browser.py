@@ -491,23 +491,31 @@ def test_a_form_keeps_the_result_the_build_wrote_until_a_value_changes(
 
 
 def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_url: str) -> None:
-    context = browser.new_context()
+    context = browser.new_context(viewport={"width": 360, "height": 800}, has_touch=True)
     page = context.new_page()
     page.goto(site_url + "outils/")
     survival = page.locator("form[data-calculateur='survie']")
     survival.scroll_into_view_if_needed()
     outputs = RULES.run("survie", {})
-    # A chance: a percentage and its exact fraction; another exact value (a mean number of
-    # rolls): a number and its fraction.
-    p_stable = f"{format_percent(outputs['p_stable'])} ({outputs['p_stable_exact']})"
-    rolls = f"{format_number(outputs['expected_rolls'])} ({outputs['expected_rolls_exact']})"
-    assert "%" in p_stable and "%" not in rolls and "/" in str(outputs["expected_rolls_exact"])
-    expect_text(survival.locator("output[name='p_stable']"), p_stable)
-    expect_text(survival.locator("output[name='expected_rolls']"), rolls)
+    # A chance reads as a percentage, another exact value (a mean number of rolls) as a
+    # number; their exact fractions are a tap away, not in the line.
+    chance, rolls = survival.locator("output[name='p_stable']"), survival.locator(
+        "output[name='expected_rolls']"
+    )
+    expect_text(chance, format_percent(outputs["p_stable"]))
+    expect_text(rolls, format_number(outputs["expected_rolls"]))
+    assert "/" in str(outputs["expected_rolls_exact"])
+    after = "(o) => getComputedStyle(o, '::after').content"
+    for output, exact in ((chance, "p_stable_exact"), (rolls, "expected_rolls_exact")):
+        assert output.get_attribute("data-exacte") == outputs[exact]
+        assert output.evaluate(after) in ("none", "normal")
+        output.tap()
+        assert output.evaluate(after) == f'" = {outputs[exact]}"'
     dice = page.locator("form[data-calculateur='dice']")
     dice.scroll_into_view_if_needed()
     assert RULES.run("dice", {})["mean_exact"] == "10/1"  # 2d6+3, its default
     expect_text(dice.locator("output[name='mean']"), "10")  # a whole number: no fraction
+    assert dice.locator("output[name='mean']").get_attribute("data-exacte") is None
     context.close()
 
 

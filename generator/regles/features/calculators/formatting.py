@@ -1,7 +1,8 @@
 """Calculator results written as the page's script writes them (theme/assets/js/
-rules.js, `formatValue`): French numbers, percentages with their exact fraction, « oui » and
-« non ». The build writes each form's result for its default inputs with these, so that the
-page reads whole before Python starts in the browser, and the script's first result changes
+rules.js, `formatValue`): French numbers, percentages, « oui » and « non »; and the exact
+value (« 319/400 ») that the page shows a tap away (`exact_value`, rules.js `exactValue`).
+The build writes each form's result for its default inputs with these, so that the page
+reads whole before Python starts in the browser, and the script's first result changes
 nothing that was right. tests/test_calculators_browser.py compares both on every calculator.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 
 __all__ = ["format_number", "format_percent", "format_value", "js_string"]
 
@@ -160,6 +162,16 @@ def _js_text(value: object) -> str:
     return str(value)
 
 
+def exact_value(name: str, outputs: Mapping[str, object]) -> str | None:
+    """The exact value of a number output (its `<name>_exact`, « 319/400 »), which the page
+    keeps one tap away from the value it shows, rather than in the line (rules.js
+    `exactValue`); None for a whole one (« 10/1 ») or without one."""
+    value, exact = outputs.get(name), outputs.get(name + "_exact")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(exact, str):
+        return None
+    return None if exact.endswith("/1") else exact
+
+
 def format_value(name: str, outputs: dict[str, object]) -> str:
     """The text the page shows for the output `name` of `outputs` (rules.js `formatValue`)."""
     value = outputs.get(name)
@@ -167,13 +179,11 @@ def format_value(name: str, outputs: dict[str, object]) -> str:
         return "—"
     if isinstance(value, bool):
         return "oui" if value else "non"
-    exact = outputs.get(name + "_exact")
-    if isinstance(value, int | float) and isinstance(exact, str):
-        if name.startswith("p_"):
-            return f"{format_percent(float(value))} ({exact})"
-        if exact.endswith("/1"):
-            return format_number(float(value))
-        return f"{format_number(float(value))} ({exact})"
+    # Probabilities are the outputs named p_… with an exact value: a percentage. The exact
+    # fraction, like any other exact value, is a tap away (exact_value), not in the line.
+    probability = name.startswith("p_") and isinstance(outputs.get(name + "_exact"), str)
+    if isinstance(value, int | float) and probability:
+        return format_percent(float(value))
     if isinstance(value, int | float):
         return format_number(float(value))
     if isinstance(value, list):

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from regles.features.calculators.charts import chart_html
-from regles.features.calculators.formatting import format_value
+from regles.features.calculators.formatting import exact_value, format_value
 
 __all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
 
@@ -207,10 +207,22 @@ def _output(
     # (regles.css, form[data-sans-resultat]), never « — jours ».
     unit = f'<span class="sortie-unite"> {_attr(spec["unit"])}</span>' if spec.get("unit") else ""
     shown = format_value(name, dict(result)) if result is not None else "–"
+    exact = exact_value(name, result) if result is not None else None
     return (
         f'<div class="{kind}"><dt>{label}</dt>'
-        f'<dd><output name="{_attr(name)}" for="calc-{calc_id}">{_attr(shown)}</output>{unit}</dd>'
+        f'<dd><output name="{_attr(name)}" for="calc-{calc_id}"{_exact_attrs(exact)}>'
+        f"{_attr(shown)}</output>{unit}</dd>"
         "</div>"
+    )
+
+
+def _exact_attrs(exact: str | None) -> str:
+    """An output's exact value, shown a tap away (regles.css: the output takes the focus and
+    shows it after its value), and said as its title."""
+    if exact is None:
+        return ""
+    return (
+        f' data-exacte="{_attr(exact)}" tabindex="0" title="Valeur exacte : {_attr(exact)}"'
     )
 
 

@@ -329,17 +329,24 @@ function formatPercent(value) {
 
 rules.format = { number: formatNumber, percent: formatPercent };
 
+/** The exact value of a number output (its `<name>_exact`, « 319/400 »), kept a tap away
+ * from the value shown rather than in the line; null for a whole one (« 10/1 ») or without
+ * one (features/calculators/formatting.py's `exact_value`). */
+function exactValue(name, outputs) {
+  const value = outputs[name];
+  const exact = outputs[name + "_exact"];
+  if (typeof value !== "number" || typeof exact !== "string") return null;
+  return exact.endsWith("/1") ? null : exact;
+}
+
 function formatValue(name, outputs) {
   const value = outputs[name];
   if (value === null || value === undefined) return "—";
   if (typeof value === "boolean") return value ? "oui" : "non";
-  const exact = outputs[name + "_exact"];
-  if (typeof value === "number" && typeof exact === "string") {
-    // Probabilities are the outputs named p_…: a percentage, then the exact fraction.
-    // Other exact values (a mean, a number of rolls) stay numbers: "3,628 (1451/400)",
-    // and a whole one needs no fraction ("10", not "10 (10/1)").
-    if (name.startsWith("p_")) return `${formatPercent(value)} (${exact})`;
-    return exact.endsWith("/1") ? formatNumber(value) : `${formatNumber(value)} (${exact})`;
+  // Probabilities are the outputs named p_… with an exact value: a percentage. The exact
+  // fraction, like any other exact value (a mean), is a tap away (exactValue).
+  if (typeof value === "number" && name.startsWith("p_") && typeof outputs[name + "_exact"] === "string") {
+    return formatPercent(value);
   }
   if (typeof value === "number") return formatNumber(value);
   if (Array.isArray(value)) return value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", ");
@@ -532,7 +539,17 @@ function inputsFromUrl(id) {
 
 function renderOutputs(form, outputs) {
   for (const output of form.querySelectorAll("output[name]")) {
-    output.textContent = formatValue(output.getAttribute("name"), outputs);
+    const name = output.getAttribute("name");
+    output.textContent = formatValue(name, outputs);
+    // Its exact value, a tap away (regles.css), as the build writes it (forms.py).
+    const exact = exactValue(name, outputs);
+    if (exact === null) {
+      for (const attribute of ["data-exacte", "tabindex", "title"]) output.removeAttribute(attribute);
+    } else {
+      output.dataset.exacte = exact;
+      output.tabIndex = 0;
+      output.title = `Valeur exacte : ${exact}`;
+    }
   }
   for (const value of form.querySelectorAll(".calculateur-resume__valeur[data-sortie] b")) {
     value.textContent = formatValue(value.parentElement.dataset.sortie, outputs);
