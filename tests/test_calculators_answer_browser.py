@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from regles.features.calculators.formatting import format_number, format_percent, format_value
 from tests.conftest import assert_cells_within, rules_of_test_site, wait_for_python
@@ -236,3 +237,28 @@ def test_a_list_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None
     assert cells == [[format_value(c["name"], g) for c in columns] for g in groups]
     # At 360 px every cell, the load above all, is on the screen: nothing to scroll sideways.
     assert_cells_within(page, table, WIDTH)
+
+
+def test_no_floating_button_covers_a_form_while_its_field_is_edited(
+    phone: Any, site_url: str
+) -> None:
+    """Scrolling up shows Material's « Retour en haut » button over the page; while a
+    calculator's field has the focus, it waits, and comes back once the field is left."""
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    wait_for_python(page)
+    form = page.locator("form.calculateur").first
+    field = form.locator(".calculateur-champs [data-type]").first
+    field.scroll_into_view_if_needed()
+    page.evaluate("() => scrollBy(0, 400)")
+    field.focus()
+    top = page.locator(".md-top")
+    for _ in range(6):  # scrolling up, as a reader goes back to the fields
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(100)
+    assert not top.is_visible()
+    page.evaluate("() => document.activeElement.blur()")
+    for _ in range(3):
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(100)
+    expect(top).to_be_visible()  # the button itself still works elsewhere

@@ -48,7 +48,8 @@ def phrases(words: Words) -> dict[str, str]:
         # The index of every entry (spells.js) and an entry's preview (preview.js).
         "index_search": f"Rechercher {entry.a()}",
         "index_filter": f"Filtrer les {entry.many}",
-        "index_placeholder": f"nom, {group.one}, champ… (accents facultatifs)",
+        # Short enough for a phone's field (360 px): accents are optional anyway.
+        "index_placeholder": f"nom, {group.one}, champ…",
         "index_empty": f"{capitalized(entry.count(0))} ne correspond à ces filtres.",
         "open_entry": f"Ouvrir la fiche {entry.of()}",
         "preview_unavailable": (
