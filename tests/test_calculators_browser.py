@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from regles.features.calculators.formatting import format_number, format_percent, format_value
 from regles.kit import CalculatorInputError
@@ -505,11 +506,17 @@ def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_
     expect_text(chance, format_percent(outputs["p_stable"]))
     expect_text(rolls, format_number(outputs["expected_rolls"]))
     assert "/" in str(outputs["expected_rolls_exact"])
+    # Once the form is set up and unfolded (a form far down the page is folded until the
+    # reader nears it), as a reader taps it.
+    survival.and_(page.locator("[data-pret]")).wait_for(timeout=60_000)
+    survival.locator(".calculateur-corps").wait_for(state="visible", timeout=60_000)
     after = "(o) => getComputedStyle(o, '::after').content"
     for output, exact in ((chance, "p_stable_exact"), (rolls, "expected_rolls_exact")):
         assert output.get_attribute("data-exacte") == outputs[exact]
         assert output.evaluate(after) in ("none", "normal")
+        output.scroll_into_view_if_needed()
         output.tap()
+        expect(output).to_be_focused()
         assert output.evaluate(after) == f'" = {outputs[exact]}"'
     dice = page.locator("form[data-calculateur='dice']")
     dice.scroll_into_view_if_needed()
