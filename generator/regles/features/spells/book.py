@@ -227,46 +227,46 @@ def read_spell_book(
     problems += export_problems(result, settings.words)
     problems += header_problems(result)
     problems += [
-        Problem(
-            settings.config_name,
-            None,
-            "warning",
+        setting_warning(
+            settings,
             Kind.EXPORT_HEADER,
+            term,
             f"terme « {term} » défini sous spells.terms du greffon regles mais absent de "
             "l’export : sa définition n’est montrée nulle part",
-            term,
         )
         for term in book.terms.unused_terms
     ]
     used = {name for s in result.spells for name in s.fields}
     problems += [
-        Problem(
-            settings.config_name,
-            None,
-            "warning",
+        setting_warning(
+            settings,
             Kind.UNKNOWN_COLUMN,
+            name,
             f"colonne « {name} » (columns de la base « {settings.folder} ») : aucune entrée "
             f"de l’export n’a ce champ ; ses champs : {', '.join(sorted(used)) or 'aucun'}",
-            name,
         )
         for name, _ in settings.columns or ()
         if name not in used
     ]
     shown = {c.field for c in book.columns}
     problems += [
-        Problem(
-            settings.config_name,
-            None,
-            "warning",
+        setting_warning(
+            settings,
             Kind.UNKNOWN_COLUMN,
+            name,
             f"filtre « {name} » (filters de la base « {settings.folder} ») : ce champ n’est "
             f"pas une colonne de l’index ; ses colonnes : {', '.join(sorted(shown)) or 'aucune'}",
-            name,
         )
         for name in settings.filters or ()
         if name not in shown
     ]
     return book, problems
+
+
+def setting_warning(settings: SpellSettings, kind: Kind, subject: str, message: str) -> Problem:
+    """A warning about what a database's settings name (a term, a column) that its export
+    does not have: in the configuration file, without a line."""
+    return Problem(settings.config_name, None, "warning", kind, message, subject)
 
 
 def list_slug(words: Words) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from regles.core.slugs import slugify
 from regles.features.spells.sorting import distance_order, duration_order, is_long, is_measured
@@ -133,11 +133,11 @@ def _with_filter(column: Column, values: Sequence[str], wanted: bool | None) -> 
     if wanted is False:
         return column
     if column.sort == "temps" and any(is_long(value) for value in values):
-        return Column(column.field, column.key, column.sort, "long")
+        return replace(column, filter="long")
     if column.sort and not wanted:
         return column
     alone = frozenset(b for b in map(_base, values) if b and " " not in b)
-    with_alone = Column(column.field, column.key, column.sort, "choix", alone)
+    with_alone = replace(column, filter="choix", alone=alone)
     choices = {c for value in values for c in choice_values(with_alone, value)}
     return with_alone if wanted or 2 <= len(choices) <= MAX_CHOICES else column
 
@@ -181,6 +181,6 @@ def index_columns(
     # One « long » box: the first column of times that holds « long ».
     longs = [c for c in columns if c.filter == "long"]
     return tuple(
-        Column(c.field, c.key, c.sort) if c.filter == "long" and c is not longs[0] else c
+        replace(c, filter="") if c.filter == "long" and c is not longs[0] else c
         for c in columns
     )

@@ -968,6 +968,7 @@ def spell_records(
     records: list[dict[str, object]] = []
     for college in result.colleges:
         for s in college.spells:
+            orders, choices, long = entry_filters(columns, s.fields)
             records.append(
                 {
                     "id": ids[(college.slug, s.slug)],
@@ -980,17 +981,10 @@ def spell_records(
                     "description": s.description,
                     "url": f"{folder}/{college.slug}/#{s.slug}",
                     "slug": s.slug,
-                    # What the lists sort and filter by (sorting.py), as the index's rows.
-                    "tri": {
-                        c.key: column_order(c, s.fields.get(c.field, "")) for c in columns if c.sort
-                    },
-                    # What the choice filters and the « long » box read (columns.py).
-                    "choix": {
-                        c.key: choice_values(c, s.fields.get(c.field, ""))
-                        for c in columns
-                        if c.filter == "choix"
-                    },
-                    "long": is_long_entry(columns, s.fields),
+                    # What the lists sort and filter by, as the index's rows.
+                    "tri": orders,
+                    "choix": choices,
+                    "long": long,
                 }
             )
     return records
@@ -1089,10 +1083,19 @@ def column_order(column: Column, value: str) -> float:
     return orders[column.sort](value)
 
 
-def is_long_entry(columns: Sequence[Column], fields: Mapping[str, str]) -> bool:
-    """Whether an entry counts for the « long seulement » box: its column of times that has
-    the box holds « long »."""
-    return any(c.filter == "long" and is_long(fields.get(c.field, "")) for c in columns)
+def entry_filters(
+    columns: Sequence[Column], fields: Mapping[str, str]
+) -> tuple[dict[str, float], dict[str, list[str]], bool]:
+    """What the lists sort and filter an entry by (columns.py, sorting.py), the same in the
+    index's rows and the data file's records: the order of its value in each column that
+    sorts by value, the values it counts for in each choice filter, and whether it counts
+    for the « long seulement » box (its column of times that has the box holds « long »)."""
+    orders = {c.key: column_order(c, fields.get(c.field, "")) for c in columns if c.sort}
+    choices = {
+        c.key: choice_values(c, fields.get(c.field, "")) for c in columns if c.filter == "choix"
+    }
+    long = any(c.filter == "long" and is_long(fields.get(c.field, "")) for c in columns)
+    return orders, choices, long
 
 
 def column_keys(columns: Sequence[Column]) -> tuple[str, ...]:
@@ -1211,25 +1214,18 @@ def render_spell_table(
     for college in result.colleges:
         for s in college.spells:
             values = {c.key: s.fields.get(c.field, "") for c in columns}
+            orders, choices, long = entry_filters(columns, s.fields)
             attrs = {
                 "data-college": college.slug,
                 "data-min": str(s.level_min),
                 "data-max": str(s.level_max),
                 **{f"data-{key}": value for key, value in values.items()},
-                # What the choice filters read, « | » between two values (columns.py).
-                **{
-                    f"data-choix-{c.key}": "|".join(choice_values(c, values[c.key]))
-                    for c in columns
-                    if c.filter == "choix"
-                },
+                # What the choice filters read, « | » between two values.
+                **{f"data-choix-{key}": "|".join(found) for key, found in choices.items()},
                 # « long », the export's word for a ritual's casting time; else "0".
-                "data-long": "1" if is_long_entry(columns, s.fields) else "0",
-                # The order of the columns that sort by their values (sorting.py).
-                **{
-                    f"data-tri-{c.key}": _number(column_order(c, values[c.key]))
-                    for c in columns
-                    if c.sort
-                },
+                "data-long": "1" if long else "0",
+                # The order of the columns that sort by their values.
+                **{f"data-tri-{key}": _number(order) for key, order in orders.items()},
             }
             label, title = _levels(s)
             cells = [
