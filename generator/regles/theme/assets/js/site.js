@@ -3,6 +3,7 @@
  * modules run in the order they are imported here, and so do their set-ups on every page:
  * the order mkdocs.yml listed the scripts in when they were concatenated. */
 import "./rules.js";
+import "./dice.js";
 import "./calculator-links.js";
 import "./scroll-areas.js";
 import "./spells.js";
