@@ -423,7 +423,10 @@ CALCULATORS = (
                 "items",
                 "Objets transportés",
                 "list",
-                default=(
+                # Left out, the field means nothing carried; the form starts from the
+                # document's example.
+                default=(),
+                initial=(
                     frozen_record(
                         name="dague", level=2, qty=10, category="light_weapon", size_steps=0
                     ),

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from regles.features.calculators.forms import number_text, widget_form
+from regles.features.calculators.memory import memory_keys
 
 
 @pytest.mark.parametrize(
@@ -38,3 +39,65 @@ def test_number_fields_are_text_with_the_pad_that_fits_them() -> None:
     assert 'inputmode="numeric"' in inputs["force"]
     # A value that may be negative: the full keyboard, which has « - ».
     assert "inputmode" not in inputs["bonus"] and 'value="-1"' in inputs["bonus"]
+
+
+def _entry(calc_id: str, *inputs: dict[str, object]) -> dict[str, object]:
+    return {"id": calc_id, "title": calc_id, "inputs": list(inputs), "outputs": []}
+
+
+def test_a_field_named_and_labelled_alike_is_one_value_of_a_character() -> None:
+    hp = {"name": "hp", "label": "Points de vie actuels", "type": "int", "default": 10}
+    wounds = _entry(
+        "blessure", hp, {"name": "amount", "label": "Dégâts subis", "type": "int", "default": 1}
+    )
+    healing = _entry(
+        "soins",
+        hp,
+        {"name": "amount", "label": "Points de vie récupérés", "type": "int", "default": 1},
+        {"name": "seed", "label": "Graine", "type": "int", "default": None},
+    )
+    keys = memory_keys([wounds, healing])
+    # Shared: its name first, its calculator's own key after (what it kept before sharing).
+    assert keys["blessure"]["hp"] == keys["soins"]["hp"].replace("soins", "blessure")
+    assert keys["soins"]["hp"] == "hp soins.hp"
+    # One name, two labels: two values. A draw of the dice is never kept.
+    assert keys["blessure"]["amount"] == "blessure.amount"
+    assert keys["soins"]["amount"] == "soins.amount"
+    assert "seed" not in keys["soins"]
+
+
+def test_a_form_names_where_each_field_is_kept_and_its_value_without_the_example() -> None:
+    entry = _entry(
+        "charge",
+        {"name": "strength", "label": "Force", "type": "int", "default": 10},
+        {
+            "name": "armor",
+            "label": "Armure",
+            "type": "choice",
+            "default": "none",
+            "initial": "medium",
+            "choices": [
+                {"value": "none", "label": "Aucune"},
+                {"value": "medium", "label": "Intermédiaire"},
+            ],
+        },
+        {
+            "name": "items",
+            "label": "Objets",
+            "type": "list",
+            "default": [],
+            "initial": [{"name": "dague"}],
+            "fields": [{"name": "name", "label": "Objet", "type": "text", "default": "objet"}],
+        },
+    )
+    form = widget_form(entry, memory=memory_keys([entry])["charge"])
+    strength = re.search(r'<input [^>]*name="strength"[^>]*>', form)
+    armor = re.search(r'<select [^>]*name="armor"[^>]*>', form)
+    items = re.search(r'<fieldset [^>]*data-liste="items"[^>]*>', form)
+    assert strength and armor and items
+    assert 'data-garde="charge.strength"' in strength.group(0)
+    assert "data-sans-exemple" not in strength.group(0)  # it starts from its default
+    assert 'data-sans-exemple="&quot;none&quot;"' in armor.group(0)
+    assert 'data-sans-exemple="[]"' in items.group(0)
+    assert 'value="dague"' in form  # the example's row is the one the form starts from
+    assert "data-garde" not in widget_form(entry)  # without memory, nothing is kept

@@ -73,8 +73,8 @@ def test_every_form_reads_whole_without_javascript(browser: Any, site_url: str) 
         assert form.evaluate(TEXTS) == expected_texts(calc_id), calc_id
         state = form.locator(".calculateur-etat").inner_text()
         assert state.startswith("Résultat des valeurs ci-dessus"), calc_id
-    # A list's default rows are in the page, with their values.
-    (items,) = [i["default"] for i in CATALOG["charge"]["inputs"] if i["type"] == "list"]
+    # A list's starting rows (the worked example) are in the page, with their values.
+    (items,) = [i["initial"] for i in CATALOG["charge"]["inputs"] if i["type"] == "list"]
     rows = page.locator("form[data-calculateur='charge'] .liste-lignes > .liste-ligne")
     assert rows.count() == len(items) > 1
     for row, item in zip(rows.all(), items, strict=True):
@@ -221,7 +221,7 @@ def test_a_list_reads_as_a_player_fills_it_in(phone: Any, site_url: str) -> None
     row.locator("input[name='name']").fill("lanterne")
     row.locator("select[name='level']").select_option(label=level["choices"][3]["label"])
     row.locator("input[name='qty']").fill("9")
-    rows = [dict(r) for r in items["default"]]
+    rows = [dict(r) for r in items["initial"]]
     rows[0]["level"] = int(heavy["value"])
     rows.append({"name": "lanterne", "level": 3, "qty": 9})
     expected = RULES.run("charge", {**default_inputs(CATALOG["charge"]), "items": rows})

@@ -646,3 +646,30 @@ def test_search_and_calculators_work_offline(offline_ready: OfflineReady) -> Non
         assert squares != str(rules.run("deplacement", {})["squares"])  # not the build's answer
 
         expect(form.locator("output[name='squares']")).to_have_text(squares, timeout=60000)
+
+
+def test_a_characters_values_are_there_after_a_reload_offline(
+    offline_ready: OfflineReady,
+) -> None:
+    """Values typed into a calculator are kept in the browser (characters.js): a reload
+    without network opens the form on them, not on the rules' example."""
+    page = offline_ready.page
+    forget = "() => Object.keys(localStorage).filter((k) => k.startsWith('regles-personnages:'))"
+    forget += ".forEach((k) => localStorage.removeItem(k))"
+    page.goto(offline_ready.url + "maison/poids-transportable/")
+    form = page.locator("form[data-calculateur='charge']")
+    form.scroll_into_view_if_needed()
+    form.and_(page.locator("[data-pret]")).wait_for()
+    try:
+        form.locator("input[name='strength']").click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type("13")
+        expect(form.locator(".calculateur-personnage")).to_contain_text("Valeurs de")
+        with offline_ready.network_cut():
+            page.reload()
+            form.scroll_into_view_if_needed()
+            form.and_(page.locator("[data-pret]")).wait_for()
+            expect(form.locator("input[name='strength']")).to_have_value("13")
+            expect(form.locator("select[name='armor']")).to_have_value("none")
+    finally:
+        page.evaluate(forget)

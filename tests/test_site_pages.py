@@ -167,6 +167,7 @@ CALCULATOR_HOMES = {
     "chance": "jeu/tests-d20/",
     "maitrise": "jeu/maitrise/",
     "deplacement": "jeu/combat/",
+    "blessure": "jeu/degats-et-soins/",
     "soins": "jeu/degats-et-soins/",
     "survie": "jeu/degats-et-soins/",
     "charge": "maison/poids-transportable/",

@@ -72,7 +72,8 @@ def test_the_will_gap_is_the_law_of_its_dice() -> None:
 def test_the_load_follows_the_texts_example() -> None:
     # « 10 dagues (intermédiaire), 6 rations (légère), 30 potions (lourde) » with 18 in
     # Strength and a medium armour: a heavy load, because of the potions.
-    found = RULES.run("charge", {"armor": "medium"})
+    (items,) = [f.initial for f in RULES.calculator("charge").inputs if f.name == "items"]
+    found = RULES.run("charge", {"armor": "medium", "items": [dict(r) for r in items]})
     assert [g["load_label"] for g in found["groups"]] == ["Intermédiaire", "Légère", "Lourde"]
     assert found["load_label"] == "Lourde"
     assert found["groups"][0]["limits_text"] == "9/13/17"  # the rule, not the text's 9/13/16

@@ -3,7 +3,7 @@ intermédiaire, lourde) selon son niveau d’encombrement, ajustées par la Forc
 finale est la plus lourde de celles des objets et de l’armure.
 
 For the generator's tests: a list of rows (each with a text, a number chosen by its name and
-a number), a choice whose form starts from a worked example (`initial`), a sentence, a list
+a number) and a choice whose form starts from a worked example (`initial`), a sentence, a list
 of records shown as a table (`columns`), a computed table and a reading note.
 """
 
@@ -177,7 +177,8 @@ CALCULATORS = (
                 "items",
                 "Objets transportés",
                 "list",
-                default=(
+                default=(),  # nothing carried; the form starts from the text's example
+                initial=(
                     frozen_record(name="dague", level=2, qty=10),
                     frozen_record(name="ration", level=2, qty=6),
                     frozen_record(name="potion", level=1, qty=30),

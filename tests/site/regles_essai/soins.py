@@ -1,7 +1,9 @@
 """Les soins : les points de vie récupérés s’ajoutent, sans dépasser le maximum.
 
 For the generator's tests: values refused together (more hit points than the maximum: the
-message names the field to correct), and a yes-or-no output.
+message names the field to correct), and a yes-or-no output. The wounds (« blessure ») name
+two of its fields as it does (one value for a reader's character, typed once) and a third
+alike but labelled otherwise (two values).
 """
 
 from __future__ import annotations
@@ -28,7 +30,32 @@ def _handle(values: Values) -> JsonDict:
     }
 
 
+def _wound(values: Values) -> JsonDict:
+    hp, hp_max, amount = values.get_int("hp"), values.get_int("hp_max"), values.get_int("amount")
+    if hp > hp_max:
+        raise CalculatorInputError(
+            "hp", "Les points de vie actuels ne peuvent pas dépasser le maximum."
+        )
+    return {"hp": max(0, hp - amount), "down": hp - amount <= 0}
+
+
 CALCULATORS = (
+    Calculator(
+        id="blessure",
+        title="Appliquer des dégâts",
+        description="Retire les dégâts subis des points de vie, sans descendre sous 0.",
+        inputs=(
+            Field("hp", "Points de vie actuels", "int", default=14, min=0, max=HP_MAX, unit="PV"),
+            Field("hp_max", "Maximum de points de vie", "int", default=20, min=1, max=HP_MAX),
+            Field("amount", "Dégâts subis", "int", default=5, min=0, max=HP_MAX),
+        ),
+        outputs=(
+            Output("hp", "Points de vie", "PV"),
+            Output("down", "Hors de combat"),
+        ),
+        handler=_wound,
+        headline=("hp",),
+    ),
     Calculator(
         id="soins",
         title="Appliquer des soins",

@@ -23,6 +23,7 @@ from regles.features.calculators.forms import (
     widget_form,
 )
 from regles.features.calculators.links import calculator_list, with_skip_link
+from regles.features.calculators.memory import memory_keys
 from regles.features.calculators.package import LoadedRules, RulesPackageError, load_rules
 from regles.features.calculators.pyodide import PACKAGE_FOLDER, PYODIDE_FOLDER, write_runtime
 from regles.features.links.references import href
@@ -57,6 +58,8 @@ class CalculatorsFeature:
         self.catalog: dict[str, dict[str, Any]] = {
             str(entry["id"]): entry for entry in self.rules.rules.catalog()
         }
+        # Where a reader's character keeps each field (the theme's characters.js).
+        self.memory = memory_keys(self.catalog.values())
         self.placements: list[tuple[str, str]] = []  # (page, calculator), in the pages' order
         self._homes: dict[str, str] | None = None
         self._defaults: dict[str, dict[str, object]] = {}  # calculator → default outputs
@@ -133,7 +136,7 @@ class CalculatorsFeature:
                 f"calculateur inconnu « {directive.argument} » ; attendu l’un de : "
                 + ", ".join(sorted(self.catalog)),
             )
-        form = widget_form(entry, self._default_result(entry))
+        form = widget_form(entry, self._default_result(entry), self.memory.get(directive.argument))
         rule_page = self.homes().get(directive.argument)
         if rule_page and rule_page != directive.file:
             link = href(directive.file, rule_page, None)

@@ -9,6 +9,7 @@ from typing import Any
 
 from regles.features.calculators.charts import chart_html
 from regles.features.calculators.formatting import exact_value, format_value
+from regles.features.calculators.memory import RANDOM_SEED
 
 __all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
 
@@ -53,8 +54,25 @@ def number_text(value: object) -> str:
     return str(value).replace(".", ",") if isinstance(value, int | float) else str(value)
 
 
+def _memory_attrs(spec: Mapping[str, Any], keys: str | None) -> str:
+    """Where a reader's character keeps the field (memory.py), and the value it takes when
+    the character has none for it: its default, not the worked example the form starts
+    from (only written when the two differ)."""
+    if keys is None:
+        return ""
+    attrs = f' data-garde="{_attr(keys)}"'
+    if spec.get("initial") is not None:
+        neutral = json.dumps(spec.get("default"), ensure_ascii=False)
+        attrs += f' data-sans-exemple="{_attr(neutral)}"'
+    return attrs
+
+
 def _field(
-    calc_id: str, spec: Mapping[str, Any], prefix: str = "", value: object = _DEFAULT
+    calc_id: str,
+    spec: Mapping[str, Any],
+    prefix: str = "",
+    value: object = _DEFAULT,
+    keys: str | None = None,
 ) -> str:
     """One labelled control; its id is unique in the page as each calculator appears once.
     A required field that can be emptied (a number, a text) says so to assistive tools:
@@ -73,7 +91,9 @@ def _field(
     required = required and not empty_is_a_value
     common = (
         f'id="{control_id}" name="{_attr(name)}" data-type="{_attr(kind)}" '
-        f'aria-describedby="{described}"' + (' aria-required="true"' if required else "")
+        f'aria-describedby="{described}"'
+        + (' aria-required="true"' if required else "")
+        + _memory_attrs(spec, keys)
     )
     help_text = spec.get("help")
     help_html = f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>' if help_text else ""
@@ -134,8 +154,8 @@ def _field(
 _REMOVE_ROW = '<button type="button" class="md-button liste-retirer">Retirer</button>'
 
 
-def _list_field(calc_id: str, spec: Mapping[str, Any]) -> str:
-    """A repeatable group of fields (e.g. the objects carried): its default rows are in the
+def _list_field(calc_id: str, spec: Mapping[str, Any], keys: str | None = None) -> str:
+    """A repeatable group of fields (e.g. the objects carried): its starting rows are in the
     page, the page's script adds others from the template."""
     name = spec["name"]
     template = "".join(_field(calc_id, sub, prefix=f"{name}-__i__-") for sub in spec["fields"])
@@ -146,14 +166,15 @@ def _list_field(calc_id: str, spec: Mapping[str, Any]) -> str:
             for sub in spec["fields"]
         )
         + f"{_REMOVE_ROW}</div>"
-        for i, row in enumerate(spec.get("default") or [])
+        for i, row in enumerate(start_value(spec) or [])
         if isinstance(row, Mapping)
     )
-    default = _attr(json.dumps(spec.get("default", []), ensure_ascii=False))
+    default = _attr(json.dumps(start_value(spec) or [], ensure_ascii=False))
     limit = _attr(spec.get("max_items", 20))
     return (
         f'<fieldset class="liste" data-liste="{_attr(name)}" data-max="{limit}"'
-        f' data-defaut="{default}"><legend>{_attr(spec.get("label", name))}</legend>'
+        f' data-defaut="{default}"{_memory_attrs(spec, keys)}>'
+        f"<legend>{_attr(spec.get('label', name))}</legend>"
         f'<div class="liste-lignes">{rows}</div>'
         f'<template><div class="liste-ligne">{template}{_REMOVE_ROW}</div></template>'
         f'<button type="button" class="md-button liste-ajouter">Ajouter une ligne</button>'
@@ -221,9 +242,7 @@ def _exact_attrs(exact: str | None) -> str:
     shows it after its value), and said as its title."""
     if exact is None:
         return ""
-    return (
-        f' data-exacte="{_attr(exact)}" tabindex="0" title="Valeur exacte : {_attr(exact)}"'
-    )
+    return f' data-exacte="{_attr(exact)}" tabindex="0" title="Valeur exacte : {_attr(exact)}"'
 
 
 def _summary(entry: Mapping[str, Any], result: Mapping[str, object] | None) -> str:
@@ -249,15 +268,24 @@ def _summary(entry: Mapping[str, Any], result: Mapping[str, object] | None) -> s
 FOLD_SCRIPT = "<script>window.rules&&rules.fold(document.currentScript)</script>"
 
 
-def widget_form(entry: Mapping[str, Any], result: Mapping[str, object] | None = None) -> str:
+def widget_form(
+    entry: Mapping[str, Any],
+    result: Mapping[str, object] | None = None,
+    memory: Mapping[str, str] | None = None,
+) -> str:
     """The form of one calculator, generated from its catalogue entry (never by hand); with
     `result`, the outputs for its default inputs, the form is whole before any script runs:
-    the outputs that are a draw of the dice (`rolled`) wait for the reader to roll."""
+    the outputs that are a draw of the dice (`rolled`) wait for the reader to roll. `memory`
+    names where a reader's character keeps each field (memory.py); without it, nothing is
+    kept."""
     calc_id = entry["id"]
+    keys = memory or {}
     fields = "".join(
-        _list_field(calc_id, spec) if spec.get("type") == "list" else _field(calc_id, spec)
+        _list_field(calc_id, spec, keys.get(spec["name"]))
+        if spec.get("type") == "list"
+        else _field(calc_id, spec, keys=keys.get(spec["name"]))
         for spec in entry["inputs"]
-        if spec["name"] != "seed"
+        if spec["name"] != RANDOM_SEED
     )
     rolled = set(entry.get("rolled", []))
     shown = (
@@ -275,7 +303,7 @@ def widget_form(entry: Mapping[str, Any], result: Mapping[str, object] | None = 
         key=lambda o: headline.index(o["name"]) if o["name"] in headline else len(headline),
     )
     outputs = "".join(_output(calc_id, o, shown, o["name"] in headline) for o in specs)
-    rolls = any(spec["name"] == "seed" for spec in entry["inputs"])
+    rolls = any(spec["name"] == RANDOM_SEED for spec in entry["inputs"])
     roll_button = (
         '<button type="button" class="md-button md-button--primary calculateur-lancer">'
         "Lancer</button>"

@@ -199,3 +199,37 @@ export function downloadText(text, name, type) {
 export function isQuotaError(error) {
   return Boolean(error) && (error.name === "QuotaExceededError" || error.code === 22);
 }
+
+/** A modal <dialog> built of `content` (nodes) and buttons; resolves with the value of the
+ * button pressed (« » for Escape). `check(value)` may return a French message that keeps it
+ * open, shown in the dialog. */
+export const modal = ({ title, content, buttons, check = () => "" }) => new Promise((done) => {
+  const heading = el("h2", { class: "grimoire-dialogue__titre", id: "grimoire-dialogue-titre" }, title);
+  const error = el("p", { class: "grimoire-dialogue__erreur", role: "alert", hidden: true });
+  // A dialog that can destroy something opens on « Annuler »: a stray tap or Enter keeps all.
+  const risky = buttons.some((b) => b.danger);
+  const form = el("form", { method: "dialog" }, heading, ...content, error,
+    el("div", { class: "grimoire-dialogue__boutons" }, ...buttons.map(({ value, label, main, danger }) =>
+      el("button", { type: "submit", value, autofocus: risky && value === "annuler",
+        class: `md-button${main ? " md-button--primary" : ""}${danger ? " grimoire-danger" : ""}` }, label))));
+  const dialog = el("dialog", { class: "md-typeset grimoire-dialogue", "aria-labelledby": "grimoire-dialogue-titre" }, form);
+  form.addEventListener("submit", (e) => {
+    const value = e.submitter ? e.submitter.value : buttons.find((b) => b.main)?.value || "";
+    const problem = value && value !== "annuler" ? check(value) : "";
+    if (problem) {
+      e.preventDefault();
+      error.textContent = frenchSpacing(problem);
+      error.hidden = false;
+      return;
+    }
+    dialog.returnValue = value;
+  });
+  dialog.addEventListener("close", () => { dialog.remove(); done(dialog.returnValue || ""); });
+  document.body.append(dialog);
+  dialog.showModal();
+});
+
+export const confirmAction = (title, text, label) =>
+  modal({ title, content: [el("p", {}, text)],
+    buttons: [{ value: "oui", label, main: true, danger: true }, { value: "annuler", label: "Annuler" }] })
+    .then((v) => v === "oui");

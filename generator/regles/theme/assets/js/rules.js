@@ -1,6 +1,7 @@
 /* Rules runtime of the page: window.rules.run() through a Pyodide module worker, and the
  * calculator widgets generated at build time (the dice of the texts: dice.js).
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
+import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
 import { el, onEachPage, rules, siteRoot, whenIdle } from "./page.js";
 
@@ -578,6 +579,177 @@ function clearOutputs(form) {
   form.dataset.sansResultat = "1"; // the units go with the values (regles.css)
 }
 
+/* ---------------------------------------------------------------- a reader's character */
+
+// The fields a reader's character keeps (characters.js): the form's own controls and its
+// lists, each naming its keys (forms.py, data-garde).
+const FORMS = new WeakMap(); // a set-up form → { example: its values as built, schedule }
+
+const keptFields = (form) =>
+  [...form.querySelectorAll(".calculateur-champs > .champ [data-garde], fieldset.liste[data-garde]")];
+
+/** What a field holds as typed: a text, a box ticked or not, a list's rows of those. */
+function heldValue(field) {
+  if (field.matches("fieldset")) {
+    return [...field.querySelectorAll(".liste-ligne")].map((row) =>
+      Object.fromEntries([...row.querySelectorAll("[data-type]")].map((control) => [control.name, heldValue(control)])),
+    );
+  }
+  return field.type === "checkbox" ? field.checked : field.value;
+}
+
+/** Puts back what `heldValue` read; a choice the site no longer offers is left as it is. */
+function holdValue(field, value) {
+  if (field.matches("fieldset")) {
+    if (!Array.isArray(value)) return;
+    const rows = field.querySelector(".liste-lignes");
+    rows.replaceChildren();
+    for (const row of value) {
+      if (!row || typeof row !== "object") continue;
+      addRow(field, null);
+      for (const control of rows.lastElementChild.querySelectorAll("[data-type]")) {
+        if (control.name in row) holdValue(control, row[control.name]);
+      }
+    }
+  } else if (field.type === "checkbox") field.checked = Boolean(value);
+  else if (field.tagName === "SELECT") {
+    if ([...field.options].some((option) => option.value === String(value))) field.value = String(value);
+  } else field.value = typeof value === "string" ? value : String(value ?? "");
+}
+
+const formValues = (form) => keptFields(form).map(heldValue);
+const sameValues = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A field's value without the worked example the form starts from (its default, written
+ * by the build only where the two differ). */
+function leaveExample(field) {
+  let value;
+  try {
+    value = JSON.parse(field.dataset.sansExemple);
+  } catch {
+    return;
+  }
+  if (!field.matches("fieldset")) {
+    writeControl(field, value);
+    return;
+  }
+  field.querySelector(".liste-lignes").replaceChildren();
+  for (const row of Array.isArray(value) ? value : []) if (row && typeof row === "object") addRow(field, row);
+}
+
+/** The form filled with `character`'s values; a field it has none for takes its default:
+ * what the build wrote (`example`, as formValues reads it), but for a worked example. */
+function fillFromCharacter(form, character, example) {
+  keptFields(form).forEach((field, i) => {
+    const value = keptValue(character, field.dataset.garde);
+    if (value !== undefined) holdValue(field, value);
+    else if (field.dataset.sansExemple !== undefined) leaveExample(field);
+    else holdValue(field, example[i]);
+  });
+}
+
+// Each form says whose values it shows (form.dataset.valeurs): the rules' worked example
+// while the reader has no character, a shared link's, or the character's.
+function showCharacter(form, problem = "") {
+  let line = form.querySelector(".calculateur-personnage");
+  if (!line) {
+    line = el("p", { class: "calculateur-personnage" });
+    form.querySelector(".calculateur-champs").before(line);
+  }
+  const character = currentCharacter();
+  const manage = el("button", { type: "button", class: "calculateur-personnage__changer" }, "Personnages…");
+  manage.addEventListener("click", async () => {
+    const failed = await manageCharacters();
+    if (failed) showCharacter(form, failed);
+  });
+  const parts = [];
+  if (form.dataset.valeurs === "lien") {
+    parts.push("Valeurs d’un lien partagé : gardées pour votre personnage dès que vous en changez une. ");
+  } else if (form.dataset.valeurs === "personnage" && character) {
+    parts.push("Valeurs de ", el("strong", {}, character.name), ", gardées dans ce navigateur. ");
+  } else {
+    parts.push("Exemple des règles : vos valeurs seront gardées dans ce navigateur dès que vous en changerez une. ");
+    if (form.querySelector("[data-sans-exemple]")) {
+      const clear = el("button", { type: "button", class: "calculateur-personnage__vider" }, "Partir de zéro");
+      clear.addEventListener("click", () => {
+        for (const field of form.querySelectorAll("[data-sans-exemple]")) leaveExample(field);
+        changedByReader(form);
+      });
+      parts.push(clear, " ");
+    }
+  }
+  parts.push(manage);
+  if (problem) parts.push(el("span", { class: "calculateur-personnage__erreur", role: "alert" }, ` ${problem}`));
+  line.replaceChildren(...parts);
+}
+
+/** The reader changed `form`: its values are kept for the character (made if there is
+ * none), the page's other forms that share a field take its new value, and it computes. */
+function changedByReader(form) {
+  const fields = keptFields(form);
+  let problem = "";
+  if (fields.length) {
+    try {
+      const character = keepValues(fields.map((field) => [field.dataset.garde, heldValue(field)]));
+      const before = form.dataset.valeurs;
+      form.dataset.valeurs = "personnage";
+      if (before !== "personnage") showCharacter(form);
+      shareValues(form, character);
+    } catch (error) {
+      problem = error.message;
+    }
+  }
+  if (problem) showCharacter(form, problem);
+  const state = FORMS.get(form);
+  if (!state) return;
+  // The address follows at once, not once computed: reloaded meanwhile, the page must not
+  // take an older address for a shared link.
+  state.mirror();
+  state.schedule();
+}
+
+function shareValues(source, character) {
+  for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
+    if (form === source || form.dataset.valeurs === "lien") continue;
+    let changed = false;
+    for (const field of keptFields(form)) {
+      const value = keptValue(character, field.dataset.garde.split(" ")[0]);
+      if (value === undefined || sameValues(value, heldValue(field))) continue;
+      holdValue(field, value);
+      changed = true;
+    }
+    if (!changed) continue;
+    form.dataset.valeurs = "personnage";
+    showCharacter(form);
+    const other = FORMS.get(form);
+    if (other) {
+      other.mirror();
+      other.schedule();
+    }
+  }
+}
+
+// Another character chosen (or the last one cleared): every form takes its values, or
+// the worked example again; renamed, the forms say the new name.
+document.addEventListener(CHARACTER_CHANGED, (event) => {
+  const character = currentCharacter();
+  for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
+    const state = FORMS.get(form);
+    if (!state) continue;
+    if (event.detail.reason === "switched") {
+      if (character) {
+        fillFromCharacter(form, character, state.example);
+        form.dataset.valeurs = "personnage";
+      } else {
+        keptFields(form).forEach((field, i) => holdValue(field, state.example[i]));
+        form.dataset.valeurs = "exemple";
+      }
+      state.schedule();
+    }
+    showCharacter(form);
+  }
+});
+
 // A required field left empty: its message, and no result computed from a hidden default.
 function missingFields(form) {
   const missing = [...form.querySelectorAll('[aria-required="true"]')].filter(
@@ -656,18 +828,30 @@ function setupWidget(form) {
     if (!list.querySelector(".liste-lignes").children.length) for (const value of defaults) addRow(list, value);
     list.querySelector(".liste-ajouter").addEventListener("click", () => {
       addRow(list, null);
-      schedule();
+      changedByReader(form);
     });
     list.addEventListener("click", (event) => {
       const button = event.target.closest(".liste-retirer");
       if (!button) return;
       button.closest(".liste-ligne").remove();
-      schedule();
+      changedByReader(form);
     });
   }
   const home = location.pathname;
   const shared = inputsFromUrl(id);
-  if (shared) fillForm(form, shared);
+  const example = formValues(form);
+  const character = currentCharacter();
+  form.dataset.valeurs = character ? "personnage" : "exemple";
+  if (character) fillFromCharacter(form, character, example);
+  const kept = formValues(form);
+  if (shared) {
+    fillForm(form, shared);
+    // The address the page itself wrote (mirrorInUrl) holds the character's own values.
+    if (!character || !sameValues(kept, formValues(form))) form.dataset.valeurs = "lien";
+  }
+  // Values other than the build's: its result goes, until they are computed.
+  const asBuilt = sameValues(example, formValues(form));
+  if (!asBuilt) clearOutputs(form);
 
   let generation = 0;
   let seed = null;
@@ -724,8 +908,13 @@ function setupWidget(form) {
       schedule();
     });
   }
-  form.addEventListener("input", schedule);
-  form.addEventListener("change", schedule);
+  const mirror = () => {
+    if (form.isConnected && location.pathname === home) mirrorInUrl(id, readForm(form));
+  };
+  FORMS.set(form, { example, schedule, mirror });
+  showCharacter(form);
+  form.addEventListener("input", () => changedByReader(form));
+  form.addEventListener("change", () => changedByReader(form));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     compute(true);
@@ -743,9 +932,9 @@ function setupWidget(form) {
     compute(false);
     return;
   }
-  // The build wrote the result of the default values: Python is needed from the first
-  // change on, not before.
-  if (form.dataset.resultat === "defaut") {
+  // The build wrote the result of the values it shows: Python is needed from the first
+  // change on, not before. A character's values are computed as the form comes near.
+  if (form.dataset.resultat === "defaut" && asBuilt) {
     state.textContent = STATE.status.state === "unavailable" ? UNAVAILABLE : "";
     firstResult.set(form, () => {});
     return;

@@ -1,0 +1,179 @@
+"""A character the calculators remember, in Chromium on a 360×800 phone: values typed once
+are there on every page, after a reload; a field two calculators share is typed once; a
+form uses the rules' worked example only while the reader has no character, and says so;
+characters are switched, renamed, exported and cleared from any calculator."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import rules_of_test_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.python]
+
+RULES = rules_of_test_site()
+WOUNDS = "jeu/degats-et-soins/"  # « blessure » then « soins »: both name hp and hp_max alike
+LOAD = "maison/poids-transportable/"  # « charge »: its armour starts from a worked example
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
+    )
+    yield context.new_page()
+    context.close()
+
+
+def ready_form(page: Any, calc_id: str) -> Any:
+    form = page.locator(f"form[data-calculateur='{calc_id}']")
+    form.scroll_into_view_if_needed()
+    form.and_(page.locator("[data-pret]")).wait_for()
+    return form
+
+
+def type_into(page: Any, field: Any, text: str) -> None:
+    """Taps the field, selects what it holds and types `text`, as a reader does."""
+    field.tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def kept(page: Any) -> dict[str, Any]:
+    """The characters this site keeps in the page's browser."""
+    raw = page.evaluate(
+        "() => localStorage.getItem(`regles-personnages:${new URL(document.querySelector("
+        "'meta[name=regles-racine]').content, location.href).pathname}`)"
+    )
+    return json.loads(raw) if raw else {}
+
+
+def note(form: Any) -> Any:
+    return form.locator(".calculateur-personnage")
+
+
+def test_a_value_typed_once_is_there_on_every_page_and_reload(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + WOUNDS)
+    wounds = ready_form(page, "blessure")
+    expect(note(wounds)).to_contain_text("Exemple des règles")
+    type_into(page, wounds.locator("input[name='hp']"), "17")
+    type_into(page, wounds.locator("input[name='amount']"), "3")
+
+    # Named and labelled alike: the healing's hit points are the same value, typed once;
+    # « amount » is labelled otherwise there (« Points de vie récupérés »): its own.
+    healing = ready_form(page, "soins")
+    expect(healing.locator("input[name='hp']")).to_have_value("17")
+    expect(healing.locator("input[name='amount']")).to_have_value("8")
+    expected = RULES.run("soins", {"hp": 17, "hp_max": 20, "amount": 8})["hp"]
+    expect(healing.locator("output[name='hp']")).to_have_text(str(expected), timeout=60_000)
+    expect(note(wounds)).to_contain_text("Valeurs de Mon personnage")
+    assert kept(page)["characters"][0]["values"]["hp"] == "17"
+
+    # Another page: a form the reader never touched opens on the character, not on the
+    # worked example (the armour it starts from), and computes for it.
+    page.goto(site_url + LOAD)
+    load = ready_form(page, "charge")
+    expect(note(load)).to_contain_text("Valeurs de Mon personnage")
+    expect(load.locator("select[name='armor']")).to_have_value("none")
+    type_into(page, load.locator("input[name='strength']"), "14")
+    expected_load = RULES.run("charge", {"strength": 14, "armor": "none"})
+    expect(load.locator("output[name='load_label']")).to_have_text(
+        str(expected_load["load_label"]), timeout=60_000
+    )
+
+    page.goto(site_url + WOUNDS)
+    expect(ready_form(page, "blessure").locator("input[name='hp']")).to_have_value("17")
+    page.goto(site_url + LOAD)  # no address of the page's own: from the character alone
+    page.reload()
+    assert "charge=" not in page.url
+    expect(ready_form(page, "charge").locator("input[name='strength']")).to_have_value("14")
+
+
+def test_the_worked_example_is_said_and_can_be_left(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + LOAD)
+    load = ready_form(page, "charge")
+    expect(note(load)).to_contain_text("Exemple des règles")
+    expect(load.locator("select[name='armor']")).to_have_value("medium")
+    assert load.locator(".liste-ligne").count() > 0
+    load.get_by_role("button", name="Partir de zéro").tap()
+    expect(load.locator("select[name='armor']")).to_have_value("none")
+    expect(load.locator(".liste-ligne")).to_have_count(0)
+    expect(note(load)).to_contain_text("Valeurs de Mon personnage")
+    assert kept(page)["characters"][0]["values"]["charge.items"] == []
+
+
+def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + WOUNDS)
+    wounds = ready_form(page, "blessure")
+    type_into(page, wounds.locator("input[name='hp']"), "9")
+
+    # A second character: the forms take its values (none yet: the defaults).
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = page.get_by_role("dialog", name="Personnages")
+    dialog.get_by_label("Nom du nouveau personnage").tap()
+    page.keyboard.type("Brunehilde")
+    dialog.get_by_role("button", name="Utiliser").tap()
+    expect(note(wounds)).to_contain_text("Valeurs de Brunehilde")
+    expect(wounds.locator("input[name='hp']")).to_have_value("14")  # the default
+    type_into(page, wounds.locator("input[name='hp']"), "4")
+
+    # Back to the first one: its value.
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog.get_by_text("Mon personnage").tap()
+    dialog.get_by_role("button", name="Utiliser").tap()
+    expect(wounds.locator("input[name='hp']")).to_have_value("9")
+
+    # Renamed.
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog.get_by_role("button", name="Renommer").tap()
+    rename = page.get_by_role("dialog", name="Renommer « Mon personnage »")
+    rename.get_by_label("Nom du personnage").fill("")
+    rename.get_by_label("Nom du personnage").tap()
+    page.keyboard.type("Aldric")
+    rename.get_by_role("button", name="Valider").tap()
+    expect(note(wounds)).to_contain_text("Valeurs de Aldric")
+
+    # Exported: a file of its values.
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    with page.expect_download() as download:
+        dialog.get_by_role("button", name="Exporter").tap()
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert download.value.suggested_filename == "personnage-aldric.json"
+    assert exported["name"] == "Aldric" and exported["values"]["hp"] == "9"
+
+    # Cleared: Brunehilde is used, and Aldric is gone from the browser.
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog.get_by_role("button", name="Effacer").tap()
+    page.get_by_role("dialog", name="Effacer « Aldric » ?").get_by_role(
+        "button", name="Effacer"
+    ).tap()
+    expect(note(wounds)).to_contain_text("Valeurs de Brunehilde")
+    expect(wounds.locator("input[name='hp']")).to_have_value("4")
+    assert [c["name"] for c in kept(page)["characters"]] == ["Brunehilde"]
+
+
+def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + WOUNDS)
+    page.evaluate(
+        "() => localStorage.setItem(`regles-personnages:${new URL(document.querySelector("
+        "'meta[name=regles-racine]').content, location.href).pathname}`, '{pas du json')"
+    )
+    page.reload()
+    wounds = ready_form(page, "blessure")
+    type_into(page, wounds.locator("input[name='hp']"), "12")
+    expect(note(wounds)).to_contain_text("Valeurs de Mon personnage")
+    aside = page.evaluate(
+        "() => Object.keys(localStorage).filter((k) => k.includes(':illisible'))"
+        ".map((k) => localStorage.getItem(k))"
+    )
+    assert aside == ["{pas du json"]
