@@ -28,6 +28,8 @@ __all__ = [
     "IMPOSSIBLE_LEVEL",
     "LEVELS",
     "LOADS",
+    "PRESET_CATEGORIES",
+    "PRESET_ITEMS",
     "STRENGTH_EXAMPLE_NOTE",
     "Category",
     "CategoryInfo",
@@ -352,8 +354,70 @@ def _handle(v: Values) -> JsonDict:
     }
 
 
+# The objects the rules name as examples of each level and category, offered by name in
+# the form (« pavois »: an object of level 5). tests/content checks each against the text.
+PRESET_ITEMS: Mapping[int, tuple[str, ...]] = MappingProxyType(
+    {
+        0: ("plume d’écriture", "parchemin", "fronde", "allume-feu"),
+        1: ("clé", "bijou", "potion"),
+        2: ("torche", "ration", "feu grégeois", "trousse de premier secours"),
+        3: (
+            "bouteille de vin",
+            "targe",
+            "rondache",
+            "corde en chanvre",
+            "lanterne sourde",
+            "paillasse",
+            "grappin",
+            "outils d’artisan",
+            "instrument de musique",
+            "tenue polaire",
+        ),
+        4: ("écu", "tente", "toilette royale", "fontes"),
+        5: (
+            "pavois",
+            "bois de chauffage",
+            "coffre",
+            "tonneau",
+            "laboratoire d’alchimie",
+            "selle de cheval",
+        ),
+    }
+)
+PRESET_CATEGORIES: Mapping[Category, tuple[str, ...]] = MappingProxyType(
+    {
+        "light_weapon": ("dague", "épée courte", "hache de lancer"),
+        "one_handed_weapon": ("morgenstern", "épée longue"),
+        "two_handed_weapon": ("bâton", "épée à deux mains"),
+        "coins": ("pièces",),
+        "ammo_container": ("carquois de flèches", "carquois de carreaux", "sac de billes"),
+    }
+)
+
+
+def _presets() -> tuple[Mapping[str, object], ...]:
+    items = [
+        frozen_record(name=name, level=level, category="item")
+        for level, names in PRESET_ITEMS.items()
+        for name in names
+    ]
+    items += [
+        frozen_record(name=name, level=CATEGORIES[category].level, category=category)
+        for category, names in PRESET_CATEGORIES.items()
+        for name in names
+    ]
+    return tuple(sorted(items, key=lambda item: str(item["name"])))
+
+
 _ITEM_FIELDS = (
-    Field("name", "Objet", "text", default="objet", max_length=80),
+    Field(
+        "name",
+        "Objet",
+        "text",
+        default="objet",
+        max_length=80,
+        help="Un objet des règles (« pavois », « dague ») donne sa catégorie et son encombrement.",
+    ),
     Field(
         "level",
         "Encombrement",
@@ -362,10 +426,8 @@ _ITEM_FIELDS = (
         min=0,
         max=IMPOSSIBLE_LEVEL,
         choices=tuple(Choice(str(level.number), level.name) for level in LEVELS),
-        help=(
-            "Ignoré pour les armes, armures, pièces et munitions, dont l’encombrement est "
-            "fixé par la catégorie."
-        ),
+        # Weapons, armours, coins and ammunition have the level of their category.
+        shown_if=("category", ("item",)),
     ),
     Field(
         "qty",
@@ -434,6 +496,7 @@ CALCULATORS = (
                     frozen_record(name="potion", level=1, qty=30, category="item", size_steps=0),
                 ),
                 fields=_ITEM_FIELDS,
+                presets=_presets(),
                 max_items=100,
             ),
             Field(

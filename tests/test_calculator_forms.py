@@ -5,6 +5,8 @@ How the page reads what is typed (« 7,5 », « 7.5 ») is tested in Chromium
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -101,3 +103,45 @@ def test_a_form_names_where_each_field_is_kept_and_its_value_without_the_example
     assert 'data-sans-exemple="[]"' in items.group(0)
     assert 'value="dague"' in form  # the example's row is the one the form starts from
     assert "data-garde" not in widget_form(entry)  # without memory, nothing is kept
+
+
+def test_a_list_offers_its_presets_by_name_and_shows_a_field_only_where_it_counts() -> None:
+    fields = [
+        {"name": "name", "label": "Objet", "type": "text", "default": "objet"},
+        {
+            "name": "kind",
+            "label": "Sorte",
+            "type": "choice",
+            "default": "item",
+            "choices": [{"value": "item", "label": "Objet"}, {"value": "coins", "label": "Pièces"}],
+        },
+        {
+            "name": "level",
+            "label": "Niveau",
+            "type": "int",
+            "default": 2,
+            "shown_if": {"field": "kind", "values": ["item"]},
+        },
+    ]
+    presets = [{"name": "pavois", "level": 5, "kind": "item"}, {"name": "or", "kind": "coins"}]
+    entry = _entry(
+        "sac",
+        {
+            "name": "items",
+            "label": "Objets",
+            "type": "list",
+            "default": [{"name": "corde"}],
+            "fields": fields,
+            "presets": presets,
+        },
+    )
+    form = widget_form(entry)
+    datalist = re.search(r'<datalist id="([^"]+)" data-modeles="([^"]+)">(.*?)</datalist>', form)
+    assert datalist is not None
+    assert re.findall(r'<option value="([^"]+)">', datalist.group(3)) == ["pavois", "or"]
+    assert json.loads(html.unescape(datalist.group(2))) == presets
+    # The rows' name field (the first text field) offers them, in the page and in new rows.
+    names = re.findall(r'<input [^>]*name="name"[^>]*>', form)
+    assert len(names) == 2 and all(f'list="{datalist.group(1)}"' in n for n in names)
+    levels = re.findall(r'<div class="champ"([^>]*)><label[^>]*>Niveau', form)
+    assert levels and all('data-si="kind"' in a and "[&quot;item&quot;]" in a for a in levels)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 import calculators
 from tests.conftest import assert_cells_within, browser_run, wait_for_python
@@ -117,20 +118,30 @@ def test_encumbrance_reads_as_a_player_fills_it_in(phone: Any, site_url: str) ->
     form = page.locator("form[data-calculateur='encumbrance']")
     form.scroll_into_view_if_needed()
     form.and_(page.locator("[data-pret]")).wait_for()
-    # The level is chosen by its name; the rules receive its number.
-    level = form.locator(".liste-ligne select[name='level']").first
+    # A weapon's level is its category's: its row does not show one.
+    expect(form.locator(".liste-ligne").first.locator("select[name='level']")).to_be_hidden()
+    # An object of the rules typed by its name takes its level (chosen by its name, the
+    # rules receive its number) and its category.
+    form.locator(".liste-ajouter").click()
+    shield = form.locator(".liste-ligne").last
+    shield.locator("input[name='name']").tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Pavois")
+    level = shield.locator("select[name='level']")
+    expect(level).to_have_value("5")
     names = level.evaluate("(select) => [...select.options].map((o) => o.text)")
     assert names[:3] == ["Insignifiant", "Négligeable", "Léger"]
-    level.select_option(label="Lourd")
+    expect(shield.locator("select[name='category']")).to_have_value("item")
     form.locator(".liste-ajouter").click()
     row = form.locator(".liste-ligne").last
     row.locator("input[name='name']").fill("po")
     row.locator("select[name='category']").select_option("coins")
+    expect(row.locator("select[name='level']")).to_be_hidden()
     row.locator("input[name='qty']").fill("150")
     table = form.locator("table[data-sortie='groups']")
     table.filter(has_text="150 pièces").wait_for(timeout=60000)
-    items = [dict(r) for r in CATALOG["encumbrance"]["inputs"][2]["default"]]
-    items[0]["level"] = 5  # ignored: a dagger's level is its category's
+    items = [dict(r) for r in CATALOG["encumbrance"]["inputs"][2]["initial"]]
+    items.append({"name": "Pavois", "level": 5, "qty": 1, "category": "item", "size_steps": 0})
     items.append({"name": "po", "level": 2, "qty": 150, "category": "coins", "size_steps": 0})
     expected = calculators.run("encumbrance", {"strength": 18, "items": items, "armor": "medium"})
     groups = expected["groups"]

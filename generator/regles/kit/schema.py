@@ -60,6 +60,11 @@ class Field:
     ``initial``, when set, is what the generated form starts from instead of
     ``default`` (a worked example of the documents), while a call that leaves the
     field out still gets ``default``.
+    A ``list`` may offer ``presets``: rows the form fills in when the reader types the
+    value of a preset's first text field (an object by its name, « pavois »).
+    A field of a list's row may count only when another field of the row holds one of
+    some values: ``shown_if=("category", ("item",))``; the form shows it only then (its
+    value is still sent).
     """
 
     name: str
@@ -80,6 +85,8 @@ class Field:
     # challenge rating sent as the number 0.25 instead of the string "1/4").
     coerce: Callable[[object], object] | None = field(default=None, compare=False)
     initial: object = None
+    presets: tuple[Mapping[str, object], ...] = ()
+    shown_if: tuple[str, tuple[str, ...]] | None = None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this input."""
@@ -109,6 +116,10 @@ class Field:
             out["help"] = self.help
         if self.initial is not None:
             out["initial"] = _thaw(self.initial)
+        if self.presets:
+            out["presets"] = _thaw(self.presets)
+        if self.shown_if is not None:
+            out["shown_if"] = {"field": self.shown_if[0], "values": list(self.shown_if[1])}
         return out
 
 

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from calculators import catalog, rules, run
 from calculators.encumbrance import (
     LEVELS,
+    PRESET_CATEGORIES,
+    PRESET_ITEMS,
     Item,
     effective_level,
     final_load,
@@ -307,3 +309,42 @@ def test_level_is_chosen_by_its_name_and_stays_a_number() -> None:
     with pytest.raises(CalculatorInputError) as info:
         run("encumbrance", {"strength": 10, "items": [item("x", 8, 1)]})
     assert info.value.field == "items[0].level"
+
+
+def _mention(name: str) -> re.Pattern[str]:
+    """A name as the document may write it: any case, each word singular or plural
+    (« bijou », « bijoux », « haches de lancer »), « d’ » or « d' »."""
+    words = name.lower().replace("’", "'").split()
+    return re.compile(r"\s+".join(re.escape(w.rstrip("sx")) + "[sx]?" for w in words))
+
+
+def test_objects_offered_by_name_are_the_documents_examples(
+    seed_lines: Callable[[str], list[str]],
+) -> None:
+    lines = seed_lines("004")
+    text = "\n".join(lines).lower().replace("’", "'")
+    for level, names in PRESET_ITEMS.items():
+        # The examples follow the level's heading line (« 3) Encombrement moyen… »).
+        (heading,) = [i for i, line in enumerate(lines) if line.startswith(f"{level}) ")]
+        examples = " ".join(lines[heading + 1 : heading + 3]).lower().replace("’", "'")
+        for name in names:
+            assert _mention(name).search(examples), (level, name)
+    for category, names in PRESET_CATEGORIES.items():
+        for name in names:
+            assert _mention(name).search(text), (category, name)
+
+
+def test_an_object_typed_by_name_counts_as_the_document_says() -> None:
+    entry = next(e for e in catalog() if e["id"] == "encumbrance")
+    (items,) = [i for i in entry["inputs"] if i["name"] == "items"]
+    presets = {p["name"]: p for p in items["presets"]}
+    assert presets["pavois"] == {"name": "pavois", "level": 5, "category": "item"}
+    assert presets["targe"]["level"] == 3 and presets["écu"]["level"] == 4
+    assert presets["dague"]["category"] == "light_weapon"
+    # A weapon's level is its category's: the form shows the level only for plain objects.
+    (level,) = [f for f in items["fields"] if f["name"] == "level"]
+    assert level["shown_if"] == {"field": "category", "values": ["item"]}
+    shield = {**presets["pavois"], "qty": 1}
+    assert run("encumbrance", {"strength": 10, "items": [shield], "armor": "none"})["load"] == (
+        "medium"
+    )

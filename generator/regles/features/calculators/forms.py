@@ -73,6 +73,7 @@ def _field(
     prefix: str = "",
     value: object = _DEFAULT,
     keys: str | None = None,
+    presets: str | None = None,
 ) -> str:
     """One labelled control; its id is unique in the page as each calculator appears once.
     A required field that can be emptied (a number, a text) says so to assistive tools:
@@ -95,6 +96,14 @@ def _field(
         + (' aria-required="true"' if required else "")
         + _memory_attrs(spec, keys)
     )
+    # A field of a list's row that counts only for some rows (rules.js shows it for them).
+    shown_if = spec.get("shown_if")
+    holder = (
+        f' data-si="{_attr(shown_if["field"])}"'
+        f' data-si-valeurs="{_attr(json.dumps(shown_if["values"], ensure_ascii=False))}"'
+        if shown_if
+        else ""
+    )
     help_text = spec.get("help")
     help_html = f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>' if help_text else ""
     if kind == "bool":
@@ -102,7 +111,7 @@ def _field(
         control = f'<input type="checkbox" {common}{checked}>'
         label_html = f'<label for="{control_id}">{label}</label>'
         return (
-            f'<div class="champ champ-case">{control}{label_html}{help_html}'
+            f'<div class="champ champ-case"{holder}>{control}{label_html}{help_html}'
             f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
         )
     if kind == "choice":
@@ -141,11 +150,14 @@ def _field(
         if kind == "int_list" and isinstance(default, list):
             default = ", ".join(str(v) for v in default)
         value = "" if default is None else f' value="{_attr(default)}"'
-        control = f'<input type="text" autocomplete="off" spellcheck="false" {common}{value}>'
+        offered = f' list="{presets}"' if presets else ""
+        control = (
+            f'<input type="text" autocomplete="off" spellcheck="false"{offered} {common}{value}>'
+        )
     unit = spec.get("unit")
     unit_html = f'<span class="unite">{_attr(unit)}</span>' if unit else ""
     return (
-        f'<div class="champ"><label for="{control_id}">{label}</label>'
+        f'<div class="champ"{holder}><label for="{control_id}">{label}</label>'
         f'<span class="saisie">{control}{unit_html}</span>{help_html}'
         f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
     )
@@ -158,23 +170,49 @@ def _list_field(calc_id: str, spec: Mapping[str, Any], keys: str | None = None) 
     """A repeatable group of fields (e.g. the objects carried): its starting rows are in the
     page, the page's script adds others from the template."""
     name = spec["name"]
-    template = "".join(_field(calc_id, sub, prefix=f"{name}-__i__-") for sub in spec["fields"])
+    # Its presets are offered by the value of their first text field (an object's name).
+    presets = [p for p in spec.get("presets", []) if isinstance(p, Mapping)]
+    keyed = next((sub["name"] for sub in spec["fields"] if sub.get("type") == "text"), None)
+    offered = f"calc-{calc_id}-{name}-modeles" if presets and keyed else None
+
+    def offer(sub: Mapping[str, Any]) -> str | None:
+        return offered if sub["name"] == keyed else None
+
+    template = "".join(
+        _field(calc_id, sub, prefix=f"{name}-__i__-", presets=offer(sub)) for sub in spec["fields"]
+    )
+    starting = start_value(spec)
+    records: list[Mapping[str, Any]] = [
+        row
+        for row in (starting if isinstance(starting, list | tuple) else [])
+        if isinstance(row, Mapping)
+    ]
     rows = "".join(
         '<div class="liste-ligne">'
         + "".join(
-            _field(calc_id, sub, f"{name}-{i}-", row.get(sub["name"], sub.get("default")))
+            _field(
+                calc_id,
+                sub,
+                f"{name}-{i}-",
+                row.get(sub["name"], sub.get("default")),
+                presets=offer(sub),
+            )
             for sub in spec["fields"]
         )
         + f"{_REMOVE_ROW}</div>"
-        for i, row in enumerate(start_value(spec) or [])
-        if isinstance(row, Mapping)
+        for i, row in enumerate(records)
     )
-    default = _attr(json.dumps(start_value(spec) or [], ensure_ascii=False))
+    default = _attr(json.dumps(starting or [], ensure_ascii=False))
     limit = _attr(spec.get("max_items", 20))
+    datalist = ""
+    if offered and keyed:
+        options = "".join(f'<option value="{_attr(p.get(keyed, ""))}">' for p in presets)
+        data = _attr(json.dumps(presets, ensure_ascii=False, separators=(",", ":")))
+        datalist = f'<datalist id="{offered}" data-modeles="{data}">{options}</datalist>'
     return (
         f'<fieldset class="liste" data-liste="{_attr(name)}" data-max="{limit}"'
         f' data-defaut="{default}"{_memory_attrs(spec, keys)}>'
-        f"<legend>{_attr(spec.get('label', name))}</legend>"
+        f"<legend>{_attr(spec.get('label', name))}</legend>{datalist}"
         f'<div class="liste-lignes">{rows}</div>'
         f'<template><div class="liste-ligne">{template}{_REMOVE_ROW}</div></template>'
         f'<button type="button" class="md-button liste-ajouter">Ajouter une ligne</button>'

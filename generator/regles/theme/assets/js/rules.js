@@ -3,7 +3,7 @@
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
-import { el, onEachPage, rules, siteRoot, whenIdle } from "./page.js";
+import { el, foldAccents, onEachPage, rules, siteRoot, whenIdle } from "./page.js";
 
 const STATE = {
   worker: null,
@@ -440,6 +440,46 @@ function ownControls(container) {
   );
 }
 
+/* Rows of a list: the fields that count only for some rows (forms.py, data-si), and the
+ * presets a row takes by its name (a datalist's data-modeles). */
+function showRowFields(row) {
+  for (const holder of row.querySelectorAll(".champ[data-si]")) {
+    const control = row.querySelector(`[data-type][name="${CSS.escape(holder.dataset.si)}"]`);
+    let values = [];
+    try {
+      values = JSON.parse(holder.dataset.siValeurs);
+    } catch {
+      values = [];
+    }
+    holder.hidden = Boolean(control) && !values.includes(control.value);
+  }
+}
+
+const PRESETS = new WeakMap(); // a datalist → its presets
+const comparable = (text) => foldAccents(String(text ?? "")).trim().toLowerCase().replace(/\s+/g, " ");
+
+/** The row of `control` (a field with presets) takes the preset it names, if any. */
+function takePreset(control) {
+  const row = control.closest(".liste-ligne");
+  const offered = control.list;
+  if (!row || !offered) return;
+  if (!PRESETS.has(offered)) {
+    let presets = [];
+    try {
+      presets = JSON.parse(offered.dataset.modeles || "[]");
+    } catch {
+      presets = [];
+    }
+    PRESETS.set(offered, Array.isArray(presets) ? presets : []);
+  }
+  const typed = comparable(control.value);
+  const preset = PRESETS.get(offered).find((p) => p && comparable(p[control.name]) === typed);
+  if (!preset) return;
+  for (const other of row.querySelectorAll("[data-type]")) {
+    if (other !== control && other.name in preset) writeControl(other, preset[other.name]);
+  }
+}
+
 function addRow(list, values) {
   const rows = list.querySelector(".liste-lignes");
   if (rows.children.length >= Number(list.dataset.max || 20)) return;
@@ -456,6 +496,7 @@ function addRow(list, values) {
       if (control.name in values) writeControl(control, values[control.name]);
     }
   }
+  showRowFields(row);
   rows.append(row);
 }
 
@@ -610,6 +651,7 @@ function holdValue(field, value) {
       for (const control of rows.lastElementChild.querySelectorAll("[data-type]")) {
         if (control.name in row) holdValue(control, row[control.name]);
       }
+      showRowFields(rows.lastElementChild);
     }
   } else if (field.type === "checkbox") field.checked = Boolean(value);
   else if (field.tagName === "SELECT") {
@@ -837,6 +879,7 @@ function setupWidget(form) {
       changedByReader(form);
     });
   }
+  for (const row of form.querySelectorAll(".liste-lignes > .liste-ligne")) showRowFields(row);
   const home = location.pathname;
   const shared = inputsFromUrl(id);
   const example = formValues(form);
@@ -913,8 +956,16 @@ function setupWidget(form) {
   };
   FORMS.set(form, { example, schedule, mirror });
   showCharacter(form);
-  form.addEventListener("input", () => changedByReader(form));
-  form.addEventListener("change", () => changedByReader(form));
+  const edited = (event) => {
+    const row = event.target.closest && event.target.closest(".liste-ligne");
+    if (row) {
+      takePreset(event.target);
+      showRowFields(row);
+    }
+    changedByReader(form);
+  };
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     compute(true);
