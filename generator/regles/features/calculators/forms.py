@@ -206,7 +206,7 @@ def _list_field(calc_id: str, spec: Mapping[str, Any], keys: str | None = None) 
     limit = _attr(spec.get("max_items", 20))
     datalist = ""
     if offered and keyed:
-        options = "".join(f'<option value="{_attr(p.get(keyed, ""))}">' for p in presets)
+        options = "".join(f'<option value="{_attr(p.get(keyed, ""))}"></option>' for p in presets)
         data = _attr(json.dumps(presets, ensure_ascii=False, separators=(",", ":")))
         datalist = f'<datalist id="{offered}" data-modeles="{data}">{options}</datalist>'
     return (
