@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from regles.kit import Table, fmt_number
+from regles.kit import Follows, Table, fmt_number
 from regles.kit import group_runs as _group_runs
 from regles.kit import span as _span
 
@@ -50,10 +50,20 @@ def _encumbrance_limits() -> Table:
         + [str(encumbrance.limits(level.number, first)) for first, _, _ in runs]
         for level in encumbrance.LEVELS
     ]
+    # On a phone, the level and its name, and the column of the reader's own Force.
+    strength = next(f for f in encumbrance.CALCULATORS[0].inputs if f.name == "strength")
+    low, high = int(strength.min or 1), int(strength.max or 30)
+    column = {
+        score: 2 + next(i for i, (a, b, _) in enumerate(runs) if a <= modifier <= b)
+        for score in range(low, high + 1)
+        if runs[0][0] <= (modifier := dnd5e.ability_modifier(score)) <= runs[-1][1]
+    }
     return Table(
         "Limites de quantité selon le modificateur de Force (légère/intermédiaire/lourde)",
         headers,
         rows,
+        key_columns=2,
+        follows=Follows("encumbrance", "strength", column),
     )
 
 

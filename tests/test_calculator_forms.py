@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from regles.features.calculators.forms import number_text, widget_form
+from regles.features.calculators.forms import Followed, number_text, wide_table, widget_form
 from regles.features.calculators.memory import memory_keys
 
 
@@ -147,3 +147,19 @@ def test_a_list_offers_its_presets_by_name_and_shows_a_field_only_where_it_count
     assert len(names) == 2 and all(f'list="{datalist.group(1)}"' in n for n in names)
     levels = re.findall(r'<div class="champ"([^>]*)><label[^>]*>Niveau', form)
     assert levels and all('data-si="kind"' in a and "[&quot;item&quot;]" in a for a in levels)
+
+
+def test_a_computed_table_says_its_key_columns_and_the_value_it_follows() -> None:
+    markdown = "| A | B | C |\n| --- | --- | --- |\n| 1 | 2 | 3 |"
+    plain = wide_table(markdown)
+    assert plain.startswith('<div class="table-calculee" data-cles="1" markdown="1">')
+    assert markdown in plain and "data-selon" not in plain
+    followed = wide_table(markdown, 2, Followed("charge.strength", 18, {17: 2, 18: 2, 3: 1}))
+    attrs = re.match(r"<div ([^>]*)>", followed)
+    assert attrs is not None
+    assert 'data-cles="2"' in attrs.group(1)
+    assert 'data-selon="charge.strength"' in attrs.group(1)
+    assert 'data-depart="18"' in attrs.group(1)
+    columns = re.search(r'data-colonnes="([^"]+)"', attrs.group(1))
+    assert columns is not None
+    assert json.loads(html.unescape(columns.group(1))) == {"17": 2, "18": 2, "3": 1}

@@ -44,7 +44,7 @@ from .schema import (
     probability,
     seed_field,
 )
-from .tables import Table, group_runs, span
+from .tables import Follows, Table, group_runs, span
 
 __all__ = [
     "SEED_MAX",
@@ -55,6 +55,7 @@ __all__ = [
     "Choice",
     "DiscoveryError",
     "Field",
+    "Follows",
     "JsonDict",
     "LimitExceededError",
     "Output",

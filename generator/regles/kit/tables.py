@@ -7,21 +7,38 @@ the calculator then read the same code and cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
-__all__ = ["Table", "group_runs", "span"]
+__all__ = ["Follows", "Table", "group_runs", "span"]
 
 _DASH = "\u2013"  # en dash, as in printed ranges ("2–3")
 
 
 @dataclass(frozen=True)
+class Follows:
+    """The column of a table a reader's own value picks: the value of the field ``field`` of
+    the calculator ``calculator``, as the reader's character keeps it, and for each value
+    the index of its column in the table (« Force 14 » → the column of modifier +2)."""
+
+    calculator: str
+    field: str
+    columns: Mapping[int, int]
+
+
+@dataclass(frozen=True)
 class Table:
-    """A table to render: caption, header cells and rows of text cells."""
+    """A table to render: caption, header cells and rows of text cells.
+
+    Too wide for a phone, it shows its first ``key_columns`` columns (what each row is) and
+    one other, which the reader chooses; ``follows`` picks that one from the reader's own
+    value (a character's Force), and keeps it in step when the value changes."""
 
     caption: str
     headers: list[str]
     rows: list[list[str]]
+    key_columns: int = 1
+    follows: Follows | None = field(default=None)
 
 
 def span(low: int, high: int) -> str:

@@ -4,7 +4,8 @@ finale est la plus lourde de celles des objets et de l’armure.
 
 For the generator's tests: a list of rows (each with a text, a number chosen by its name and
 a number) and a choice whose form starts from a worked example (`initial`), a sentence, a list
-of records shown as a table (`columns`), a computed table and a reading note.
+of records shown as a table (`columns`), a computed table too wide for a phone that follows
+the reader's Force (`Follows`) and a reading note.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from regles.kit import (
     Calculator,
     Choice,
     Field,
+    Follows,
     JsonDict,
     Output,
     Table,
@@ -145,10 +147,17 @@ def _limits_table() -> Table:
         [name] + [_text(limits(level, low)) for low, _, _ in runs]
         for level, (name, _) in enumerate(LEVELS)
     ]
+    # Too wide for a phone: the level and the column of the reader's own Force.
+    column = {
+        score: 1
+        + next(i for i, (low, high, _) in enumerate(runs) if low <= modifier(score) <= high)
+        for score in range(1, 31)
+    }
     return Table(
         "Limites de quantité selon le modificateur de Force (légère/intermédiaire/lourde)",
         headers,
         rows,
+        follows=Follows("charge", "strength", column),
     )
 
 

@@ -17,9 +17,11 @@ from regles.core.site import BuildError, SiteContext
 from regles.core.stages import DocumentJob, PageJob, Stages
 from regles.features.calculators.dice_buttons import dice_buttons
 from regles.features.calculators.forms import (
+    Followed,
     markdown_table,
     note_admonition,
     start_value,
+    wide_table,
     widget_form,
 )
 from regles.features.calculators.links import calculator_list, with_skip_link
@@ -27,6 +29,7 @@ from regles.features.calculators.memory import memory_keys
 from regles.features.calculators.package import LoadedRules, RulesPackageError, load_rules
 from regles.features.calculators.pyodide import PACKAGE_FOLDER, PYODIDE_FOLDER, write_runtime
 from regles.features.links.references import href
+from regles.kit import Table
 
 __all__ = ["CalculatorsFeature", "calculator_homes"]
 
@@ -165,7 +168,24 @@ class CalculatorsFeature:
                 + (", ".join(known) or "aucune (le paquet des calculateurs n’en a pas)"),
             )
         computed = self.rules.rules.table(directive.argument)
-        return markdown_table(computed.headers, computed.rows)
+        table = markdown_table(computed.headers, computed.rows)
+        return wide_table(table, computed.key_columns, self._followed(directive, computed))
+
+    def _followed(self, directive: Directive, table: Table) -> Followed | None:
+        """Where the page finds the reader's value a table follows (`Table.follows`)."""
+        follows = table.follows
+        if follows is None:
+            return None
+        keys = self.memory.get(follows.calculator, {}).get(follows.field)
+        entry = self.catalog.get(follows.calculator)
+        if keys is None or entry is None:
+            raise DirectiveError(
+                Kind.UNKNOWN_TABLE,
+                f"table « {directive.argument} » : elle suit le champ « {follows.field} » du "
+                f"calculateur « {follows.calculator} », qui n’existe pas",
+            )
+        (spec,) = [s for s in entry["inputs"] if s["name"] == follows.field]
+        return Followed(keys, start_value(spec), dict(follows.columns))
 
     def note(self, directive: Directive, page: PageText) -> str:
         notes = self.rules.rules.notes

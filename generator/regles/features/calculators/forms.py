@@ -5,13 +5,21 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from regles.features.calculators.charts import chart_html
 from regles.features.calculators.formatting import exact_value, format_value
 from regles.features.calculators.memory import RANDOM_SEED
 
-__all__ = ["markdown_table", "note_admonition", "start_value", "widget_form"]
+__all__ = [
+    "Followed",
+    "markdown_table",
+    "note_admonition",
+    "start_value",
+    "wide_table",
+    "widget_form",
+]
 
 
 def _cell(text: str) -> str:
@@ -26,6 +34,32 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str
     ]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Followed:
+    """A reader's value a computed table follows (kit's `Follows`), as the page finds it:
+    the field's keys in the reader's character (memory.py), the value the field starts from,
+    and for each value the index of its column."""
+
+    keys: str
+    start: object
+    columns: Mapping[int, int]
+
+
+def wide_table(markdown: str, key_columns: int = 1, followed: Followed | None = None) -> str:
+    """A computed table in a block that the page's script (table-columns.js) narrows on a
+    phone it does not fit: its first `key_columns` columns and one other, chosen by the
+    reader or by their own value (`followed`)."""
+    attrs = f' data-cles="{_attr(key_columns)}"'
+    if followed is not None:
+        columns = {str(value): column for value, column in followed.columns.items()}
+        attrs += (
+            f' data-selon="{_attr(followed.keys)}"'
+            f' data-depart="{_attr(json.dumps(followed.start))}"'
+            f' data-colonnes="{_attr(json.dumps(columns, separators=(",", ":")))}"'
+        )
+    return f'<div class="table-calculee"{attrs} markdown="1">\n\n{markdown}\n\n</div>'
 
 
 def note_admonition(text: str) -> str:

@@ -22,6 +22,9 @@ const DEFAULT_NAME = "Mon personnage";
 /** Sent on the document when the current character changes (switched, renamed, cleared):
  * detail { reason: "switched" | "renamed" | "created" }. */
 export const CHARACTER_CHANGED = "regles:personnage";
+/** Sent on the document when values are kept for the character: detail { keys } (the keys
+ * written). */
+export const VALUES_KEPT = "regles:valeurs";
 
 const storeKey = () => `regles-personnages:${siteRoot().pathname}`;
 const asideKey = () => `${storeKey()}:illisible`;
@@ -131,9 +134,11 @@ export function keepValues(entries) {
     store.characters.push(character);
     store.current = character.name;
   }
-  for (const [keys, value] of entries) character.values[String(keys).split(" ")[0]] = value;
+  const written = entries.map(([keys]) => String(keys).split(" ")[0]);
+  entries.forEach(([, value], i) => { character.values[written[i]] = value; });
   writeCharacters(store);
   if (created) announce("created");
+  document.dispatchEvent(new CustomEvent(VALUES_KEPT, { detail: { keys: written } }));
   return character;
 }
 

@@ -5,6 +5,7 @@
 import "./rules.js";
 import "./dice.js";
 import "./calculator-links.js";
+import "./table-columns.js";
 import "./scroll-areas.js";
 import "./spells.js";
 import "./grimoire.js";

@@ -1,0 +1,118 @@
+/* A computed table too wide for the screen (features/calculators/forms.py's wide_table: a
+ * div.table-calculee around it) shows its key columns (data-cles: what each row is) and
+ * one other, which the reader picks in a list above it: the columns are not hidden off the
+ * side of a phone, to be scrolled to. A table that follows a reader's value (data-selon,
+ * the keys of a character's field, and data-colonnes, each value's column) opens on the
+ * column of that value (the character's Force), or of the field's starting value
+ * (data-depart), and follows it as it is typed in a calculator. Where the whole table fits,
+ * or on paper, it is shown whole. */
+import { CHARACTER_CHANGED, VALUES_KEPT, currentCharacter, keptValue } from "./characters.js";
+import { el, onEachPage } from "./page.js";
+
+const HIDDEN = "colonne-cachee"; // regles.css: not shown on a screen
+const NARROW = "table-calculee--etroite"; // regles.css: its cells' room kept for the text
+const tables = new Set(); // the page's narrowed tables: { holder, follow, apply }
+
+function parsed(text, fallback) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The column the reader's own value picks, or null. */
+function followedColumn(holder) {
+  if (!holder.dataset.selon) return null;
+  const columns = parsed(holder.dataset.colonnes, {});
+  const character = currentCharacter();
+  const kept = character ? keptValue(character, holder.dataset.selon) : undefined;
+  const value = kept !== undefined ? String(kept).trim() : String(parsed(holder.dataset.depart, ""));
+  return Object.hasOwn(columns, value) ? Number(columns[value]) : null;
+}
+
+function setup(holder, index) {
+  const table = holder.querySelector("table");
+  const headers = table && table.tHead ? [...table.tHead.rows[0].cells] : [];
+  const keys = Math.max(0, Number(holder.dataset.cles) || 1);
+  if (headers.length - keys < 2) return;
+  const id = `table-colonne-${index}`;
+  const select = el("select", { id },
+    ...headers.slice(keys).map((cell, i) => el("option", { value: String(keys + i) }, cell.textContent.trim())));
+  const picker = el("p", { class: "table-colonne-choix", hidden: true },
+    el("label", { for: id }, "Voir la colonne : "), select);
+  holder.prepend(picker);
+  let chosen = followedColumn(holder) ?? keys;
+
+  const area = table.closest(".md-typeset__scrollwrap") || table;
+  const isCut = () => area.scrollWidth > area.clientWidth + 1 || table.scrollWidth > table.clientWidth + 1;
+  const show = (shown) => {
+    for (const row of table.rows) {
+      [...row.cells].forEach((cell, i) => cell.classList.toggle(HIDDEN, i >= keys && !shown.has(i)));
+    }
+  };
+  // Whole first, to measure; if it is cut, the key columns and the chosen one, then as
+  // many of the others as fit, the nearest to the chosen one first.
+  function apply() {
+    const all = headers.map((_, i) => i);
+    holder.classList.remove(NARROW);
+    show(new Set(all));
+    const cut = isCut();
+    picker.hidden = !cut;
+    if (!cut) return;
+    holder.classList.add(NARROW);
+    select.value = String(chosen);
+    const shown = new Set([chosen]);
+    show(shown);
+    const others = all.filter((i) => i >= keys && i !== chosen).sort((a, b) => Math.abs(a - chosen) - Math.abs(b - chosen) || a - b);
+    for (const column of others) {
+      shown.add(column);
+      show(shown);
+      if (!isCut()) continue;
+      shown.delete(column);
+      show(shown);
+      break;
+    }
+    picker.hidden = shown.size === all.length - keys; // all of them fit, once narrowed
+  }
+  select.addEventListener("change", () => {
+    chosen = Number(select.value);
+    apply();
+  });
+  const follow = () => {
+    const column = followedColumn(holder);
+    if (column === null || column === chosen) return;
+    chosen = column;
+    apply();
+  };
+  tables.add({ holder, follow, apply });
+  apply();
+}
+
+let resized = null;
+function watchSizes() {
+  if (resized) resized.disconnect(); // the previous page's tables (instant navigation)
+  tables.clear();
+  if (!("ResizeObserver" in window)) return;
+  let width = null;
+  resized = new ResizeObserver(() => {
+    // The content's width, not the tables' (which change as they are narrowed).
+    const now = document.querySelector(".md-content")?.clientWidth;
+    if (now === width) return;
+    width = now;
+    for (const table of tables) table.apply();
+  });
+  const content = document.querySelector(".md-content");
+  if (content) resized.observe(content);
+}
+
+const followAll = () => {
+  for (const table of tables) if (table.holder.isConnected) table.follow();
+};
+document.addEventListener(VALUES_KEPT, followAll);
+document.addEventListener(CHARACTER_CHANGED, followAll);
+
+onEachPage(() => {
+  watchSizes();
+  document.querySelectorAll(".md-typeset .table-calculee").forEach(setup);
+});

@@ -1,0 +1,84 @@
+"""A computed table too wide for a phone, in Chromium (table-columns.js): at 360 px it shows
+its key column and the column of the reader's own value, with nothing to scroll sideways; the
+column follows the value as it is typed in a calculator, and any other is one choice away.
+Where the table fits, it is whole and offers no choice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import rules_of_test_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.python]
+
+PAGE = "maison/poids-transportable/"  # the table « limites_charge », then « charge »
+TABLE = rules_of_test_site().table("limites_charge")
+(STRENGTH,) = [f for f in rules_of_test_site().calculator("charge").inputs if f.name == "strength"]
+START = int(str(STRENGTH.default))  # the Force the form starts from
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
+    )
+    yield context.new_page()
+    context.close()
+
+
+def shown_headers(holder: Any) -> list[str]:
+    return [h.inner_text().strip() for h in holder.locator("th").all() if h.is_visible()]
+
+
+def column_of(score: int) -> str:
+    assert TABLE.follows is not None
+    return TABLE.headers[TABLE.follows.columns[score]]
+
+
+def test_a_wide_table_shows_the_column_of_the_readers_force(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + PAGE)
+    holder = page.locator(".table-calculee").first
+    holder.scroll_into_view_if_needed()
+    picker = holder.get_by_label("Voir la colonne")
+    expect(picker).to_be_visible()
+    # The form's starting Force picks its column, beside the key column.
+    expect(holder.locator("th", has_text=column_of(START))).to_be_visible()
+    assert shown_headers(holder)[0] == TABLE.headers[0]
+    assert len(shown_headers(holder)) < len(TABLE.headers)
+    # Nothing to scroll sideways.
+    area = holder.locator(".md-typeset__scrollwrap")
+    assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1")
+
+    # Force typed in the calculator: the table follows it.
+    form = page.locator("form[data-calculateur='charge']")
+    form.scroll_into_view_if_needed()
+    form.and_(page.locator("[data-pret]")).wait_for()
+    field = form.locator("input[name='strength']")
+    field.tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    expect(holder.locator("th", has_text=column_of(3))).to_be_visible()
+    assert column_of(3) != column_of(START)
+
+    # Another column, chosen by the reader.
+    last = TABLE.headers[-1]
+    picker.select_option(label=last)
+    expect(holder.locator("th", has_text=last)).to_be_visible()
+    assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1")
+
+
+def test_a_table_that_fits_is_whole_and_offers_no_choice(browser: Any, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1600, "height": 900})
+    page = context.new_page()
+    page.goto(site_url + PAGE)
+    holder = page.locator(".table-calculee").first
+    holder.scroll_into_view_if_needed()
+    expect(holder.locator("th").last).to_be_visible()
+    assert shown_headers(holder) == TABLE.headers
+    expect(holder.locator(".table-colonne-choix")).to_be_hidden()
+    context.close()
