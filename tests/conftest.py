@@ -65,11 +65,16 @@ def wait_for_python(page: Any) -> None:
 
 def roll_inline_dice(page: Any, expression: str) -> int:
     """Taps the first dice expression `expression` of the page's text (« 1d6+1 »): the total
-    it rolled, once shown after it (« → 5 »)."""
+    it rolled, once shown in its tray and in the badge after it (dice.js: the last total,
+    its roll's number in data-jet). Its tray is left open."""
+    after = f"button.de[data-de='{expression}'] ~ output.de-resultat"
+    result = page.locator(after).first
+    result.wait_for(state="attached")  # the dice is set up: a tap rolls it
+    before = result.get_attribute("data-jet")
     page.locator(f"button.de[data-de='{expression}']").first.click()
-    result = page.locator(f"button.de[data-de='{expression}'] ~ output.de-resultat").first
-    result.filter(has_text="→").wait_for(timeout=60_000)
-    return int(result.inner_text().split("→")[1])
+    rolled = f"{after}[data-jet]" + (f":not([data-jet='{before}'])" if before else "")
+    page.locator(rolled).first.wait_for(state="attached", timeout=60_000)
+    return int((result.text_content() or "").replace("\u2212", "-").replace("\u202f", ""))
 
 
 def browser_run(page: Any, name: str, inputs: dict[str, Any]) -> Any:

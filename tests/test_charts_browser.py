@@ -227,12 +227,15 @@ def test_a_dice_expression_rolls_on_a_tap_and_shows_its_chances_beside_the_text(
     assert chances.get_attribute("aria-label") == "Chances de 1d6+6"
     target = chances.bounding_box()
     assert target and target["width"] >= 24 and target["height"] >= 24
-    # A tap on the expression rolls it, as before.
+    # A tap on the expression rolls it (tests/test_dice_log_browser.py tests its tray): its
+    # total in the badge after it.
     dice.tap()
-    result = page.locator("button.de[data-de='1d6+6'] ~ output.de-resultat").first
-    result.filter(has_text="→").wait_for(timeout=60000)
-    assert 7 <= int(result.inner_text().split("→")[1]) <= 12
+    result = page.locator("button.de[data-de='1d6+6'] ~ output.de-resultat[data-jet]").first
+    result.wait_for(state="attached", timeout=60000)
+    assert 7 <= int(result.inner_text()) <= 12
     wait_for_python(page)
+    page.keyboard.press("Escape")  # its tray
+    page.wait_for_function("() => !document.querySelector('.de-pop').matches(':popover-open')")
     before = paragraph_height(page, chances)
     chances.tap()
     popover = page.locator(".de-pop")
