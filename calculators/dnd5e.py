@@ -404,8 +404,16 @@ def _mode(v: Values) -> Mode:
     return "normal"
 
 
+def _roll_kind(value: object) -> object:
+    """The kind of a d20 roll; a boolean (the box this field was) reads as one."""
+    if isinstance(value, bool):
+        return "attack" if value else "check"
+    return value
+
+
 def _h_d20(v: Values) -> JsonDict:
-    odds = d20_odds(v.get_int("modifier"), v.get_int("target"), _mode(v), v.get_bool("attack"))
+    attack = v.get_str("attack") == "attack"
+    odds = d20_odds(v.get_int("modifier"), v.get_int("target"), _mode(v), attack)
     out: JsonDict = {}
     out.update(probability("p_success", odds.p_success))
     out.update(probability("p_single", odds.p_single))
@@ -581,14 +589,21 @@ CALCULATORS = (
                     Choice("disadvantage", "Désavantage"),
                 ),
             ),
+            # A choice in words, not a box to know to tick: an attack hits on a natural 20.
+            # true and false (the box it was) still read as an attack and as a test.
             Field(
                 "attack",
-                "Jet d’attaque",
-                "bool",
-                default=False,
+                "Type de jet",
+                "choice",
+                default="check",
+                choices=(
+                    Choice("check", "Test de caractéristique ou jet de sauvegarde"),
+                    Choice("attack", "Jet d’attaque"),
+                ),
+                coerce=_roll_kind,
                 help=(
-                    "Sur un jet d’attaque, un 20 naturel touche toujours et un 1 naturel rate "
-                    "toujours."
+                    "Sur un jet d’attaque, un 20 naturel touche toujours (coup critique) et un "
+                    "1 naturel rate toujours."
                 ),
             ),
         ),

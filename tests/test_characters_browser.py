@@ -177,3 +177,18 @@ def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> Non
         ".map((k) => localStorage.getItem(k))"
     )
     assert aside == ["{pas du json"]
+
+
+def test_a_first_character_is_the_one_of_the_readers_last_list(phone: Any, site_url: str) -> None:
+    # A reader who keeps a list of spells for « Aldric, magicien » types for Aldric.
+    page = phone
+    page.goto(site_url + WOUNDS)
+    page.evaluate(
+        "() => localStorage.setItem(`regles-grimoires:${new URL(document.querySelector("
+        "'meta[name=regles-racine]').content, location.href).pathname}`, JSON.stringify("
+        "{version: 1, last: 'Aldric, magicien', lists: [{name: 'Aldric, magicien', sorts: []}]}))"
+    )
+    wounds = ready_form(page, "blessure")
+    type_into(page, wounds.locator("input[name='hp']"), "11")
+    expect(note(wounds)).to_contain_text("Valeurs de Aldric, magicien")
+    assert kept(page)["current"] == "Aldric, magicien"

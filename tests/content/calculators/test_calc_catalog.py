@@ -214,7 +214,7 @@ def test_error_hierarchy() -> None:
         ("proficiency_bonus", {"by": "class"}, "by", None),
         ("proficiency_bonus", {"level": 21}, "level", None),
         ("d20_test", {"mode": "double"}, "mode", None),
-        ("d20_test", {"attack": "yes"}, "attack", "La valeur doit être vrai ou faux."),
+        ("d20_test", {"attack": "yes"}, "attack", None),
         ("d20_test", {"target": 0}, "target", None),
         ("damage", {"amount": -1}, "amount", None),
         ("damage", {"resistant": 0}, "resistant", None),

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import run
+from calculators import catalog, run
 from calculators.dnd5e import (
     apply_damage,
     apply_healing,
@@ -411,3 +411,19 @@ def test_death_saves_chart_is_the_law_of_the_three_outcomes(successes: int, fail
     assert sum(law.values()) == 1
     assert chart["p"] == [float(law[k]) for k in chart["labels"]]
     assert result["p_survive"] == float(law["Stabilisé"] + law["Reprend 1 PV"])
+
+
+def test_the_kind_of_roll_is_a_choice_in_words_and_reads_the_old_box() -> None:
+    entry = next(e for e in catalog() if e["id"] == "d20_test")
+    (kind,) = [i for i in entry["inputs"] if i["name"] == "attack"]
+    assert kind["type"] == "choice"
+    assert [c["label"] for c in kind["choices"]] == [
+        "Test de caractéristique ou jet de sauvegarde",
+        "Jet d’attaque",
+    ]
+    inputs = {"modifier": 0, "target": 40}
+    attack = run("d20_test", {**inputs, "attack": "attack"})
+    assert attack == run("d20_test", {**inputs, "attack": True})  # a link made before
+    assert attack["p_success"] == 0.05  # only the natural 20 hits
+    assert run("d20_test", {**inputs, "attack": False}) == run("d20_test", inputs)
+    assert run("d20_test", inputs)["p_success"] == 0
