@@ -154,12 +154,13 @@ def test_a_computed_table_says_its_key_columns_and_the_value_it_follows() -> Non
     plain = wide_table(markdown)
     assert plain.startswith('<div class="table-calculee" data-cles="1" markdown="1">')
     assert markdown in plain and "data-selon" not in plain
-    followed = wide_table(markdown, 2, Followed("charge.strength", 18, {17: 2, 18: 2, 3: 1}))
+    followed = wide_table(markdown, 2, Followed("charge.strength", {17: 2, 18: 2, 3: 1}, 18, 10))
     attrs = re.match(r"<div ([^>]*)>", followed)
     assert attrs is not None
     assert 'data-cles="2"' in attrs.group(1)
     assert 'data-selon="charge.strength"' in attrs.group(1)
     assert 'data-depart="18"' in attrs.group(1)
+    assert 'data-sans-exemple="10"' in attrs.group(1)
     columns = re.search(r'data-colonnes="([^"]+)"', attrs.group(1))
     assert columns is not None
     assert json.loads(html.unescape(columns.group(1))) == {"17": 2, "18": 2, "3": 1}

@@ -262,3 +262,44 @@ def test_no_floating_button_covers_a_form_while_its_field_is_edited(
         page.mouse.wheel(0, -120)
         page.wait_for_timeout(100)
     expect(top).to_be_visible()  # the button itself still works elsewhere
+
+
+# The frame after the focus moved: the page brings the field out from under the summary then.
+NEXT_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))"
+# The focused field's bottom, and the top of the line of results kept at the bottom of the
+# screen (the screen's bottom while it is hidden).
+COVER = """() => {
+    const field = document.activeElement.getBoundingClientRect();
+    const summary = document.activeElement.closest("form").querySelector(".calculateur-resume");
+    const top = summary && !summary.hidden ? summary.getBoundingClientRect().top : innerHeight;
+    const name = document.activeElement.id;
+    return { bottom: field.bottom, top: Math.min(top, innerHeight), name };
+}"""
+
+
+def test_the_summary_never_covers_the_field_the_keyboard_moves_to(
+    phone: Any, site_url: str
+) -> None:
+    """« Suivant » on a phone's keyboard (Tab) brings the next field into the screen: the
+    browser stops at the screen's edge, under the results kept at the bottom; the page
+    brings it above them."""
+    page = phone.new_page()
+    page.goto(site_url + "maison/poids-transportable/")
+    form = page.locator("form[data-calculateur='charge']")  # rows of objects: a long form
+    form.scroll_into_view_if_needed()
+    form.and_(page.locator("[data-pret]")).wait_for()
+    first = form.locator(".calculateur-champs [data-type]").first
+    first.scroll_into_view_if_needed()
+    page.evaluate("(y) => scrollBy(0, y)", first.bounding_box()["y"] - 60)  # at the top
+    first.tap()
+    seen = []
+    for _ in range(40):  # through the fields and the rows' buttons, to the form's end
+        page.keyboard.press("Tab")
+        if not page.evaluate("() => Boolean(document.activeElement.closest('form.calculateur'))"):
+            break
+        page.evaluate(NEXT_FRAMES)
+        page.evaluate(NEXT_FRAMES)
+        place = page.evaluate(COVER)
+        seen.append(place["name"])
+        assert place["bottom"] <= place["top"], place
+    assert "calc-charge-armor" in seen, seen  # the keyboard went through the whole form

@@ -136,8 +136,8 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     note(wounds).get_by_role("button", name="Personnages…").tap()
     dialog.get_by_role("button", name="Renommer").tap()
     rename = page.get_by_role("dialog", name="Renommer « Mon personnage »")
-    rename.get_by_label("Nom du personnage").fill("")
-    rename.get_by_label("Nom du personnage").tap()
+    # The name has the focus, selected: what the reader types replaces it.
+    expect(rename.get_by_label("Nom du personnage")).to_be_focused()
     page.keyboard.type("Aldric")
     rename.get_by_role("button", name="Valider").tap()
     expect(note(wounds)).to_contain_text("Valeurs de Aldric")

@@ -185,7 +185,7 @@ class CalculatorsFeature:
                 f"calculateur « {follows.calculator} », qui n’existe pas",
             )
         (spec,) = [s for s in entry["inputs"] if s["name"] == follows.field]
-        return Followed(keys, start_value(spec), dict(follows.columns))
+        return Followed(keys, dict(follows.columns), start_value(spec), spec.get("default"))
 
     def note(self, directive: Directive, page: PageText) -> str:
         notes = self.rules.rules.notes

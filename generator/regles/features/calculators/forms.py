@@ -39,12 +39,14 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str
 @dataclass(frozen=True)
 class Followed:
     """A reader's value a computed table follows (kit's `Follows`), as the page finds it:
-    the field's keys in the reader's character (memory.py), the value the field starts from,
-    and for each value the index of its column."""
+    the field's keys in the reader's character (memory.py), for each value the index of its
+    column, the value the field starts from (a worked example) and the one it takes for a
+    character who has none (its default)."""
 
     keys: str
-    start: object
     columns: Mapping[int, int]
+    start: object
+    default: object
 
 
 def wide_table(markdown: str, key_columns: int = 1, followed: Followed | None = None) -> str:
@@ -57,6 +59,7 @@ def wide_table(markdown: str, key_columns: int = 1, followed: Followed | None = 
         attrs += (
             f' data-selon="{_attr(followed.keys)}"'
             f' data-depart="{_attr(json.dumps(followed.start))}"'
+            f' data-sans-exemple="{_attr(json.dumps(followed.default))}"'
             f' data-colonnes="{_attr(json.dumps(columns, separators=(",", ":")))}"'
         )
     return f'<div class="table-calculee"{attrs} markdown="1">\n\n{markdown}\n\n</div>'

@@ -13,7 +13,7 @@
  * A value is what the field held, as the reader typed it (a text, a box ticked or not, a
  * list's rows). Unknown fields are written back as they were; a value a newer site wrote is
  * read, never written over; an unreadable one is copied aside before anything replaces it. */
-import { confirmAction, downloadText, el, foldAccents, isQuotaError, keepsData, modal, siteRoot } from "./page.js";
+import { askName, confirmAction, downloadText, el, foldAccents, isQuotaError, keepsData, modal, siteRoot } from "./page.js";
 
 const VERSION = 1;
 const FORMAT = "regles-personnage"; // an exported file's « format »
@@ -150,25 +150,19 @@ function exportCharacter(character) {
   downloadText(JSON.stringify(file, null, 2), fileName(character.name), "application/json");
 }
 
-function askName(title, initial, store) {
-  const input = el("input", { type: "text", id: "personnage-dialogue-nom", maxlength: String(MAX_NAME), autocomplete: "off", value: initial, required: true });
-  return modal({
+const askCharacterName = (title, initial, store) =>
+  askName({
     title,
-    content: [el("p", { class: "grimoire-dialogue__champ" }, el("label", { for: "personnage-dialogue-nom" }, "Nom du personnage"), input)],
-    buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
-    check: () => {
-      const name = cleanName(input.value);
+    label: "Nom du personnage",
+    initial,
+    maxLength: MAX_NAME,
+    clean: cleanName,
+    check: (name) => {
       if (!name) return "Donnez un nom au personnage.";
       if (name !== initial && findCharacter(store, name)) return `« ${name} » existe déjà : choisissez un autre nom.`;
       return "";
     },
-  }).then((value) => (value === "ok" ? cleanName(input.value) : null));
-}
-
-const valueCount = (character) => {
-  const n = Object.keys(character.values).length;
-  return n === 0 ? "aucune valeur" : n === 1 ? "1 valeur" : `${n} valeurs`;
-};
+  });
 
 /** The dialog that switches, makes, renames, exports and clears characters. Resolves with
  * a French message to show when something failed, or "". */
@@ -179,7 +173,7 @@ export async function manageCharacters() {
   const choices = store.characters.map((character, i) =>
     el("label", { class: "grimoire-dialogue__choix", for: `personnage-choix-${i}` },
       el("input", { type: "radio", name: "personnage-choix", id: `personnage-choix-${i}`, value: character.name, checked: character === current }),
-      el("span", {}, character.name), el("small", {}, ` (${valueCount(character)})`)));
+      el("span", {}, character.name)));
   const fresh = el("input", { type: "radio", name: "personnage-choix", id: "personnage-choix-nouveau", value: "", checked: !current });
   const freshName = el("input", { type: "text", id: "personnage-dialogue-nouveau", maxlength: String(MAX_NAME), autocomplete: "off",
     placeholder: "ex. : Aldric", "aria-label": "Nom du nouveau personnage", value: store.characters.length ? "" : firstName() });
@@ -232,7 +226,7 @@ export async function manageCharacters() {
       writeCharacters(store);
       announce("switched");
     } else if (action === "renommer") {
-      const name = await askName(`Renommer « ${character.name} »`, character.name, store);
+      const name = await askCharacterName(`Renommer « ${character.name} »`, character.name, store);
       if (!name || name === character.name) return "";
       if (store.current === character.name) store.current = name;
       character.name = name;

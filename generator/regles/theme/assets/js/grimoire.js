@@ -26,6 +26,7 @@
  * emphasis by `descriptionNodes`, never parsed as HTML.
  */
 import {
+  askName,
   confirmAction,
   databaseOf,
   databases,
@@ -253,23 +254,20 @@ const grimoirePage = (database = pageDatabase()) => {
 // ---------------------------------------------------------------------------------------
 
 /** Asks a grimoire's name; resolves with it, or null. */
-const askName = (title, initial, store, allowed = "") => {
+const askListName = (title, initial, store, allowed = "") => {
   const { database } = store;
-  const input = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
-    autocomplete: "off", value: initial, required: true });
-  const nameOf = () => cleanName(input.value);
-  return modal({
+  return askName({
     title,
-    content: [el("p", { class: "grimoire-dialogue__champ" },
-      el("label", { for: "grimoire-dialogue-nom" }, phrase("name_label", {}, database)), input)],
-    buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
-    check: () => {
-      const name = nameOf();
+    label: phrase("name_label", {}, database),
+    initial,
+    maxLength: MAX_NAME,
+    clean: cleanName,
+    check: (name) => {
       if (!name) return phrase("name_missing", {}, database);
       if (name !== allowed && findList(store, name)) return phrase("name_taken", { name }, database);
       return "";
     },
-  }).then((v) => (v === "ok" ? nameOf() : null));
+  });
 };
 
 // ---------------------------------------------------------------------------------------
@@ -750,7 +748,7 @@ const setupGrimoirePage = (signal) => {
       query.delete("nom");
       if (name) query.set("nom", name);
     };
-    const create = () => askName(phrase("new_list"), "", store).then((name) => {
+    const create = () => askListName(phrase("new_list"), "", store).then((name) => {
       if (!name) return;
       select(name);
       save((s) => { if (!findList(s, name)) s.lists.push({ name, spells: [] }); s.last = name; }, phrase("created", { name }));
@@ -803,7 +801,7 @@ const setupGrimoirePage = (signal) => {
       select(choice.value);
       save((s) => { s.last = choice.value; }, "");
     }, { signal });
-    const rename = () => askName(phrase("rename_list"), current.name, store, current.name).then((name) => {
+    const rename = () => askListName(phrase("rename_list"), current.name, store, current.name).then((name) => {
       if (!name || name === current.name) return;
       const old = current.name;
       select(name);

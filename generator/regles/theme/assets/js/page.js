@@ -233,3 +233,18 @@ export const confirmAction = (title, text, label) =>
   modal({ title, content: [el("p", {}, text)],
     buttons: [{ value: "oui", label, main: true, danger: true }, { value: "annuler", label: "Annuler" }] })
     .then((v) => v === "oui");
+
+/** Asks for a name (a list's, a character's) in a dialog whose field holds `initial`,
+ * selected, so that what the reader types replaces it. Resolves with the name cleaned by
+ * `clean`, or null. `check(name)` returns a French message that keeps the dialog open. */
+export const askName = ({ title, label, initial = "", maxLength, clean, check }) => {
+  const input = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(maxLength),
+    autocomplete: "off", value: initial, required: true });
+  input.addEventListener("focus", () => input.select(), { once: true });
+  return modal({
+    title,
+    content: [el("p", { class: "grimoire-dialogue__champ" }, el("label", { for: "grimoire-dialogue-nom" }, label), input)],
+    buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
+    check: () => check(clean(input.value)),
+  }).then((value) => (value === "ok" ? clean(input.value) : null));
+};

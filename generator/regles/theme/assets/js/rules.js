@@ -840,8 +840,27 @@ function showSummary(form) {
   summary.hidden = !form.dataset.edite || seen >= all;
 }
 
+// A field that takes the focus (a tap, the keyboard's « Suivant ») and ends under that line
+// of results, or under the notices, is brought above them: the browser brings it into the
+// screen, not out from under what the page keeps at its bottom.
+function keepAboveTheBottom(form, field) {
+  requestAnimationFrame(() => {
+    let top = window.innerHeight;
+    const summary = form.querySelector(".calculateur-resume");
+    if (summary && !summary.hidden) top = Math.min(top, summary.getBoundingClientRect().top);
+    const notices = document.querySelector(".regles-avis");
+    const stack = notices && notices.getBoundingClientRect();
+    if (stack && stack.height) top = Math.min(top, stack.top);
+    const overlap = field.getBoundingClientRect().bottom + 8 - top;
+    if (overlap > 0) window.scrollBy(0, overlap);
+  });
+}
+
 function followHeadlines(form) {
-  const mark = () => {
+  const mark = (event) => {
+    if (event.target.matches && event.target.matches("input, select, textarea, button")) {
+      keepAboveTheBottom(form, event.target);
+    }
     if (form.dataset.edite) return;
     form.dataset.edite = "1";
     showSummary(form);
@@ -871,6 +890,12 @@ function setupWidget(form) {
     list.querySelector(".liste-ajouter").addEventListener("click", () => {
       addRow(list, null);
       changedByReader(form);
+      // The new row's first field, its default selected: what the reader types replaces it.
+      const first = list.querySelector(".liste-lignes").lastElementChild?.querySelector("input[data-type], select[data-type]");
+      if (first) {
+        first.focus();
+        if (first.select) first.select();
+      }
     });
     list.addEventListener("click", (event) => {
       const button = event.target.closest(".liste-retirer");

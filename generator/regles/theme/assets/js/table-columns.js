@@ -3,8 +3,8 @@
  * one other, which the reader picks in a list above it: the columns are not hidden off the
  * side of a phone, to be scrolled to. A table that follows a reader's value (data-selon,
  * the keys of a character's field, and data-colonnes, each value's column) opens on the
- * column of that value (the character's Force), or of the field's starting value
- * (data-depart), and follows it as it is typed in a calculator. Where the whole table fits,
+ * column of that value (the character's Force), or of the value the field shows without it
+ * (data-depart, data-sans-exemple), and follows it as it is typed in a calculator. Where the whole table fits,
  * or on paper, it is shown whole. */
 import { CHARACTER_CHANGED, VALUES_KEPT, currentCharacter, keptValue } from "./characters.js";
 import { el, onEachPage } from "./page.js";
@@ -25,9 +25,12 @@ function parsed(text, fallback) {
 function followedColumn(holder) {
   if (!holder.dataset.selon) return null;
   const columns = parsed(holder.dataset.colonnes, {});
+  // The character's value; for a character who has none, the field's default; for a reader
+  // with no character, the worked example the form shows.
   const character = currentCharacter();
   const kept = character ? keptValue(character, holder.dataset.selon) : undefined;
-  const value = kept !== undefined ? String(kept).trim() : String(parsed(holder.dataset.depart, ""));
+  const unkept = character ? holder.dataset.sansExemple : holder.dataset.depart;
+  const value = kept !== undefined ? String(kept).trim() : String(parsed(unkept, ""));
   return Object.hasOwn(columns, value) ? Number(columns[value]) : null;
 }
 
