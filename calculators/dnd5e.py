@@ -658,7 +658,7 @@ CALCULATORS = (
             ),
             Field(
                 "death_save_failures",
-                "Échecs aux JS contre la mort",
+                "Échecs aux jets de sauvegarde contre la mort",
                 "int",
                 default=0,
                 min=0,
@@ -679,7 +679,7 @@ CALCULATORS = (
             Output("hp", "Points de vie", "PV"),
             Output("unconscious", "Inconscient"),
             Output("dead", "Mort"),
-            Output("death_save_failures", "Échecs aux JS contre la mort"),
+            Output("death_save_failures", "Échecs aux jets de sauvegarde contre la mort"),
         ),
         handler=_h_damage,
     ),

@@ -125,7 +125,7 @@ CATEGORIES: Mapping[Category, CategoryInfo] = MappingProxyType(
         "heavy_armor": CategoryInfo("Armure lourde", 6, "Armures lourdes"),
         "coins": CategoryInfo("Pièces (nombre de pièces)", 1, "Pièces"),
         "ammo_container": CategoryInfo(
-            "Conteneur de munitions (carquois de 50 flèches ou carreaux, sac de 10 billes)",
+            "Munitions (carquois, sac de billes)",
             3,
             "Conteneurs de munitions",
         ),
@@ -468,7 +468,8 @@ CALCULATORS = (
             "Calcule les limites de quantité selon la Force et la charge finale d’un inventaire."
         ),
         inputs=(
-            Field("strength", "Force", "int", default=18, min=1, max=30),
+            # Left out, an average Force; the form starts from the document's example (18).
+            Field("strength", "Force", "int", default=10, initial=18, min=1, max=30),
             Field(
                 "strength_modifier",
                 "Modificateur de Force",

@@ -44,7 +44,7 @@ def _encumbrance_limits() -> Table:
             if first == last
             else f"{dnd5e.signed(first)} à {dnd5e.signed(last)}"
         )
-        headers.append(f"Mod. de FOR {mods}")
+        headers.append(f"Modificateur de Force {mods}")
     rows = [
         [str(level.number), level.name]
         + [str(encumbrance.limits(level.number, first)) for first, _, _ in runs]

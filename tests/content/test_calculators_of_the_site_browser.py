@@ -122,11 +122,12 @@ def test_encumbrance_reads_as_a_player_fills_it_in(phone: Any, site_url: str) ->
     expect(form.locator(".liste-ligne").first.locator("select[name='level']")).to_be_hidden()
     # An object of the rules typed by its name takes its level (chosen by its name, the
     # rules receive its number) and its category.
-    form.locator(".liste-ajouter").click()
+    form.locator(".liste-ajouter").tap()
     shield = form.locator(".liste-ligne").last
-    shield.locator("input[name='name']").tap()
-    page.keyboard.press("Control+A")
+    # The new row's name has the focus, its default selected: typing replaces it.
+    expect(shield.locator("input[name='name']")).to_be_focused()
     page.keyboard.type("Pavois")
+    expect(shield.locator("input[name='name']")).to_have_value("Pavois")
     level = shield.locator("select[name='level']")
     expect(level).to_have_value("5")
     names = level.evaluate("(select) => [...select.options].map((o) => o.text)")
