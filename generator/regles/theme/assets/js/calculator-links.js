@@ -25,10 +25,10 @@ function formNamed(hash) {
   return target && target.matches("form.calculateur") ? target : null;
 }
 
+// Its first value to type or choose (a control the build wrote, data-type), not a button
+// before the fields (« Personnages… », rules.js).
 function firstField(form) {
-  return [...form.elements].find(
-    (field) => !(field instanceof HTMLFieldSetElement || field instanceof HTMLOutputElement) && !field.disabled,
-  );
+  return [...form.elements].find((field) => field.matches("[data-type]") && !field.disabled);
 }
 
 function focusForm(form) {
