@@ -13,7 +13,20 @@
  * A value is what the field held, as the reader typed it (a text, a box ticked or not, a
  * list's rows). Unknown fields are written back as they were; a value a newer site wrote is
  * read, never written over; an unreadable one is copied aside before anything replaces it. */
-import { askName, confirmAction, downloadText, el, foldAccents, isQuotaError, keepsData, modal, siteRoot } from "./page.js";
+import {
+  askName,
+  confirmAction,
+  databases,
+  downloadText,
+  el,
+  foldAccents,
+  isQuotaError,
+  keepsData,
+  listsKey,
+  modal,
+  parsedOr,
+  siteRoot,
+} from "./page.js";
 
 const VERSION = 1;
 const FORMAT = "regles-personnage"; // an exported file's « format »
@@ -42,8 +55,7 @@ const REFUSED = "Ce navigateur refuse de garder des données pour ce site (navig
 const NEWER = "Ces personnages ont été gardés par une version plus récente du site : rechargez la page pour les modifier.";
 
 function parse(raw) {
-  let data = null;
-  try { data = JSON.parse(raw); } catch { return null; }
+  const data = parsedOr(raw, null);
   return data && typeof data === "object" && !Array.isArray(data) && Array.isArray(data.characters) ? data : null;
 }
 
@@ -110,12 +122,10 @@ export function keptValue(character, keys) {
 // A first character takes the name the reader gave their last list of entries (a
 // grimoire, a hunting book…): the same character, where the game's words allow it.
 function firstName() {
-  try {
-    const lists = JSON.parse(localStorage.getItem(`regles-grimoires:${siteRoot().pathname}`) || "null");
-    const last = lists && typeof lists === "object" ? cleanName(lists.last) : "";
-    if (last) return last;
-  } catch { /* no lists, or unreadable: the default name */ }
-  return DEFAULT_NAME;
+  let raw = null;
+  try { raw = localStorage.getItem(listsKey(databases()[0])); } catch { /* no storage */ }
+  const lists = parsedOr(raw, null);
+  return (lists && typeof lists === "object" && cleanName(lists.last)) || DEFAULT_NAME;
 }
 
 function announce(reason) {

@@ -37,6 +37,7 @@ import {
   frenchSpacing,
   isQuotaError,
   keepsData,
+  listsKey,
   modal,
   onEachPage,
   pageDatabase,
@@ -62,14 +63,8 @@ const ID_PATTERN = /^[0-9a-z]{1,16}$/;
 // Storage
 // ---------------------------------------------------------------------------------------
 
-/** A database's key (by default this page's): one per site root, and per database past the
- * first, whose key is that of the sites of one database, so that lists kept before a second
- * database was declared stay its own. */
-const storeKey = (database = pageDatabase()) => {
-  const key = `regles-grimoires:${siteRoot().pathname}`;
-  const first = databases()[0];
-  return !database || !first || database.folder === first.folder ? key : `${key}#${database.folder}`;
-};
+/** A database's key (by default this page's; page.js's listsKey). */
+const storeKey = (database = pageDatabase()) => listsKey(database);
 
 const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
 

@@ -82,6 +82,24 @@ export function urlIndexLoader(path) {
   };
 }
 
+/** Where the readers' lists of `database` are kept (grimoire.js): one key per site root, and
+ * per database past the first, whose key is that of the sites of one database, so that
+ * lists kept before a second database was declared stay its own. */
+export function listsKey(database) {
+  const key = `regles-grimoires:${siteRoot().pathname}`;
+  const first = databases()[0];
+  return !database || !first || database.folder === first.folder ? key : `${key}#${database.folder}`;
+}
+
+/** The JSON value `text` holds, or `fallback` when it holds none (absent or damaged). */
+export function parsedOr(text, fallback) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
 /** `text` without accents and in lower case: "Évocation" and "evocation" compare equal. */
 export function foldAccents(text) {
   return String(text).normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();

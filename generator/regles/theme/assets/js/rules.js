@@ -3,7 +3,7 @@
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
-import { el, foldAccents, onEachPage, rules, siteRoot, whenIdle } from "./page.js";
+import { el, foldAccents, onEachPage, parsedOr, rules, siteRoot, whenIdle } from "./page.js";
 
 const STATE = {
   worker: null,
@@ -367,13 +367,7 @@ export const DICE_CHART = {
   chance_text: "d’obtenir au moins {threshold}",
 };
 
-function readSpec(place) {
-  try {
-    return JSON.parse(place.dataset.spec || "{}");
-  } catch {
-    return {};
-  }
-}
+const readSpec = (place) => parsedOr(place.dataset.spec || "{}", {});
 
 // Draws a chart (charts.js) in `place`, keeping its table open if the reader opened it.
 export function drawInto(place, spec, value, outputs) {
@@ -445,12 +439,7 @@ function ownControls(container) {
 function showRowFields(row) {
   for (const holder of row.querySelectorAll(".champ[data-si]")) {
     const control = row.querySelector(`[data-type][name="${CSS.escape(holder.dataset.si)}"]`);
-    let values = [];
-    try {
-      values = JSON.parse(holder.dataset.siValeurs);
-    } catch {
-      values = [];
-    }
+    const values = parsedOr(holder.dataset.siValeurs, []);
     holder.hidden = Boolean(control) && !values.includes(control.value);
   }
 }
@@ -464,12 +453,7 @@ function takePreset(control) {
   const offered = control.list;
   if (!row || !offered) return;
   if (!PRESETS.has(offered)) {
-    let presets = [];
-    try {
-      presets = JSON.parse(offered.dataset.modeles || "[]");
-    } catch {
-      presets = [];
-    }
+    const presets = parsedOr(offered.dataset.modeles, []);
     PRESETS.set(offered, Array.isArray(presets) ? presets : []);
   }
   const typed = comparable(control.value);
@@ -665,12 +649,8 @@ const sameValues = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** A field's value without the worked example the form starts from (its default, written
  * by the build only where the two differ). */
 function leaveExample(field) {
-  let value;
-  try {
-    value = JSON.parse(field.dataset.sansExemple);
-  } catch {
-    return;
-  }
+  const value = parsedOr(field.dataset.sansExemple, undefined);
+  if (value === undefined) return;
   if (!field.matches("fieldset")) {
     writeControl(field, value);
     return;

@@ -7,30 +7,22 @@
  * (data-depart, data-sans-exemple), and follows it as it is typed in a calculator. Where the whole table fits,
  * or on paper, it is shown whole. */
 import { CHARACTER_CHANGED, VALUES_KEPT, currentCharacter, keptValue } from "./characters.js";
-import { el, onEachPage } from "./page.js";
+import { el, onEachPage, parsedOr } from "./page.js";
 
 const HIDDEN = "colonne-cachee"; // regles.css: not shown on a screen
 const NARROW = "table-calculee--etroite"; // regles.css: its cells' room kept for the text
 const tables = new Set(); // the page's narrowed tables: { holder, follow, apply }
 
-function parsed(text, fallback) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return fallback;
-  }
-}
-
 /** The column the reader's own value picks, or null. */
 function followedColumn(holder) {
   if (!holder.dataset.selon) return null;
-  const columns = parsed(holder.dataset.colonnes, {});
+  const columns = parsedOr(holder.dataset.colonnes, {});
   // The character's value; for a character who has none, the field's default; for a reader
   // with no character, the worked example the form shows.
   const character = currentCharacter();
   const kept = character ? keptValue(character, holder.dataset.selon) : undefined;
   const unkept = character ? holder.dataset.sansExemple : holder.dataset.depart;
-  const value = kept !== undefined ? String(kept).trim() : String(parsed(unkept, ""));
+  const value = kept !== undefined ? String(kept).trim() : String(parsedOr(unkept, ""));
   return Object.hasOwn(columns, value) ? Number(columns[value]) : null;
 }
 
