@@ -837,15 +837,16 @@ function keepAboveTheBottom(form, field) {
 }
 
 function followHeadlines(form) {
-  const mark = (event) => {
-    if (event.target.matches && event.target.matches("input, select, textarea, button")) {
-      keepAboveTheBottom(form, event.target);
-    }
+  const mark = () => {
     if (form.dataset.edite) return;
     form.dataset.edite = "1";
     showSummary(form);
   };
-  form.addEventListener("focusin", mark);
+  // Only when the focus moves: typing in a field does not move it under anything.
+  form.addEventListener("focusin", (event) => {
+    mark();
+    if (event.target.matches("input, select, textarea, button")) keepAboveTheBottom(form, event.target);
+  });
   form.addEventListener("input", mark);
   if (headlines) for (const output of form.querySelectorAll(".sortie-principale")) headlines.observe(output);
 }
