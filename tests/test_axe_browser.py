@@ -42,6 +42,28 @@ RUN = """async (rules) => {
 }"""
 
 
+# axe's WCAG 2 A and AA rules on some parts of a page only (CSS selectors): what a test of
+# one widget checks, Material's own page being checked here. Its violations, and the rules
+# that passed (so that a test can see its part was read).
+ON_PARTS = """async (selectors) => {
+    const results = await axe.run(
+        { include: selectors.map((selector) => [selector]) },
+        { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"] } },
+    );
+    const violations = results.violations.map((violation) => ({
+        rule: violation.id,
+        nodes: violation.nodes.map((node) => `${node.target.join(" ")} : ${node.failureSummary}`),
+    }));
+    return { violations, passed: results.passes.map((rule) => rule.id) };
+}"""
+
+
+def axe_on_parts(page: Any, *selectors: str) -> dict[str, Any]:
+    """axe's WCAG findings on the parts `selectors` of the page (axe already loaded)."""
+    found: dict[str, Any] = page.evaluate(ON_PARTS, list(selectors))
+    return found
+
+
 def axe_source() -> str:
     pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["devDependencies"]
     if not AXE.exists():

@@ -45,12 +45,18 @@ def type_into(page: Any, field: Any, text: str) -> None:
     page.keyboard.type(text)
 
 
+# What the test site (served at the root) keeps: its characters, its readers' lists.
+CHARACTERS_KEY = "regles-personnages:/"
+LISTS_KEY = "regles-grimoires:/"
+
+
+def store(page: Any, key: str, value: str) -> None:
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, value])
+
+
 def kept(page: Any) -> dict[str, Any]:
     """The characters this site keeps in the page's browser."""
-    raw = page.evaluate(
-        "() => localStorage.getItem(`regles-personnages:${new URL(document.querySelector("
-        "'meta[name=regles-racine]').content, location.href).pathname}`)"
-    )
+    raw = page.evaluate("(key) => localStorage.getItem(key)", CHARACTERS_KEY)
     return json.loads(raw) if raw else {}
 
 
@@ -164,10 +170,7 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
 def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> None:
     page = phone
     page.goto(site_url + WOUNDS)
-    page.evaluate(
-        "() => localStorage.setItem(`regles-personnages:${new URL(document.querySelector("
-        "'meta[name=regles-racine]').content, location.href).pathname}`, '{pas du json')"
-    )
+    store(page, CHARACTERS_KEY, "{pas du json")
     page.reload()
     wounds = ready_form(page, "blessure")
     type_into(page, wounds.locator("input[name='hp']"), "12")
@@ -183,11 +186,8 @@ def test_a_first_character_is_the_one_of_the_readers_last_list(phone: Any, site_
     # A reader who keeps a list of spells for « Aldric, magicien » types for Aldric.
     page = phone
     page.goto(site_url + WOUNDS)
-    page.evaluate(
-        "() => localStorage.setItem(`regles-grimoires:${new URL(document.querySelector("
-        "'meta[name=regles-racine]').content, location.href).pathname}`, JSON.stringify("
-        "{version: 1, last: 'Aldric, magicien', lists: [{name: 'Aldric, magicien', sorts: []}]}))"
-    )
+    lists = [{"name": "Aldric, magicien", "sorts": []}]
+    store(page, LISTS_KEY, json.dumps({"version": 1, "last": "Aldric, magicien", "lists": lists}))
     wounds = ready_form(page, "blessure")
     type_into(page, wounds.locator("input[name='hp']"), "11")
     expect(note(wounds)).to_contain_text("Valeurs de Aldric, magicien")

@@ -20,7 +20,7 @@ from tests.conftest import (
     mark_the_document,
     wait_for_python,
 )
-from tests.test_axe_browser import axe_source
+from tests.test_axe_browser import axe_on_parts, axe_source
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
@@ -404,21 +404,6 @@ def test_the_tray_from_the_keyboard_on_a_desktop(browser: Any, site_url: str) ->
     context.close()
 
 
-# axe's WCAG 2 A and AA rules on the open tray alone (the page is checked in
-# test_axe_browser.py).
-AXE_TRAY = """async () => {
-    const results = await axe.run(
-        { include: [[".de-pop"]] },
-        { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"] } },
-    );
-    const violations = results.violations.map((violation) => ({
-        rule: violation.id,
-        nodes: violation.nodes.map((node) => `${node.target.join(" ")} : ${node.failureSummary}`),
-    }));
-    return { violations, passed: results.passes.map((rule) => rule.id) };
-}"""
-
-
 @pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (360, "dark"), (1280, "light")])
 def test_axe_finds_nothing_in_the_open_tray(
     browser: Any, site_url: str, width: int, scheme: str
@@ -440,7 +425,7 @@ def test_axe_finds_nothing_in_the_open_tray(
     tray.get_by_role("button", name="Avec avantage").click()
     tray.locator(".de-jet-courant[data-n='2']").wait_for(timeout=60_000)
     page.add_script_tag(url=site_url + "__axe.min.js")
-    found = page.evaluate(AXE_TRAY)
+    found = axe_on_parts(page, ".de-pop")
     assert found["violations"] == [], json.dumps(found["violations"], ensure_ascii=False, indent=1)
     assert {"color-contrast", "button-name"} <= set(found["passed"]), found["passed"]
     context.close()

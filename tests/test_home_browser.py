@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import is_the_marked_document, mark_the_document
-from tests.test_axe_browser import axe_source
+from tests.test_axe_browser import axe_on_parts, axe_source
 
 pytestmark = pytest.mark.browser
 
@@ -150,21 +150,6 @@ def test_without_javascript_the_links_work_and_no_dead_field_shows(
     context.close()
 
 
-# axe's WCAG 2 A and AA rules on the block alone (Material's own page is checked for contrast
-# in test_axe_browser.py): labels, accessible names, contrast, ARIA.
-AXE_BLOCK = """async () => {
-    const results = await axe.run(
-        { include: [["form.regles-accueil-recherche"], ["nav.regles-accueil-liens"]] },
-        { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"] } },
-    );
-    const violations = results.violations.map((violation) => ({
-        rule: violation.id,
-        nodes: violation.nodes.map((node) => `${node.target.join(" ")} : ${node.failureSummary}`),
-    }));
-    return { violations, passed: results.passes.map((rule) => rule.id) };
-}"""
-
-
 @pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (360, "dark"), (1280, "light")])
 def test_axe_finds_nothing_in_the_block(
     browser: Any, site_url: str, width: int, scheme: str
@@ -178,7 +163,7 @@ def test_axe_finds_nothing_in_the_block(
     page.goto(site_url)
     page.wait_for_load_state("load")
     page.add_script_tag(url=site_url + "__axe.min.js")
-    found = page.evaluate(AXE_BLOCK)
+    found = axe_on_parts(page, "form.regles-accueil-recherche", "nav.regles-accueil-liens")
     assert found["violations"] == [], json.dumps(found["violations"], ensure_ascii=False, indent=1)
     # The block was read: its field's label and its links' names and contrast were checked.
     assert {"label", "link-name", "color-contrast"} <= set(found["passed"]), found["passed"]

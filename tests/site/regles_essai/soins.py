@@ -15,12 +15,25 @@ __all__ = ["CALCULATORS", "HP_MAX"]
 HP_MAX = 1000
 
 
-def _handle(values: Values) -> JsonDict:
+# The hit points both calculators read, named and labelled alike: one value of a character.
+_HIT_POINTS = (
+    Field("hp", "Points de vie actuels", "int", default=14, min=0, max=HP_MAX, unit="PV"),
+    Field("hp_max", "Maximum de points de vie", "int", default=20, min=1, max=HP_MAX),
+)
+
+
+def _hit_points(values: Values) -> tuple[int, int, int]:
+    """The current hit points, their maximum and the amount, the first not above the second."""
     hp, hp_max, amount = values.get_int("hp"), values.get_int("hp_max"), values.get_int("amount")
     if hp > hp_max:
         raise CalculatorInputError(
             "hp", "Les points de vie actuels ne peuvent pas dépasser le maximum."
         )
+    return hp, hp_max, amount
+
+
+def _handle(values: Values) -> JsonDict:
+    hp, hp_max, amount = _hit_points(values)
     after = min(hp_max, hp + amount)
     return {
         "hp": after,
@@ -31,11 +44,7 @@ def _handle(values: Values) -> JsonDict:
 
 
 def _wound(values: Values) -> JsonDict:
-    hp, hp_max, amount = values.get_int("hp"), values.get_int("hp_max"), values.get_int("amount")
-    if hp > hp_max:
-        raise CalculatorInputError(
-            "hp", "Les points de vie actuels ne peuvent pas dépasser le maximum."
-        )
+    hp, _, amount = _hit_points(values)
     return {"hp": max(0, hp - amount), "down": hp - amount <= 0}
 
 
@@ -45,8 +54,7 @@ CALCULATORS = (
         title="Appliquer des dégâts",
         description="Retire les dégâts subis des points de vie, sans descendre sous 0.",
         inputs=(
-            Field("hp", "Points de vie actuels", "int", default=14, min=0, max=HP_MAX, unit="PV"),
-            Field("hp_max", "Maximum de points de vie", "int", default=20, min=1, max=HP_MAX),
+            *_HIT_POINTS,
             Field("amount", "Dégâts subis", "int", default=5, min=0, max=HP_MAX),
         ),
         outputs=(
@@ -61,8 +69,7 @@ CALCULATORS = (
         title="Appliquer des soins",
         description="Ajoute des points de vie récupérés sans dépasser le maximum.",
         inputs=(
-            Field("hp", "Points de vie actuels", "int", default=14, min=0, max=HP_MAX, unit="PV"),
-            Field("hp_max", "Maximum de points de vie", "int", default=20, min=1, max=HP_MAX),
+            *_HIT_POINTS,
             Field("amount", "Points de vie récupérés", "int", default=8, min=0, max=HP_MAX),
         ),
         outputs=(
