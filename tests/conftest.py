@@ -348,6 +348,13 @@ def is_the_marked_document(page: Any) -> bool:
     return page.evaluate("window.__sameDocument") is True
 
 
+def wait_for_page(page: Any, path: str) -> None:
+    """Waits for an address ending in `path`, whatever its fragment: Material's
+    navigation.tracking writes the section in view into the address, so a page that goes
+    back to a scrolled position may come back as `…/page/#section`."""
+    page.wait_for_url(lambda url: url.split("#")[0].endswith(path))
+
+
 @pytest.fixture(autouse=True)
 def lean_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
     """A browser test's pages do only the background work the test is about:

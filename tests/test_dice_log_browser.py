@@ -18,6 +18,7 @@ from tests.conftest import (
     RULES_RUNTIME,
     is_the_marked_document,
     mark_the_document,
+    wait_for_page,
     wait_for_python,
 )
 from tests.test_axe_browser import axe_on_parts, axe_source
@@ -282,9 +283,9 @@ def test_the_log_outlives_instant_navigation_and_a_reload(phone: Any, site_url: 
     page.wait_for_function(CLOSED)
     mark_the_document(page)
     page.locator("article a[href$='/jeu/glossaire/']").first.tap()
-    page.wait_for_url("**/jeu/glossaire/")
+    wait_for_page(page, "/jeu/glossaire/")
     page.go_back()
-    page.wait_for_url(f"**/{PAGE}")
+    wait_for_page(page, f"/{PAGE}")
     badge(page, "20d6").wait_for(state="attached")
     assert is_the_marked_document(page)  # instant navigation, no reload
     entries = roll(page, dice(page, "20d6"), 2)

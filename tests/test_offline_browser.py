@@ -37,6 +37,7 @@ from tests.conftest import (
     chromium_path,
     hold_load,
     rules_of_test_site,
+    wait_for_page,
 )
 from tests.test_offline import (
     NODE_MODULES,
@@ -267,7 +268,7 @@ def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
         page.goto(offline_ready.url)
         page.evaluate("() => { window.pasRecharge = true; }")
         page.locator("article a[href$='/jeu/combat/']").first.click()
-        page.wait_for_url("**/jeu/combat/")
+        wait_for_page(page, "/jeu/combat/")
         page.locator("article h1", has_text="Combat").wait_for()
         assert page.evaluate("() => window.pasRecharge === true"), "navigation complète"
         # The status is set up in a task of its own after Material's page swap: waited for.
@@ -309,9 +310,9 @@ def test_install_button_appears_when_the_browser_offers_it(offline_ready: Offlin
     assert "en un clic" in status
     # The event came on this page load; instant navigation away and back keeps the button.
     page.locator(".md-nav a[href$='/licences/']").first.dispatch_event("click")
-    page.wait_for_url("**/licences/")
+    wait_for_page(page, "/licences/")
     page.go_back()
-    page.wait_for_url("**/installer/")
+    wait_for_page(page, "/installer/")
     page.locator(".installer-bouton").wait_for(state="visible")
 
 
