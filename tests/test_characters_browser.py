@@ -1,7 +1,7 @@
 """A character the calculators remember, in Chromium on a 360×800 phone: values typed once
 are there on every page, after a reload; a field two calculators share is typed once; a
 form uses the rules' worked example only while the reader has no character, and says so;
-characters are switched, renamed, exported and cleared from any calculator."""
+characters are switched, renamed, exported, imported and cleared from any calculator."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
         dialog.get_by_role("button", name="Exporter").tap()
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert download.value.suggested_filename == "personnage-aldric.json"
-    assert exported["name"] == "Aldric" and exported["values"]["hp"] == "9"
+    assert exported["nom"] == "Aldric" and exported["valeurs"]["hp"] == "9"
 
     # Cleared: Brunehilde is used, and Aldric is gone from the browser.
     note(wounds).get_by_role("button", name="Personnages…").tap()
@@ -165,6 +165,53 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     expect(note(wounds)).to_contain_text("Valeurs de Brunehilde")
     expect(wounds.locator("input[name='hp']")).to_have_value("4")
     assert [c["name"] for c in kept(page)["characters"]] == ["Brunehilde"]
+
+
+def import_file(page: Any, form: Any, name: str, content: bytes) -> None:
+    """« Personnages… », « Importer… », and the file `name` holding `content` is picked."""
+    note(form).get_by_role("button", name="Personnages…").tap()
+    dialog = page.get_by_role("dialog", name="Personnages")
+    with page.expect_file_chooser() as chooser:
+        dialog.get_by_role("button", name="Importer…").tap()
+    chooser.value.set_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": content}]
+    )
+
+
+def test_an_exported_character_comes_back_as_a_new_one(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + WOUNDS)
+    wounds = ready_form(page, "blessure")
+    type_into(page, wounds.locator("input[name='hp']"), "9")
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    with page.expect_download() as download:
+        page.get_by_role("dialog", name="Personnages").get_by_role("button", name="Exporter").tap()
+    exported = Path(download.value.path()).read_bytes()
+    type_into(page, wounds.locator("input[name='hp']"), "3")
+
+    # The file of another browser: a new character (its name is taken here), used at once,
+    # and the one kept here is left as it was.
+    import_file(page, wounds, "personnage-mon-personnage.json", exported)
+    expect(note(wounds)).to_contain_text("Valeurs de Mon personnage (2)")
+    expect(wounds.locator("input[name='hp']")).to_have_value("9")
+    characters = {c["name"]: c["values"]["hp"] for c in kept(page)["characters"]}
+    assert characters == {"Mon personnage": "3", "Mon personnage (2)": "9"}
+
+    # A file that is not a character: said in French where the reader looks, nothing lost.
+    lists = json.dumps({"format": "regles-grimoire", "nom": "Aldric", "sorts": []}).encode()
+    import_file(page, wounds, "grimoire-aldric.json", lists)
+    expect(note(wounds).get_by_role("alert")).to_have_text(
+        " « grimoire-aldric.json » n’est pas un personnage exporté par ce site"
+        " (format « regles-personnage » attendu). Rien n’a été importé."
+    )
+    # In the colour of the form's other errors (it was Material's green of code strings).
+    colours = wounds.evaluate(
+        "(form) => ['.calculateur-personnage__erreur', '.erreur']"
+        ".map((part) => getComputedStyle(form.querySelector(part)).color)"
+    )
+    assert colours[0] == colours[1], colours
+    assert len(kept(page)["characters"]) == 2
+    expect(note(wounds)).to_contain_text("Valeurs de Mon personnage (2)")
 
 
 def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> None:

@@ -1,7 +1,7 @@
 /* A reader's characters: the values typed into the calculators, kept in this browser under
  * a character's name, so that a calculator opens on them on any page, after a reload,
- * offline and after the site is updated. The player switches, renames, exports and clears
- * them from any calculator (« Personnages… »).
+ * offline and after the site is updated. The player switches, renames, exports, imports and
+ * clears them from any calculator (« Personnages… »).
  *
  * Which value a field keeps is the build's (features/calculators/memory.py): each field
  * names its keys in data-garde, best first; a field several calculators share (named and
@@ -20,6 +20,7 @@ import {
   downloadText,
   el,
   foldAccents,
+  freeName,
   isQuotaError,
   keepsData,
   listsKey,
@@ -31,6 +32,7 @@ import {
 const VERSION = 1;
 const FORMAT = "regles-personnage"; // an exported file's « format »
 const MAX_NAME = 80;
+const MAX_FILE_BYTES = 2_000_000;
 const DEFAULT_NAME = "Mon personnage";
 /** Sent on the document when the current character changes (switched, renamed, cleared):
  * detail { reason: "switched" | "renamed" | "created" }. */
@@ -155,9 +157,64 @@ export function keepValues(entries) {
 const fileName = (name) =>
   `personnage-${foldAccents(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
 
+// An exported file, in the words of the grimoires' files: { format, version, nom, valeurs }.
 function exportCharacter(character) {
-  const file = { format: FORMAT, version: VERSION, name: character.name, values: character.values };
+  const file = { format: FORMAT, version: VERSION, nom: character.name, valeurs: character.values };
   downloadText(JSON.stringify(file, null, 2), fileName(character.name), "application/json");
+}
+
+/** The character of an exported file's `text`: { name, values }. Throws an Error with a
+ * French message that names the file and what is wrong. */
+export function readCharacterFile(text, file) {
+  const data = parsedOr(text, undefined);
+  if (data === undefined) throw new Error(`« ${file} » n’est pas un fichier JSON lisible.`);
+  if (!data || typeof data !== "object" || Array.isArray(data) || data.format !== FORMAT) {
+    throw new Error(`« ${file} » n’est pas un personnage exporté par ce site (format « ${FORMAT} » attendu).`);
+  }
+  if (typeof data.version === "number" && data.version > VERSION) {
+    throw new Error(`« ${file} » vient d’une version plus récente du site : rechargez la page, puis importez-le à nouveau.`);
+  }
+  const name = cleanName(typeof data.nom === "string" ? data.nom : "");
+  if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
+  const values = data.valeurs;
+  if (!values || typeof values !== "object" || Array.isArray(values)) {
+    throw new Error(`« ${file} » n’a pas de valeurs : le champ « valeurs » manque ou n’est pas un objet.`);
+  }
+  return { name, values: { ...values } };
+}
+
+// The reader picks a file; resolves with it, or null when they close the picker.
+const pickFile = () => new Promise((done) => {
+  const input = el("input", { type: "file", accept: ".json,application/json", hidden: true });
+  const picked = (file) => { input.remove(); done(file); };
+  input.addEventListener("change", () => picked(input.files?.[0] || null));
+  input.addEventListener("cancel", () => picked(null));
+  document.body.append(input);
+  input.click();
+});
+
+/** Imports a character file as a new character, « name (2) » when the name is taken, and
+ * uses it: never a change to those kept. Resolves with a French message when nothing was
+ * imported, or "". */
+async function importCharacter() {
+  const file = await pickFile();
+  if (!file) return "";
+  const nothing = "Rien n’a été importé.";
+  if (file.size > MAX_FILE_BYTES) return `« ${file.name} » pèse ${Math.round(file.size / 1000)} ko : trop pour un personnage. ${nothing}`;
+  let read;
+  try {
+    read = readCharacterFile(await file.text(), file.name);
+  } catch (error) {
+    return `${error.message || `« ${file.name} » est illisible.`} ${nothing}`;
+  }
+  const store = readCharacters();
+  if (store.unavailable) return REFUSED;
+  const name = freeName(read.name, (candidate) => findCharacter(store, candidate), MAX_NAME);
+  store.characters.push({ name, values: read.values, rest: {} });
+  store.current = name;
+  try { writeCharacters(store); } catch (error) { return error.message; }
+  announce("switched");
+  return "";
 }
 
 const askCharacterName = (title, initial, store) =>
@@ -174,7 +231,7 @@ const askCharacterName = (title, initial, store) =>
     },
   });
 
-/** The dialog that switches, makes, renames, exports and clears characters. Resolves with
+/** The dialog that switches, makes, renames, exports, imports and clears characters. Resolves with
  * a French message to show when something failed, or "". */
 export async function manageCharacters() {
   const store = readCharacters();
@@ -211,10 +268,12 @@ export async function manageCharacters() {
       ...(store.characters.length
         ? [{ value: "renommer", label: "Renommer" }, { value: "exporter", label: "Exporter" }, { value: "effacer", label: "Effacer", danger: true }]
         : []),
+      { value: "importer", label: "Importer…" },
       { value: "annuler", label: "Fermer" },
     ],
     check: (value) => {
       const character = chosen();
+      if (value === "importer") return "";
       if (value !== "utiliser" && !character) return "Choisissez d’abord un personnage gardé.";
       if (value === "utiliser" && !character) {
         const name = cleanName(freshName.value);
@@ -244,6 +303,8 @@ export async function manageCharacters() {
       announce("renamed");
     } else if (action === "exporter") {
       exportCharacter(character);
+    } else if (action === "importer") {
+      return await importCharacter();
     } else if (action === "effacer") {
       const sure = await confirmAction(`Effacer « ${character.name} » ?`,
         "Ses valeurs seront effacées de ce navigateur. Exportez-le d’abord pour les garder.", "Effacer");

@@ -35,6 +35,7 @@ import {
   entryCount,
   foldAccents,
   frenchSpacing,
+  freeName,
   isQuotaError,
   keepsData,
   listsKey,
@@ -152,7 +153,7 @@ const readStore = (database = pageDatabase()) => {
     const { name: _name, spells, ...listRest } = list;
     const entries = Array.isArray(spells) ? spells : [];
     store.lists.push({
-      name: freeName(store, name),
+      name: freeListName(store, name),
       spells: entries.map((s) => cleanEntry(s, database)).filter(Boolean),
       others: entries.filter((s) => !cleanEntry(s, database)),
       rest: listRest,
@@ -199,13 +200,7 @@ const writeStore = (store) => {
 const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
 
 /** `name`, or « name (2) », « name (3) »… : the first that no grimoire has. */
-const freeName = (store, name) => {
-  if (!findList(store, name)) return name;
-  for (let n = 2; ; n += 1) {
-    const candidate = `${name.slice(0, MAX_NAME - 6)} (${n})`;
-    if (!findList(store, candidate)) return candidate;
-  }
-};
+const freeListName = (store, name) => freeName(name, (candidate) => findList(store, candidate), MAX_NAME);
 
 const entryOf = (record) => ({
   id: String(record.id || ""),
@@ -666,7 +661,7 @@ const setupGrimoirePage = (signal) => {
         same.spells = entries;
         said = phrase("link_replaced", { name });
       } else {
-        kept = freeName(store, name);
+        kept = freeListName(store, name);
         store.lists.push({ name: kept, spells: entries });
         if (kept !== name) said = phrase("link_kept_renamed", { kept, name });
       }
@@ -760,7 +755,7 @@ const setupGrimoirePage = (signal) => {
       file.text().then((text) => {
         let read;
         try { read = readGrimoireFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
-        const kept = freeName(store, read.name);
+        const kept = freeListName(store, read.name);
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
         select(kept);
         let done = phrase("imported", { name: kept, count: spellCount(read.entries.length) });

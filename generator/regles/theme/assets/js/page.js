@@ -252,6 +252,16 @@ export const confirmAction = (title, text, label) =>
     buttons: [{ value: "oui", label, main: true, danger: true }, { value: "annuler", label: "Annuler" }] })
     .then((v) => v === "oui");
 
+/** `name`, or « name (2) », « name (3) »… : the first that `taken(candidate)` refuses,
+ * cut to fit `maxLength`. Two lists or characters of one name are both kept this way. */
+export const freeName = (name, taken, maxLength) => {
+  if (!taken(name)) return name;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${name.slice(0, maxLength - 6)} (${n})`;
+    if (!taken(candidate)) return candidate;
+  }
+};
+
 /** Asks for a name (a list's, a character's) in a dialog whose field holds `initial`,
  * selected, so that what the reader types replaces it. Resolves with the name cleaned by
  * `clean`, or null. `check(name)` returns a French message that keeps the dialog open. */
