@@ -20,11 +20,11 @@ STATES = """(selector) => [...document.querySelectorAll(selector)].map((area) =>
     sides: area.dataset.defile || "",
     mask: getComputedStyle(area).maskImage,
 }))"""
-# A page with a table written in its text wider than a phone, not than a desktop (its
-# computed table is narrowed to fit instead: test_table_columns_browser.py); the name that
-# table takes from its heading.
+# A page with a table written in its text wider than a phone, not than a desktop, whose
+# head has two rows (its other wide tables are narrowed to fit instead:
+# test_table_columns_browser.py); the name that table takes from its heading.
 WIDE_TABLE_PAGE = "maison/poids-transportable/"
-WIDE_TABLE = "Tableau défilant : Repères par niveau"
+WIDE_TABLE = "Tableau défilant : Allures en voyage"
 OPEN_ALL = """async () => {
     dispatchEvent(new Event("beforeprint"));
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));

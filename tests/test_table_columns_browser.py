@@ -1,7 +1,8 @@
-"""A computed table too wide for a phone, in Chromium (table-columns.js): at 360 px it shows
-its key column and the column of the reader's own value, with nothing to scroll sideways; the
-column follows the value as it is typed in a calculator, and any other is one choice away.
-Where the table fits, it is whole and offers no choice."""
+"""A table too wide for a phone, in Chromium (table-columns.js): at 360 px a computed table
+shows its key column and the column of the reader's own value, with nothing to scroll
+sideways; the column follows the value as it is typed in a calculator, and any other is one
+choice away. A table written in the text shows its first column and one the reader picks.
+Where a table fits, it is whole and offers no choice."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from tests.conftest import rules_of_test_site
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
 PAGE = "maison/poids-transportable/"  # the table « limites_charge », then « charge »
+# Written in the same page's text, six columns: « Niveau », then what a level is.
+WRITTEN = ["Niveau", "Poids", "Taille", "Rangement", "Manipulation", "Exemples"]
+# A page whose written tables have three short columns: they fit a phone as they are.
+FITTING_PAGE = "jeu/combat/"
 TABLE = rules_of_test_site().table("limites_charge")
 (STRENGTH,) = [f for f in rules_of_test_site().calculator("charge").inputs if f.name == "strength"]
 START = int(str(STRENGTH.default))  # the Force the form starts from
@@ -81,4 +86,47 @@ def test_a_table_that_fits_is_whole_and_offers_no_choice(browser: Any, site_url:
     expect(holder.locator("th").last).to_be_visible()
     assert shown_headers(holder) == TABLE.headers
     expect(holder.locator(".table-colonne-choix")).to_be_hidden()
+    assert shown_headers(written_table(page)) == WRITTEN
+    expect(page.locator(".table-colonne-choix:not([hidden])")).to_have_count(0)
     context.close()
+
+
+def written_table(page: Any) -> Any:
+    table = page.locator("table", has=page.locator("th", has_text="Manipulation"))
+    table.scroll_into_view_if_needed()
+    return table
+
+
+def test_a_wide_table_of_the_text_shows_its_first_column_and_one_chosen(
+    phone: Any, site_url: str
+) -> None:
+    page = phone
+    page.goto(site_url + PAGE)
+    table = written_table(page)
+    area = page.locator(".md-typeset__scrollwrap", has=table)
+    picker = page.get_by_label("Voir la colonne").nth(1)  # the computed table's comes first
+    expect(picker).to_be_visible()
+    shown = shown_headers(table)
+    assert shown[:2] == WRITTEN[:2] and len(shown) < len(WRITTEN), shown
+    assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1")
+    assert area.get_attribute("role") is None  # not a scroll area: nothing to scroll
+
+    picker.select_option(label="Exemples")
+    expect(table.locator("th", has_text="Exemples")).to_be_visible()
+    assert shown_headers(table)[0] == "Niveau"
+    assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1")
+
+    # On paper, every column.
+    page.emulate_media(media="print")
+    assert shown_headers(table) == WRITTEN
+
+
+def test_tables_of_short_columns_fit_a_phone_whole(phone: Any, site_url: str) -> None:
+    # Material's cell padding pushed them past a 360 px screen; they are whole, unscrolled.
+    page = phone
+    page.goto(site_url + FITTING_PAGE)
+    areas = page.locator("article .md-typeset__scrollwrap")
+    assert areas.count() >= 2
+    for area in areas.all():
+        assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1"), area.inner_text()
+    expect(page.locator(".table-colonne-choix:not([hidden])")).to_have_count(0)

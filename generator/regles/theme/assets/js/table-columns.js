@@ -1,17 +1,22 @@
-/* A computed table too wide for the screen (features/calculators/forms.py's wide_table: a
- * div.table-calculee around it) shows its key columns (data-cles: what each row is) and
- * one other, which the reader picks in a list above it: the columns are not hidden off the
- * side of a phone, to be scrolled to. A table that follows a reader's value (data-selon,
- * the keys of a character's field, and data-colonnes, each value's column) opens on the
- * column of that value (the character's Force), or of the value the field shows without it
- * (data-depart, data-sans-exemple), and follows it as it is typed in a calculator. Where the whole table fits,
- * or on paper, it is shown whole. */
+/* A table too wide for the screen shows its key columns (what each row is) and one other,
+ * which the reader picks in a list above it: the columns are not hidden off the side of a
+ * phone, to be scrolled to. Two kinds of tables:
+ * - a computed table (features/calculators/forms.py's wide_table: a div.table-calculee
+ *   around it), whose key columns the build knows (data-cles). A table that follows a
+ *   reader's value (data-selon, the keys of a character's field, and data-colonnes, each
+ *   value's column) opens on the column of that value (the character's Force), or of the
+ *   value the field shows without it (data-depart, data-sans-exemple), and follows it as it
+ *   is typed in a calculator;
+ * - a table written in the text (the build gave it its class and nothing else:
+ *   features/assets/wrapped_tables.py), whose first column is its key. One whose head is
+ *   not a single row of single cells stays a scroll area (scroll-areas.js).
+ * Where the whole table fits, or on paper, it is shown whole. */
 import { CHARACTER_CHANGED, VALUES_KEPT, currentCharacter, keptValue } from "./characters.js";
 import { el, onEachPage, parsedOr } from "./page.js";
 
 const HIDDEN = "colonne-cachee"; // regles.css: not shown on a screen
-const NARROW = "table-calculee--etroite"; // regles.css: its cells' room kept for the text
-const tables = new Set(); // the page's narrowed tables: { holder, follow, apply }
+const NARROW = "table-etroite"; // regles.css: its cells' room kept for the text
+const tables = new Set(); // the page's narrowable tables: { table, follow, apply }
 
 /** The column the reader's own value picks, or null. */
 function followedColumn(holder) {
@@ -26,20 +31,19 @@ function followedColumn(holder) {
   return Object.hasOwn(columns, value) ? Number(columns[value]) : null;
 }
 
-function setup(holder, index) {
-  const table = holder.querySelector("table");
-  const headers = table && table.tHead ? [...table.tHead.rows[0].cells] : [];
-  const keys = Math.max(0, Number(holder.dataset.cles) || 1);
+/** Narrows `table` when it is cut, keeping its first `keys` columns; `holder` (a computed
+ * table's block) says which column follows a reader's value. */
+function setup(table, keys, holder, index) {
+  const headers = table.tHead ? [...table.tHead.rows[0].cells] : [];
   if (headers.length - keys < 2) return;
   const id = `table-colonne-${index}`;
   const select = el("select", { id },
     ...headers.slice(keys).map((cell, i) => el("option", { value: String(keys + i) }, cell.textContent.trim())));
   const picker = el("p", { class: "table-colonne-choix", hidden: true },
     el("label", { for: id }, "Voir la colonne : "), select);
-  holder.prepend(picker);
-  let chosen = followedColumn(holder) ?? keys;
-
   const area = table.closest(".md-typeset__scrollwrap") || table;
+  let chosen = (holder && followedColumn(holder)) ?? keys;
+
   const isCut = () => area.scrollWidth > area.clientWidth + 1 || table.scrollWidth > table.clientWidth + 1;
   const show = (shown) => {
     for (const row of table.rows) {
@@ -50,12 +54,14 @@ function setup(holder, index) {
   // many of the others as fit, the nearest to the chosen one first.
   function apply() {
     const all = headers.map((_, i) => i);
-    holder.classList.remove(NARROW);
+    table.classList.remove(NARROW);
     show(new Set(all));
     const cut = isCut();
     picker.hidden = !cut;
     if (!cut) return;
-    holder.classList.add(NARROW);
+    // Put in the page once needed: a table that fits changes nothing (no layout to redo).
+    if (!picker.isConnected) area.before(picker);
+    table.classList.add(NARROW);
     select.value = String(chosen);
     const shown = new Set([chosen]);
     show(shown);
@@ -75,12 +81,12 @@ function setup(holder, index) {
     apply();
   });
   const follow = () => {
-    const column = followedColumn(holder);
+    const column = holder ? followedColumn(holder) : null;
     if (column === null || column === chosen) return;
     chosen = column;
     apply();
   };
-  tables.add({ holder, follow, apply });
+  tables.add({ table, follow, apply });
   apply();
 }
 
@@ -102,12 +108,24 @@ function watchSizes() {
 }
 
 const followAll = () => {
-  for (const table of tables) if (table.holder.isConnected) table.follow();
+  for (const table of tables) if (table.table.isConnected) table.follow();
 };
 document.addEventListener(VALUES_KEPT, followAll);
 document.addEventListener(CHARACTER_CHANGED, followAll);
 
+// A table written in the text, with a head of one row of single cells.
+const isWritten = (table) =>
+  table.attributes.length === 1 && !table.closest(".table-calculee") && table.tHead?.rows.length === 1
+  && [...table.rows].every((row) => [...row.cells].every((cell) => cell.colSpan === 1 && cell.rowSpan === 1));
+
 onEachPage(() => {
   watchSizes();
-  document.querySelectorAll(".md-typeset .table-calculee").forEach(setup);
+  let index = 0;
+  for (const holder of document.querySelectorAll(".md-typeset .table-calculee")) {
+    const table = holder.querySelector("table");
+    if (table) setup(table, Math.max(0, Number(holder.dataset.cles) || 1), holder, index++);
+  }
+  for (const table of document.querySelectorAll(".md-typeset table.regles-table")) {
+    if (isWritten(table)) setup(table, 1, null, index++);
+  }
 });
