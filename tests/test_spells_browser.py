@@ -706,6 +706,16 @@ def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> No
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
 
 
+@pytest.mark.parametrize("width", [880, 1280])
+def test_the_index_table_fits_a_tablet_and_a_desktop(tab: Callable[..., Tab], width: int) -> None:
+    # Its headers wrap (« Niveaux de / puissance »): unwrapped, they pushed the table 66 px
+    # past an 880 px screen, the last column's sort arrow cut.
+    page = tab(width).open(INDEX)
+    area = page.locator(".md-typeset__scrollwrap", has=page.locator("#table-sorts"))
+    assert area.evaluate("(a) => a.scrollWidth - a.clientWidth") <= 1
+    assert area.get_attribute("role") is None  # not announced as a scroll area
+
+
 @pytest.mark.parametrize("script", [True, False], ids=["script", "sans-script"])
 def test_phone_cards_name_their_fields(
     tab: Callable[..., Tab], spells: list[dict[str, Any]], script: bool
