@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import (
     RULES_RUNTIME,
@@ -403,6 +404,23 @@ def test_the_tray_from_the_keyboard_on_a_desktop(browser: Any, site_url: str) ->
     page.keyboard.press("Escape")
     page.wait_for_function(CLOSED)
     context.close()
+
+
+def test_the_log_is_read_from_chances_without_rolling_again(phone: Any, site_url: str) -> None:
+    page = opened(phone, site_url)
+    roll(page, dice(page, "1d20+5"), 1)
+    roll(page, dice(page, "20d6"), 2)
+    page.keyboard.press("Escape")
+    page.wait_for_function(CLOSED)
+    page.get_by_role("button", name="Chances de 1d20+5").tap()
+    tray = page.locator(TRAY)
+    tray.locator(".graphique-svg").wait_for(timeout=60_000)
+    expect(tray.locator(".de-jets-titre")).to_be_visible()
+    logged = tray.locator(".de-jets").evaluate(ENTRIES)
+    assert [e["n"] for e in logged] == [2, 1]  # every roll, none new
+    assert words_of(logged[1]).startswith("n° 1 1d20+5 : ")
+    stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
+    assert [e["n"] for e in stored["jets"]] == [2, 1]
 
 
 @pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (360, "dark"), (1280, "light")])

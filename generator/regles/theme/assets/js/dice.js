@@ -169,8 +169,9 @@ function rolledExpression(expression, mode) {
 
 // One popover per page, moved to the button that opened it, in one of two parts: the tray of
 // a roll (a tap on the dice) or the law of chances (« Chances » beside it, or a long press on
-// the dice), where a threshold can be given. Over the page, not inserted in the sentence; a
-// tap outside, Escape or « Fermer » closes it.
+// the dice), where a threshold can be given. Under either, the session's earlier rolls: a
+// player reads them back from « Chances » without rolling again. Over the page, not
+// inserted in the sentence; a tap outside, Escape or « Fermer » closes it.
 const POPOVERS = "popover" in HTMLElement.prototype;
 let dicePopover = null;
 
@@ -193,7 +194,7 @@ function popoverFor(trigger) {
     el("p", { class: "de-pop-seuil" }, el("label", { for: "de-pop-seuil" }, "Au moins "), target),
     chart,
   );
-  // The tray: the roll, what can be rolled next, the earlier rolls.
+  // The tray: the roll, what can be rolled next.
   const rollTitle = el("p", { class: "de-jet-titre", id: "de-jet-titre" });
   const current = el("div", { class: "de-jet de-jet-courant", id: "de-jet-courant" });
   const again = el("button", { type: "button", class: "md-button md-button--primary de-action" }, "Relancer");
@@ -218,7 +219,6 @@ function popoverFor(trigger) {
     current,
     el("p", { class: "de-jet-actions" }, again, advantage, disadvantage),
     announce,
-    previous,
   );
   const close = el("button", { type: "button", class: "md-button de-fermer" }, "Fermer");
   const box = el(
@@ -226,6 +226,7 @@ function popoverFor(trigger) {
     { class: "de-pop", role: "dialog", tabindex: "-1", popover: POPOVERS ? "auto" : null, hidden: !POPOVERS },
     chancesPart,
     rollPart,
+    previous,
     close,
   );
   (trigger.closest(".md-typeset") || document.body).append(box);
@@ -361,6 +362,7 @@ function showDicePopover(trigger) {
   state.target.value = "";
   state.chart.replaceChildren();
   state.heading.textContent = `Chances de ${trigger.dataset.de}`;
+  showPrevious(state, readLog(), null);
   placeDicePopover(state);
   state.box.focus({ preventScroll: true });
   fillDicePopover(state);
