@@ -165,7 +165,7 @@ function exportCharacter(character) {
 
 /** The character of an exported file's `text`: { name, values }. Throws an Error with a
  * French message that names the file and what is wrong. */
-export function readCharacterFile(text, file) {
+function readCharacterFile(text, file) {
   const data = parsedOr(text, undefined);
   if (data === undefined) throw new Error(`« ${file} » n’est pas un fichier JSON lisible.`);
   if (!data || typeof data !== "object" || Array.isArray(data) || data.format !== FORMAT) {
@@ -201,12 +201,10 @@ async function importCharacter() {
   if (!file) return "";
   const nothing = "Rien n’a été importé.";
   if (file.size > MAX_FILE_BYTES) return `« ${file.name} » pèse ${Math.round(file.size / 1000)} ko : trop pour un personnage. ${nothing}`;
+  let text;
+  try { text = await file.text(); } catch { return `« ${file.name} » est illisible. ${nothing}`; }
   let read;
-  try {
-    read = readCharacterFile(await file.text(), file.name);
-  } catch (error) {
-    return `${error.message || `« ${file.name} » est illisible.`} ${nothing}`;
-  }
+  try { read = readCharacterFile(text, file.name); } catch (error) { return `${error.message} ${nothing}`; }
   const store = readCharacters();
   if (store.unavailable) return REFUSED;
   const name = freeName(read.name, (candidate) => findCharacter(store, candidate), MAX_NAME);
@@ -231,8 +229,8 @@ const askCharacterName = (title, initial, store) =>
     },
   });
 
-/** The dialog that switches, makes, renames, exports, imports and clears characters. Resolves with
- * a French message to show when something failed, or "". */
+/** The dialog that switches, makes, renames, exports, imports and clears characters.
+ * Resolves with a French message to show when something failed, or "". */
 export async function manageCharacters() {
   const store = readCharacters();
   if (store.unavailable) return REFUSED;

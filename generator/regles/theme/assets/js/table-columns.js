@@ -108,7 +108,7 @@ function watchSizes() {
 }
 
 const followAll = () => {
-  for (const table of tables) if (table.table.isConnected) table.follow();
+  for (const entry of tables) if (entry.table.isConnected) entry.follow();
 };
 document.addEventListener(VALUES_KEPT, followAll);
 document.addEventListener(CHARACTER_CHANGED, followAll);
