@@ -423,6 +423,25 @@ def test_the_log_is_read_from_chances_without_rolling_again(phone: Any, site_url
     assert [e["n"] for e in stored["jets"]] == [2, 1]
 
 
+def test_the_chances_stay_on_the_screen_with_their_table_open(phone: Any, site_url: str) -> None:
+    page = opened(phone, site_url)
+    page.get_by_role("button", name="Chances de 20d6").tap()
+    tray = page.locator(TRAY)
+    tray.locator(".graphique-svg").wait_for(timeout=60_000)
+    tray.locator("summary", has_text="Tableau des chances").tap()
+    grid = tray.locator("table.calculateur-table")
+    # A table still (not a phone's cards): its header names the columns, kept in view.
+    expect(grid.locator("thead th").first).to_be_visible()
+    assert grid.evaluate("(t) => getComputedStyle(t).display") == "table"
+    # The popover grew in place: placed again, whole on the screen, « Fermer » in reach.
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.de-pop').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    tray.get_by_role("button", name="Fermer").tap()
+    page.wait_for_function(CLOSED)
+
+
 @pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (360, "dark"), (1280, "light")])
 def test_axe_finds_nothing_in_the_open_tray(
     browser: Any, site_url: str, width: int, scheme: str

@@ -251,6 +251,9 @@ function popoverFor(trigger) {
     timer: null,
   };
   const state = dicePopover;
+  // Grown or shrunk in place (its table of chances opened, a chart drawn, a roll logged):
+  // placed again, so that its end and « Fermer » stay on the screen.
+  if ("ResizeObserver" in window) new ResizeObserver(() => placeDicePopover(state)).observe(box);
   close.addEventListener("click", () => hideDicePopover());
   again.addEventListener("click", () => state.owner && rollDice(state.owner, ""));
   advantage.addEventListener("click", () => state.owner && rollDice(state.owner, "advantage"));
