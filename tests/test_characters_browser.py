@@ -167,6 +167,21 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     assert [c["name"] for c in kept(page)["characters"]] == ["Brunehilde"]
 
 
+def test_a_first_characters_name_is_typed_over_the_one_offered(phone: Any, site_url: str) -> None:
+    page = phone
+    page.goto(site_url + WOUNDS)
+    wounds = ready_form(page, "blessure")
+    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = page.get_by_role("dialog", name="Personnages")
+    field = dialog.get_by_label("Nom du nouveau personnage")
+    expect(field).to_have_value("Mon personnage")  # offered, not a hint
+    field.tap()
+    page.keyboard.type("Aldric")  # it was glued on: « Mon personnageAldric »
+    dialog.get_by_role("button", name="Utiliser").tap()
+    expect(note(wounds)).to_contain_text("Valeurs de Aldric,")
+    assert kept(page)["current"] == "Aldric"
+
+
 def import_file(page: Any, form: Any, name: str, content: bytes) -> None:
     """« Personnages… », « Importer… », and the file `name` holding `content` is picked."""
     note(form).get_by_role("button", name="Personnages…").tap()

@@ -116,9 +116,10 @@ def test_a_wide_table_of_the_text_shows_its_first_column_and_one_chosen(
     assert shown_headers(table)[0] == "Niveau"
     assert area.evaluate("(a) => a.scrollWidth <= a.clientWidth + 1")
 
-    # On paper, every column.
+    # On paper, every column, and no choice to make.
     page.emulate_media(media="print")
     assert shown_headers(table) == WRITTEN
+    expect(picker).to_be_hidden()
 
 
 def test_tables_of_short_columns_fit_a_phone_whole(phone: Any, site_url: str) -> None:

@@ -242,7 +242,8 @@ export async function manageCharacters() {
   const fresh = el("input", { type: "radio", name: "personnage-choix", id: "personnage-choix-nouveau", value: "", checked: !current });
   const freshName = el("input", { type: "text", id: "personnage-dialogue-nouveau", maxlength: String(MAX_NAME), autocomplete: "off",
     placeholder: "ex. : Aldric", "aria-label": "Nom du nouveau personnage", value: store.characters.length ? "" : firstName() });
-  freshName.addEventListener("focus", () => { fresh.checked = true; });
+  // The name it holds at first (the last list's) is selected: what the reader types replaces it.
+  freshName.addEventListener("focus", () => { fresh.checked = true; freshName.select(); });
   const chosen = () => {
     const radio = [...choices.map((c) => c.querySelector("input")), fresh].find((r) => r.checked);
     return radio && radio.value ? findCharacter(store, radio.value) : null;
