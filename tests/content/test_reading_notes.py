@@ -5,6 +5,7 @@ content, not of the generator: when the owner corrects a source, its line goes."
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -68,3 +69,26 @@ def test_the_page_is_marked_as_added_and_out_of_the_nav() -> None:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     not_in_nav = config.split("not_in_nav: |", 1)[1].split("\n\n", 1)[0]
     assert "/notes-de-lecture.md" in not_in_nav
+
+
+# Each code of the notes' tables shown on the screen: its text, and on how many lines it is.
+CODE_LINES = """() => [...document.querySelectorAll("article table code")]
+    .filter((code) => code.offsetParent)
+    .map((code) => [code.textContent, code.getClientRects().length])"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_notes_tables_break_file_names_where_words_break(
+    browser: Any, site_url: str
+) -> None:
+    # Too wide for a phone, they show fewer columns; their code is never cut mid-word
+    # (« pmt/ep / ees- / et- / pmt.m / d »): at most a line per part between « / » and « - ».
+    context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True)
+    page = context.new_page()
+    page.goto(site_url + "notes-de-lecture/")
+    page.locator(".table-colonne-choix:not([hidden])").first.wait_for()
+    shown = page.evaluate(CODE_LINES)
+    assert shown
+    for text, lines in shown:
+        assert lines <= len(re.findall(r"[^/\s-]+[/\s-]*", text)), (text, lines)
+    context.close()
