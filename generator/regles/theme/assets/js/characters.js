@@ -265,9 +265,10 @@ export async function manageCharacters() {
     buttons: [
       { value: "utiliser", label: "Utiliser", main: true },
       ...(store.characters.length
-        ? [{ value: "renommer", label: "Renommer" }, { value: "exporter", label: "Exporter" }, { value: "effacer", label: "Effacer", danger: true }]
+        ? [{ value: "renommer", label: "Renommer" }, { value: "exporter", label: "Exporter" }]
         : []),
       { value: "importer", label: "Importer…" },
+      ...(store.characters.length ? [{ value: "effacer", label: "Effacer", danger: true }] : []),
       { value: "annuler", label: "Fermer" },
     ],
     check: (value) => {
