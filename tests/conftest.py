@@ -390,6 +390,16 @@ def lean_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
         del browser.new_context
 
 
+@pytest.fixture
+def phone_page(browser: Any) -> Iterator[Any]:
+    """A page of a 360×800 phone with touch, in a context of its own."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
+    )
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     executable = chromium_path()

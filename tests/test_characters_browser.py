@@ -6,7 +6,6 @@ characters are switched, renamed, exported, imported and cleared from any calcul
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.python]
 RULES = rules_of_test_site()
 WOUNDS = "jeu/degats-et-soins/"  # « blessure » then « soins »: both name hp and hp_max alike
 LOAD = "maison/poids-transportable/"  # « charge »: its armour starts from a worked example
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
-    )
-    yield context.new_page()
-    context.close()
 
 
 def ready_form(page: Any, calc_id: str) -> Any:
@@ -64,8 +54,16 @@ def note(form: Any) -> Any:
     return form.locator(".calculateur-personnage")
 
 
-def test_a_value_typed_once_is_there_on_every_page_and_reload(phone: Any, site_url: str) -> None:
-    page = phone
+def characters_dialog(page: Any, form: Any) -> Any:
+    """« Personnages… » of `form` tapped: the dialog it opens."""
+    note(form).get_by_role("button", name="Personnages…").tap()
+    return page.get_by_role("dialog", name="Personnages")
+
+
+def test_a_value_typed_once_is_there_on_every_page_and_reload(
+    phone_page: Any, site_url: str
+) -> None:
+    page = phone_page
     page.goto(site_url + WOUNDS)
     wounds = ready_form(page, "blessure")
     expect(note(wounds)).to_contain_text("Exemple des règles")
@@ -102,8 +100,8 @@ def test_a_value_typed_once_is_there_on_every_page_and_reload(phone: Any, site_u
     expect(ready_form(page, "charge").locator("input[name='strength']")).to_have_value("14")
 
 
-def test_the_worked_example_is_said_and_can_be_left(phone: Any, site_url: str) -> None:
-    page = phone
+def test_the_worked_example_is_said_and_can_be_left(phone_page: Any, site_url: str) -> None:
+    page = phone_page
     page.goto(site_url + LOAD)
     load = ready_form(page, "charge")
     expect(note(load)).to_contain_text("Exemple des règles")
@@ -116,15 +114,16 @@ def test_the_worked_example_is_said_and_can_be_left(phone: Any, site_url: str) -
     assert kept(page)["characters"][0]["values"]["charge.items"] == []
 
 
-def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_url: str) -> None:
-    page = phone
+def test_characters_are_switched_renamed_exported_and_cleared(
+    phone_page: Any, site_url: str
+) -> None:
+    page = phone_page
     page.goto(site_url + WOUNDS)
     wounds = ready_form(page, "blessure")
     type_into(page, wounds.locator("input[name='hp']"), "9")
 
     # A second character: the forms take its values (none yet: the defaults).
-    note(wounds).get_by_role("button", name="Personnages…").tap()
-    dialog = page.get_by_role("dialog", name="Personnages")
+    dialog = characters_dialog(page, wounds)
     dialog.get_by_label("Nom du nouveau personnage").tap()
     page.keyboard.type("Brunehilde")
     dialog.get_by_role("button", name="Utiliser").tap()
@@ -133,13 +132,13 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     type_into(page, wounds.locator("input[name='hp']"), "4")
 
     # Back to the first one: its value.
-    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = characters_dialog(page, wounds)
     dialog.get_by_text("Mon personnage").tap()
     dialog.get_by_role("button", name="Utiliser").tap()
     expect(wounds.locator("input[name='hp']")).to_have_value("9")
 
     # Renamed.
-    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = characters_dialog(page, wounds)
     dialog.get_by_role("button", name="Renommer").tap()
     rename = page.get_by_role("dialog", name="Renommer « Mon personnage »")
     # The name has the focus, selected: what the reader types replaces it.
@@ -149,7 +148,7 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     expect(note(wounds)).to_contain_text("Valeurs de Aldric")
 
     # Exported: a file of its values.
-    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = characters_dialog(page, wounds)
     with page.expect_download() as download:
         dialog.get_by_role("button", name="Exporter").tap()
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
@@ -157,7 +156,7 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     assert exported["nom"] == "Aldric" and exported["valeurs"]["hp"] == "9"
 
     # Cleared: Brunehilde is used, and Aldric is gone from the browser.
-    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = characters_dialog(page, wounds)
     dialog.get_by_role("button", name="Effacer").tap()
     page.get_by_role("dialog", name="Effacer « Aldric » ?").get_by_role(
         "button", name="Effacer"
@@ -167,12 +166,13 @@ def test_characters_are_switched_renamed_exported_and_cleared(phone: Any, site_u
     assert [c["name"] for c in kept(page)["characters"]] == ["Brunehilde"]
 
 
-def test_a_first_characters_name_is_typed_over_the_one_offered(phone: Any, site_url: str) -> None:
-    page = phone
+def test_a_first_characters_name_is_typed_over_the_one_offered(
+    phone_page: Any, site_url: str
+) -> None:
+    page = phone_page
     page.goto(site_url + WOUNDS)
     wounds = ready_form(page, "blessure")
-    note(wounds).get_by_role("button", name="Personnages…").tap()
-    dialog = page.get_by_role("dialog", name="Personnages")
+    dialog = characters_dialog(page, wounds)
     field = dialog.get_by_label("Nom du nouveau personnage")
     expect(field).to_have_value("Mon personnage")  # offered, not a hint
     field.tap()
@@ -184,8 +184,7 @@ def test_a_first_characters_name_is_typed_over_the_one_offered(phone: Any, site_
 
 def import_file(page: Any, form: Any, name: str, content: bytes) -> None:
     """« Personnages… », « Importer… », and the file `name` holding `content` is picked."""
-    note(form).get_by_role("button", name="Personnages…").tap()
-    dialog = page.get_by_role("dialog", name="Personnages")
+    dialog = characters_dialog(page, form)
     with page.expect_file_chooser() as chooser:
         dialog.get_by_role("button", name="Importer…").tap()
     chooser.value.set_files(
@@ -193,14 +192,14 @@ def import_file(page: Any, form: Any, name: str, content: bytes) -> None:
     )
 
 
-def test_an_exported_character_comes_back_as_a_new_one(phone: Any, site_url: str) -> None:
-    page = phone
+def test_an_exported_character_comes_back_as_a_new_one(phone_page: Any, site_url: str) -> None:
+    page = phone_page
     page.goto(site_url + WOUNDS)
     wounds = ready_form(page, "blessure")
     type_into(page, wounds.locator("input[name='hp']"), "9")
-    note(wounds).get_by_role("button", name="Personnages…").tap()
+    dialog = characters_dialog(page, wounds)
     with page.expect_download() as download:
-        page.get_by_role("dialog", name="Personnages").get_by_role("button", name="Exporter").tap()
+        dialog.get_by_role("button", name="Exporter").tap()
     exported = Path(download.value.path()).read_bytes()
     type_into(page, wounds.locator("input[name='hp']"), "3")
 
@@ -229,8 +228,8 @@ def test_an_exported_character_comes_back_as_a_new_one(phone: Any, site_url: str
     expect(note(wounds)).to_contain_text("Valeurs de Mon personnage (2)")
 
 
-def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> None:
-    page = phone
+def test_a_damaged_store_is_set_aside_not_lost(phone_page: Any, site_url: str) -> None:
+    page = phone_page
     page.goto(site_url + WOUNDS)
     store(page, CHARACTERS_KEY, "{pas du json")
     page.reload()
@@ -244,9 +243,11 @@ def test_a_damaged_store_is_set_aside_not_lost(phone: Any, site_url: str) -> Non
     assert aside == ["{pas du json"]
 
 
-def test_a_first_character_is_the_one_of_the_readers_last_list(phone: Any, site_url: str) -> None:
+def test_a_first_character_is_the_one_of_the_readers_last_list(
+    phone_page: Any, site_url: str
+) -> None:
     # A reader who keeps a list of spells for « Aldric, magicien » types for Aldric.
-    page = phone
+    page = phone_page
     page.goto(site_url + WOUNDS)
     lists = [{"name": "Aldric, magicien", "sorts": []}]
     store(page, LISTS_KEY, json.dumps({"version": 1, "last": "Aldric, magicien", "lists": lists}))

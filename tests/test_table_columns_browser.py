@@ -6,7 +6,6 @@ Where a table fits, it is whole and offers no choice."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,15 +25,6 @@ TABLE = rules_of_test_site().table("limites_charge")
 START = int(str(STRENGTH.default))  # the Force the form starts from
 
 
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
-    )
-    yield context.new_page()
-    context.close()
-
-
 def shown_headers(holder: Any) -> list[str]:
     return [h.inner_text().strip() for h in holder.locator("th").all() if h.is_visible()]
 
@@ -44,8 +34,8 @@ def column_of(score: int) -> str:
     return TABLE.headers[TABLE.follows.columns[score]]
 
 
-def test_a_wide_table_shows_the_column_of_the_readers_force(phone: Any, site_url: str) -> None:
-    page = phone
+def test_a_wide_table_shows_the_column_of_the_readers_force(phone_page: Any, site_url: str) -> None:
+    page = phone_page
     page.goto(site_url + PAGE)
     holder = page.locator(".table-calculee").first
     holder.scroll_into_view_if_needed()
@@ -98,9 +88,9 @@ def written_table(page: Any) -> Any:
 
 
 def test_a_wide_table_of_the_text_shows_its_first_column_and_one_chosen(
-    phone: Any, site_url: str
+    phone_page: Any, site_url: str
 ) -> None:
-    page = phone
+    page = phone_page
     page.goto(site_url + PAGE)
     table = written_table(page)
     area = page.locator(".md-typeset__scrollwrap", has=table)
@@ -122,9 +112,9 @@ def test_a_wide_table_of_the_text_shows_its_first_column_and_one_chosen(
     expect(picker).to_be_hidden()
 
 
-def test_tables_of_short_columns_fit_a_phone_whole(phone: Any, site_url: str) -> None:
+def test_tables_of_short_columns_fit_a_phone_whole(phone_page: Any, site_url: str) -> None:
     # Material's cell padding pushed them past a 360 px screen; they are whole, unscrolled.
-    page = phone
+    page = phone_page
     page.goto(site_url + FITTING_PAGE)
     areas = page.locator("article .md-typeset__scrollwrap")
     assert areas.count() >= 2
