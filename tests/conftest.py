@@ -348,6 +348,26 @@ def is_the_marked_document(page: Any) -> bool:
     return page.evaluate("window.__sameDocument") is True
 
 
+def wait_for_still_scroll(page: Any, frames: int = 10) -> None:
+    """Waits until the page has not scrolled for `frames` frames in a row: after instant
+    navigation back, Material restores the scroll position it left, and a tap made while
+    the page moves lands elsewhere."""
+    page.evaluate(
+        """(frames) => new Promise((done) => {
+            let y = scrollY;
+            let still = 0;
+            const tick = () => {
+                still = scrollY === y ? still + 1 : 0;
+                y = scrollY;
+                if (still >= frames) done(true);
+                else requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+        })""",
+        frames,
+    )
+
+
 def wait_for_page(page: Any, path: str) -> None:
     """Waits for an address ending in `path`, whatever its fragment: Material's
     navigation.tracking writes the section in view into the address, so a page that goes

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.conftest import (
@@ -21,6 +22,7 @@ from tests.conftest import (
     mark_the_document,
     wait_for_page,
     wait_for_python,
+    wait_for_still_scroll,
 )
 from tests.test_axe_browser import axe_on_parts, axe_source
 
@@ -93,7 +95,12 @@ def roll(page: Any, button: Any, number: int) -> list[dict[str, Any]]:
         page.wait_for_function(CLOSED)
     button.tap()
     tray = page.locator(TRAY)
-    tray.locator(f".de-jet-courant[data-n='{number}']").wait_for(timeout=60_000)
+    try:
+        tray.locator(f".de-jet-courant[data-n='{number}']").wait_for(timeout=60_000)
+    except PlaywrightError:
+        # What the reader would see instead: the tray's words (an error?), the address.
+        shown = tray.inner_text(timeout=1_000) if tray.count() == 1 else f"{tray.count()} plateaux"
+        pytest.fail(f"pas de jet n° {number} : {shown!r} sur {page.url}")
     entries: list[dict[str, Any]] = tray.evaluate(ENTRIES)
     return entries
 
@@ -289,6 +296,7 @@ def test_the_log_outlives_instant_navigation_and_a_reload(phone: Any, site_url: 
     wait_for_page(page, f"/{PAGE}")
     badge(page, "20d6").wait_for(state="attached")
     assert is_the_marked_document(page)  # instant navigation, no reload
+    wait_for_still_scroll(page)  # where it was left: Material scrolls back there
     entries = roll(page, dice(page, "20d6"), 2)
     assert [e["n"] for e in entries] == [2, 1]
     assert words_of(entries[1]).startswith("n° 1 1d20+5 : ")
