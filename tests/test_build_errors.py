@@ -29,6 +29,9 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> str:
         ("liste.md:5", "sur une page sans calculateur"),
         ("liste.md:8", "rien n’est attendu après « calculateurs »"),
         ("accueil.md:5", "rien n’est attendu après « accueil », ses liens viennent de la nav"),
+        ("script.md:5", "script dans la page : le site ne lance que les scripts qu’il déclare"),
+        ("script.md:7", "attribut « onclick » : du code dans une balise ne tourne jamais"),
+        ("script.md:9", "adresse « javascript: » : elle ne tourne jamais sur ce site"),
     ],
 )
 def test_each_problem_is_named_with_file_and_line(output: str, place: str, words: str) -> None:
@@ -37,5 +40,5 @@ def test_each_problem_is_named_with_file_and_line(output: str, place: str, words
 
 
 def test_all_problems_are_reported_together(output: str) -> None:
-    assert "10 erreur(s) dans les sources" in output
+    assert "13 erreur(s) dans les sources" in output
     assert "Traceback" not in output

@@ -211,6 +211,17 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
         ),
         (
             {
+                "spells": {
+                    "export": "e",
+                    "folder": "s",
+                    "section": "S",
+                    "words": {"group": {"one": "culte", "many": '<img src=x onerror="1">'}},
+                }
+            },
+            "« words.group » : « <img src=x onerror=\"1\"> » contient < >",
+        ),
+        (
+            {
                 "systems": {"jeu": "Jeu"},
                 "spells": {"export": "e", "folder": "s", "section": "S", "linked_from": ["regles"]},
             },

@@ -93,6 +93,13 @@ def test_the_export_summary_speaks_the_game_s_words() -> None:
         ({"entry": {"one": "prière", "many": "prières", "gender": "n"}}, "genre « n »"),
         ({"entry": {"one": "prière", "many": "prières", "genre": "f"}}, "« genre » inconnu"),
         ({"entry": {"one": " ", "many": "prières"}}, "non vides"),
+        # Markup: a word is written as it is into pages, sentences and scripts.
+        (
+            {"entry": {"one": "prière<script>", "many": "prières"}},
+            "« words.entry » : « prière<script> » contient < > : un mot du jeu est du texte",
+        ),
+        ({"list": {"one": "liste", "many": "listes *secrètes*"}}, "contient \\*"),
+        ({"group": {"one": "culte & rite", "many": "cultes"}}, "contient &"),
     ],
 )
 def test_words_a_site_gets_wrong_get_a_french_message(data: object, said: str) -> None:

@@ -390,6 +390,9 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     spells = OptionalSpells()  # one database, as `databases:` with one entry
     glossaries = Glossaries()
     old_paths = OldPaths()
+    # The pages allowed to run the scripts they write (paths in the docs folder): a script
+    # in any other page is a build error, and the pages' security policy allows no other.
+    pages_with_scripts = c.ListOfItems(c.Type(str), default=[])
     # The rules package's folder; without one, the site has the generic calculators alone.
     calculators = c.Dir(exists=False, default="calculators")
     search = c.SubConfig(SearchConfig)

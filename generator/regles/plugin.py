@@ -3,10 +3,12 @@ and the generator's theme into MkDocs' settings; it does nothing of its own beyo
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from markupsafe import escape
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -46,18 +48,43 @@ MATERIAL_FAVICON = "assets/images/favicon.png"
 MATERIAL_FONT = {"text": "Roboto", "code": "Roboto Mono"}
 
 
+# What mkdocs.yml says in words, which MkDocs' templates print as HTML: the site's text.
+TEXT_SETTINGS = ("site_name", "site_description", "site_author")
+
+
+def titles_as_html(nav: list[Any]) -> list[Any]:
+    """`nav:` with every title escaped: MkDocs takes a title as HTML (a page's title from its
+    heading is, entities and all), and a title written in mkdocs.yml, or made from a
+    database's export, is text."""
+    escaped: list[Any] = []
+    for item in nav:
+        if isinstance(item, dict):
+            item = {
+                escape(title): titles_as_html(value) if isinstance(value, list) else value
+                for title, value in item.items()
+            }
+        escaped.append(item)
+    return escaped
+
+
+def title_text(title: str) -> str:
+    """A title as MkDocs gives it (HTML, `titles_as_html`), as a reader reads it."""
+    return html.unescape(str(title))
+
+
 def nav_as_written(items: list[Any]) -> list[object]:
     """MkDocs' nav (sections, pages, links) as `nav:` is written in mkdocs.yml: `{title:
-    page}`, `{title: [...]}`, `{title: url}`, a page's path alone when it has no title yet."""
+    page}`, `{title: [...]}`, `{title: url}`, a page's path alone when it has no title yet.
+    Titles are text."""
     written: list[object] = []
     for item in items:
         if isinstance(item, Section):
-            written.append({item.title: nav_as_written(item.children)})
+            written.append({title_text(item.title): nav_as_written(item.children)})
         elif isinstance(item, Link):
-            written.append({item.title: item.url})
+            written.append({title_text(item.title): item.url})
         elif isinstance(item, Page):
             uri = item.file.src_uri
-            written.append({item.title: uri} if item.title else uri)
+            written.append({title_text(item.title): uri} if item.title else uri)
     return written
 
 
@@ -93,6 +120,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             if folder is not None and str(folder) not in map(str, config.watch):
                 config.watch.append(str(folder))
         self.build.extend_nav(config.nav)
+        if config.nav is not None:
+            config.nav = titles_as_html(config.nav)
+        for key in TEXT_SETTINGS:
+            if config[key]:
+                config[key] = escape(config[key])
         return config
 
     def _add_theme(self, config: MkDocsConfig) -> tuple[list[str], list[str]]:
@@ -168,6 +200,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             databases=databases,
             glossaries=dict(options.glossaries),
             old_paths=dict(options.old_paths),
+            pages_with_scripts=frozenset(options.pages_with_scripts),
             synonyms=dict(options.search.synonyms),
             calculators=Path(options.calculators),
             node_modules=node_modules,
@@ -279,7 +312,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     ) -> str | None:
         if not self.config.enabled:
             return html
-        title = page.title or config.site_name
+        title = title_text(page.title or config.site_name)
         uri, destination = page.file.src_uri, page.file.dest_uri
         return self._run(
             self._build().page_html, uri, destination, html, title, searched=searched(page.meta)
@@ -288,7 +321,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         if not self.config.enabled:
             return output
-        return self._build().page_document(output, page.content, page.file.src_uri)
+        return self._run(self._build().page_document, output, page.content, page.file.src_uri)
 
     # The theme's own pages (404.html): the same French spacing as the others.
     def on_post_template(
@@ -296,7 +329,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     ) -> str | None:
         if not self.config.enabled or not template_name.endswith(".html"):
             return output_content
-        return self._build().template_document(output_content)
+        return self._run(self._build().template_document, output_content, template_name)
 
     # Every page converted, none written yet ------------------------------------------------
 

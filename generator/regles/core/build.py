@@ -221,7 +221,10 @@ class SiteBuild:
     def _source_checks(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
         if job.site is None:
             return page, []
-        return page, checks.check_source(page, job.file, job.site)
+        problems = checks.check_source(page, job.file, job.site)
+        if job.file not in self.settings.pages_with_scripts:
+            problems += checks.check_scripts(page, job.file)
+        return page, problems
 
     def _directives(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
         """Each directive block replaced by what the feature of its kind renders."""
@@ -311,9 +314,10 @@ class SiteBuild:
     def _spaced_document(self, document: str, job: DocumentJob) -> str:
         return spaced_around(document, job.content)
 
-    def template_document(self, document: str) -> str:
-        """A page the theme makes without content (the error page): French spacing."""
-        return french_spacing(document)
+    def template_document(self, document: str, name: str) -> str:
+        """A page the theme makes without content (the error page, `name` its template):
+        the same passes as a page's document, French spacing and the security policy."""
+        return self.page_document(document, None, name)
 
     # After every page is written -----------------------------------------------------------
 

@@ -35,6 +35,7 @@ __all__ = [
     "check_nav",
     "check_page_ids",
     "check_raw_html",
+    "check_scripts",
     "check_source",
     "check_tables",
     "close_match",
@@ -325,6 +326,44 @@ def _markdown_in_raw_block(
                 )
             ]
     return []
+
+
+# Code a page's HTML would run: a script element, an event attribute (onclick=…), a
+# javascript: address. Found in the page with its code blanked out.
+SCRIPT_TAG = re.compile(r"<script\b", re.IGNORECASE)
+EVENT_ATTRIBUTE = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
+SCRIPT_ADDRESS = re.compile(
+    r"""(?:href|src|action)\s*=\s*["']?\s*javascript:|\]\(\s*<?javascript:""", re.IGNORECASE
+)
+PAGE_SCRIPTS_SETTING = "pages_with_scripts"
+
+
+def check_scripts(page: PageText, file: str) -> list[Problem]:
+    """Code written into a page: the site runs none that it does not declare. A page that
+    needs a script is named under `pages_with_scripts`; an event attribute or a
+    javascript: address never runs (the pages' security policy refuses them)."""
+    problems = []
+    for number, line in enumerate(_scannable(page).split("\n"), start=1):
+        if SCRIPT_TAG.search(line):
+            message = (
+                "script dans la page : le site ne lance que les scripts qu’il déclare ; "
+                f"nommez cette page sous « {PAGE_SCRIPTS_SETTING} » du greffon regles si ce "
+                "script doit tourner, sinon retirez-le"
+            )
+        elif found := EVENT_ATTRIBUTE.search(line):
+            message = (
+                f"attribut « {found.group(1)} » : du code dans une balise ne tourne jamais "
+                "sur ce site (sa politique de sécurité le refuse) ; retirez-le"
+            )
+        elif SCRIPT_ADDRESS.search(line):
+            message = (
+                "adresse « javascript: » : elle ne tourne jamais sur ce site (sa politique de "
+                "sécurité la refuse) ; retirez-la"
+            )
+        else:
+            continue
+        problems.append(Problem(file, number, "error", Kind.PAGE_SCRIPT, message))
+    return problems
 
 
 DELIMITER_ROW = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")

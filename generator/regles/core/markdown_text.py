@@ -7,6 +7,7 @@ that they all agree on what is code and none of them looks for fences again.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ __all__ = [
     "Heading",
     "LineKind",
     "PageText",
+    "markdown_text",
     "segment",
     "sub_outside_protected",
 ]
@@ -216,6 +218,17 @@ def segment(text: str, *, front_matter: bool = False) -> PageText:
         if directive:
             directives.append(DirectiveFence(directive.group(1), directive.group(2), fence))
     return PageText(tuple(lines), tuple(kinds), tuple(fences), tuple(directives))
+
+
+# What Markdown would read as markup inside a line: emphasis, code, links, attribute lists,
+# a heading's closing hashes; raw HTML and entities are escaped apart.
+MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]#])")
+
+
+def markdown_text(text: str) -> str:
+    """`text` (a name from an export, a title from the settings) written into a line of
+    Markdown so that the page shows it as written, never as markup."""
+    return html.escape(MARKDOWN_SPECIALS.sub(r"\\\1", text), quote=False)
 
 
 def plain_heading_text(raw: str) -> str:

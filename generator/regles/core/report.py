@@ -35,6 +35,7 @@ class Kind(StrEnum):
     MALFORMED_DIRECTIVE = "bloc-mal-forme"
     MALFORMED_HTML = "html-mal-forme"
     RAW_MARKDOWN_IN_HTML = "html-markdown-brut"
+    PAGE_SCRIPT = "script-dans-la-page"  # code in a page the site does not declare
     MALFORMED_TABLE = "tableau-mal-forme"
     HEADING_SKIP = "titre-saute-un-niveau"  # h1 → h4: the outline has a hole
     # Anchors, links and references

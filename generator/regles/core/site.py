@@ -41,6 +41,8 @@ class Settings:
     databases: Sequence[SpellSettings] = ()  # spells, prayers, a bestiary…
     glossaries: Mapping[str, str] = field(default_factory=dict)  # system folder → its page
     old_paths: Mapping[str, str] = field(default_factory=dict)  # /old/site/path/ → a page
+    # The pages whose scripts run (features/assets/csp.py): in any other, a script is an error.
+    pages_with_scripts: frozenset[str] = frozenset()
     # The game's words a reader types for others (`search: synonyms:`): both ways.
     synonyms: Mapping[str, Sequence[str]] = field(default_factory=dict)
     calculators: Path = Path("calculators")  # the rules package's folder (may not exist)

@@ -148,6 +148,9 @@ class Stages:
         self.emitters: Registry[Emitter] = Registry()
         # What the theme's templates read, by name (`regles_app`, `regles_search_words`).
         self.template_globals: dict[str, object] = {}
+        # The inline scripts a feature writes into pages (their text, as written): the only
+        # ones, with the theme's and the declared pages', that the pages' policy allows.
+        self.inline_scripts: set[str] = set()
         # Paths in the site (a folder ends with "/") that the offline copy downloads after
         # the text: a heavy runtime that only some pages use (the calculators' Python).
         self.offline_later: list[str] = []

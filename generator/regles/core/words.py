@@ -56,6 +56,11 @@ ASPIRATED_H = frozenset(
 )
 
 
+# Characters that are markup in the pages' Markdown or HTML: a word of the game is only text,
+# and the generator writes it into hundreds of sentences, pages and scripts as it is.
+MARKUP = frozenset("<>&*_`[]\\|#{}")
+
+
 def _bare(word: str) -> str:
     return "".join(
         c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c)
@@ -92,6 +97,13 @@ class Noun:
             raise ValueError(f"genre « {self.gender} » : « m » ou « f » attendu")
         if not self.one.strip() or not self.many.strip():
             raise ValueError("un nom a un singulier et un pluriel, non vides")
+        for form in (self.one, self.many):
+            signs = sorted(MARKUP.intersection(form))
+            if signs:
+                raise ValueError(
+                    f"« {form} » contient {' '.join(signs)} : un mot du jeu est du texte, "
+                    "sans balise ni signe de mise en forme"
+                )
 
     @property
     def feminine(self) -> bool:

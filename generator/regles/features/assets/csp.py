@@ -1,34 +1,70 @@
-"""Content-Security-Policy for the built pages: 'self' only, plus the hashes of inline scripts."""
+"""Content-Security-Policy for the built pages: 'self' only, plus the hashes of the inline
+scripts the site is made of, each computed from its source (a template of the theme, the
+generator's own markup, a page the site names), never from what the built pages contain.
+
+A page then runs no script that a source did not write: a name from an export that slipped
+markup into a page, or a script pasted into a page without the site declaring it, does not
+run, and the build says where it is (`ScriptPolicy.unknown`)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["add_policy", "inline_script_hashes", "policy"]
+__all__ = [
+    "ScriptPolicy",
+    "inline_scripts",
+    "policy",
+    "script_hash",
+    "template_scripts",
+]
 
-# Executable inline scripts only: JSON data blocks (Material's __config) are not run.
+# A script element written in the page (no src), as the HTML parser reads it: its body ends
+# at the first "</script".
 INLINE_SCRIPT = re.compile(
-    r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/(?:ld\+)?json\")[^>]*>(.*?)</script>",
-    re.DOTALL,
+    r"<script\b(?![^>]*\bsrc\s*=)([^>]*)>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE
 )
+# Data blocks (Material's __config) are not run.
+DATA_TYPE = re.compile(r"""\btype\s*=\s*["']?application/(?:ld\+)?json""", re.IGNORECASE)
+# A template's script that Jinja fills in differs from page to page: no hash of its source.
+JINJA = re.compile(r"\{[{%#]")
 HEAD_START = re.compile(r"<head[^>]*>\s*(?:<meta charset=[^>]*>)?", re.IGNORECASE)
 POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*')
 
 
-def inline_script_hashes(html: str) -> set[str]:
+def inline_scripts(html: str) -> Iterator[str]:
+    """The bodies of the scripts that `html` writes inline and a browser would run."""
+    for match in INLINE_SCRIPT.finditer(html):
+        if not DATA_TYPE.search(match.group(1)):
+            yield match.group(2)
+
+
+def template_scripts(theme_dirs: Sequence[Path]) -> set[str]:
+    """The inline scripts of the theme's templates, as Jinja writes them: the templates that
+    are used (the first folder that has a name wins, as Jinja's loader looks), and of those
+    the scripts with no Jinja inside, which every page gets as written."""
+    used: dict[str, Path] = {}
+    for folder in theme_dirs:
+        for template in folder.rglob("*.html"):
+            used.setdefault(template.relative_to(folder).as_posix(), template)
     return {
-        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
-        for body in INLINE_SCRIPT.findall(html)
+        body
+        for template in used.values()
+        for body in inline_scripts(template.read_text(encoding="utf-8", errors="replace"))
+        if not JINJA.search(body)
     }
 
 
+def script_hash(body: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+
+
 def policy(hashes: Iterable[str]) -> str:
-    """As strict as Material and Pyodide allow: no other origin, no eval, no inline code
-    but Material's own small scripts, named by hash; WebAssembly may compile."""
+    """As strict as Material and Pyodide allow: no other origin, no eval, no inline code but
+    the scripts named by hash; WebAssembly may compile."""
     scripts = " ".join(["'self'", "'wasm-unsafe-eval'", *sorted(hashes)])
     return "; ".join(
         [
@@ -48,19 +84,20 @@ def policy(hashes: Iterable[str]) -> str:
     )
 
 
-def add_policy(site: Path) -> int:
-    """Give every page of the built site the same policy, which allows the inline scripts
-    of all pages: instant navigation runs a new page's scripts under the first page's policy.
-    Returns the number of pages changed."""
-    pages = sorted(site.rglob("*.html"))
-    texts = {page: page.read_text(encoding="utf-8") for page in pages}
-    hashes: set[str] = set()
-    for text in texts.values():
-        hashes |= inline_script_hashes(text)
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(hashes)}">'
-    for page, text in texts.items():
-        text = POLICY_META.sub("", text)
-        new, count = HEAD_START.subn(lambda m: m.group(0) + "\n    " + meta, text, count=1)
-        if count:
-            page.write_text(new, encoding="utf-8")
-    return len(pages)
+class ScriptPolicy:
+    """The one policy of every page of a site, made from the scripts its sources write:
+    instant navigation runs a new page's scripts under the first page's policy."""
+
+    def __init__(self, scripts: Iterable[str]) -> None:
+        self.hashes = frozenset(script_hash(body) for body in scripts)
+        self.meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(self.hashes)}">'
+
+    def unknown(self, html: str) -> list[str]:
+        """The inline scripts of `html` that no source wrote."""
+        return [body for body in inline_scripts(html) if script_hash(body) not in self.hashes]
+
+    def add(self, html: str) -> str:
+        """`html` with the policy first in its head (a policy given later would not cover
+        what comes before it)."""
+        html = POLICY_META.sub("", html)
+        return HEAD_START.sub(lambda m: m.group(0) + "\n    " + self.meta, html, count=1)

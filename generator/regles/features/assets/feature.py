@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from regles.core.site import BuildError, SiteContext
-from regles.core.stages import FileChanges, HtmlJob, SiteFile, Stages
+from regles.core.stages import DocumentJob, FileChanges, HtmlJob, SiteFile, Stages
 from regles.features.assets.bundle import (
     BundleError,
     ScriptEntry,
@@ -19,7 +19,7 @@ from regles.features.assets.bundle import (
     style_bundle,
     with_eager_hint,
 )
-from regles.features.assets.csp import add_policy
+from regles.features.assets.csp import ScriptPolicy, inline_scripts, template_scripts
 from regles.features.assets.minify import MinifyError
 from regles.features.assets.theme import THEME_DIR
 from regles.features.assets.wrapped_tables import wrap_tables
@@ -34,11 +34,16 @@ THEME_BUNDLE_PREFIX = "assets/javascripts/bundle."
 class AssetsFeature:
     def __init__(self, site: SiteContext) -> None:
         self.site = site
+        self.stages: Stages | None = None
+        self._policy: ScriptPolicy | None = None
 
     def register(self, stages: Stages) -> None:
+        self.stages = stages
+        stages.start.append(self.forget_policy)
         stages.files.register(self.bundle, "page_assets", 50)
         stages.html.register(self.tables, "wrapped_tables", 80)
-        stages.emitters.register(self.security_policy, "security_policy", 60)
+        # Last: the policy covers the document as it is written.
+        stages.documents.register(self.security_policy, "security_policy", 10)
 
     def bundle(self, files: Mapping[str, SiteFile]) -> FileChanges:
         """The pages' stylesheets and scripts (the settings', the generator's first), each
@@ -109,8 +114,35 @@ class AssetsFeature:
         them at load."""
         return wrap_tables(html)
 
-    def security_policy(self, site_dir: Path) -> None:
-        """Every page gets the same Content-Security-Policy; not under `mkdocs serve`, whose
-        injected live-reload script is inline."""
-        if not self.site.settings.serving:
-            add_policy(site_dir)
+    def forget_policy(self) -> None:
+        self._policy = None
+
+    def policy(self) -> ScriptPolicy:
+        """The pages' policy, made once every page is read: the scripts of the theme's
+        templates, those the features write, and those of the pages the site declares."""
+        if self._policy is None:
+            settings = self.site.settings
+            scripts = template_scripts(settings.theme_dirs)
+            scripts |= self.stages.inline_scripts if self.stages else set()
+            for uri, page in self.site.pages:
+                if uri in settings.pages_with_scripts:
+                    scripts.update(inline_scripts(page.text))
+            self._policy = ScriptPolicy(scripts)
+        return self._policy
+
+    def security_policy(self, document: str, job: DocumentJob) -> str:
+        """Every page gets the same Content-Security-Policy, and a page whose document holds
+        a script that no source wrote stops the build: it would not run, and it came from
+        somewhere it should not (a template that writes a value into a script, an export's
+        text let through as markup). Not under `mkdocs serve`, whose injected live-reload
+        script is inline."""
+        policy = self.policy()
+        unknown = policy.unknown(document)
+        if unknown:
+            start = " ".join(unknown[0].split())[:80]
+            raise BuildError(
+                f"{job.uri} : script en ligne que nulle source ne déclare (« {start} ») ; un "
+                "script de gabarit doit être le même sur chaque page (passez une valeur par un "
+                "attribut data-…), un script de page se déclare sous « pages_with_scripts »"
+            )
+        return document if self.site.settings.serving else policy.add(document)

@@ -15,8 +15,10 @@ from regles.core.markdown_text import PageText
 from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import DocumentJob, PageJob, Stages
+from regles.features.assets.csp import inline_scripts
 from regles.features.calculators.dice_buttons import dice_buttons
 from regles.features.calculators.forms import (
+    FOLD_SCRIPT,
     Followed,
     markdown_table,
     note_admonition,
@@ -76,6 +78,7 @@ class CalculatorsFeature:
         stages.directive("table", self.table)
         stages.directive("note", self.note)
         stages.documents.register(self.skip_link, "calculator_skip_link", 80)
+        stages.inline_scripts.update(inline_scripts(FOLD_SCRIPT))
         stages.emitters.register(self.write_runtime, "calculator_runtime", 70)
         # Python (some 20 MB) is stored for offline use after every page and the search.
         stages.offline_later += [PYODIDE_FOLDER, PACKAGE_FOLDER]

@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from regles.core.markdown_text import markdown_text
 from regles.features.links.references import href
 
 __all__ = ["LINKS_LABEL", "QuickLink", "home_block", "quick_links"]
@@ -115,10 +116,9 @@ def home_block(links: Iterable[QuickLink], page: str, *, label: str) -> str:
     items = []
     for link in shown:
         kind = "section" if link.section else "page"
-        title = link.title.replace("[", "\\[").replace("]", "\\]")
         items.append(
             f'<li class="regles-accueil-liens__{kind}" markdown="1">'
-            f"[{title}]({href(page, link.page, None)})</li>"
+            f"[{markdown_text(link.title)}]({href(page, link.page, None)})</li>"
         )
     return (
         f"{form}\n\n"

@@ -45,6 +45,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from regles.core.cache import keep_text
+from regles.core.markdown_text import markdown_text
 from regles.features.offline.app import App
 
 __all__ = [
@@ -165,7 +166,7 @@ def fallback_page(home: str | None, links: Sequence[tuple[str, str]]) -> str:
     (offline.js)."""
     menu = "et les autres pages, depuis le menu ;"
     items = [f"- [l’accueil]({home}) {menu}" if home else "- les pages du site, depuis le menu ;"]
-    items += [f"- [{words}]({page}) ;" for words, page in links]
+    items += [f"- [{markdown_text(words)}]({page}) ;" for words, page in links]
     items[-1] = items[-1].removesuffix(" ;") + "."
     return "\n".join(
         [

@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from regles.core.markdown_text import markdown_text
 from regles.core.slugs import fold
 
 __all__ = [
@@ -77,12 +78,12 @@ def print_page_uri(folder: str) -> str:
 
 
 def print_page_markdown(system: str) -> str:
-    title = f"Imprimer : {system}"
+    name = markdown_text(system)
     return (
-        f"# {title}\n\n"
+        f"# Imprimer : {name}\n\n"
         # The name in bold, not between « »: a quoted title after « de » reads as a
         # reference to a section, and the link pass would lead it to any of that name.
-        f"Toutes les pages de **{system}**, dans l’ordre du menu, réunies en une seule page "
+        f"Toutes les pages de **{name}**, dans l’ordre du menu, réunies en une seule page "
         "pour l’imprimer ou l’enregistrer en PDF (menu du navigateur, « Imprimer »).\n\n"
         f"{PLACEHOLDER}\n"
     )

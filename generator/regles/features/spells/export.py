@@ -83,6 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from regles.core.markdown_text import markdown_text
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
@@ -1034,13 +1035,6 @@ def markdown_for_page(markdown: str, link: Callable[[str], str | None] | None = 
     return _MENTION_RE.sub(mention, escaped)
 
 
-_NAME_SPECIALS_RE = re.compile(r"([\\`*_{}\[\]#])")
-
-
-def _heading_text(name: str) -> str:
-    return html.escape(_NAME_SPECIALS_RE.sub(r"\\\1", name), quote=False)
-
-
 def _levels(spell: Spell) -> tuple[str, str]:
     low, high = int_to_roman(spell.level_min), int_to_roman(spell.level_max)
     if low == high:
@@ -1054,14 +1048,14 @@ def render_college_page(
     """Markdown page of one college; ``link`` resolves ``_Nom_`` mentions (``mention_linker``);
     ``intro``, Markdown, says which export the college is of."""
     e = html.escape
-    out = [f"# {_heading_text(college.name)}\n"]
+    out = [f"# {markdown_text(college.name)}\n"]
     if intro:
         out.append(f"{intro}\n{{ .export-entete }}\n")
     if college.description:
         out.append(markdown_for_page(college.description, link) + "\n")
     for s in college.spells:
         label, title = _levels(s)
-        out.append(f"## {_heading_text(s.name)} {{ #{s.slug} .sort }}\n")
+        out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .sort }}\n")
         badge = f'<span class="niveau" title="{e(title)}">{e(label)}</span>'
         out.append(f'<p class="niveaux">{badge}</p>\n')
         if s.fields:
@@ -1166,10 +1160,10 @@ def render_spell_index(
     which export the spells are of: its title, date and size, and links to ``fields_page``
     (its title and file name in the same folder), which explains its fields.
     """
-    lines = [f"# {_heading_text(title)}", ""]
-    title_text = f"**{_heading_text(result.title)}**" if result.title else "Export sans titre"
+    lines = [f"# {markdown_text(title)}", ""]
+    title_text = f"**{markdown_text(result.title)}**" if result.title else "Export sans titre"
     date = (
-        f"Export généré le {_heading_text(result.generated)}."
+        f"Export généré le {markdown_text(result.generated)}."
         if result.generated
         else "Date de génération absente de l’export."
     )
@@ -1182,7 +1176,7 @@ def render_spell_index(
     if fields_page is not None:
         summary += (
             " Ses champs, ses niveaux et ses abréviations, relevés un à un : "
-            f"[{_heading_text(fields_page[0])}]({fields_page[1]})."
+            f"[{markdown_text(fields_page[0])}]({fields_page[1]})."
         )
     lines += [summary, "{ .export-entete }", ""]
     table = SPELL_TABLE_MARK if table_mark else render_spell_table(result, labels, columns)
@@ -1277,11 +1271,11 @@ def render_grimoire_page(
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
     entry, group, lists = labels.words.entry, labels.words.group, labels.words.list
     lines = [
-        f"# {_heading_text(title)}",
+        f"# {markdown_text(title)}",
         "",
         f"{capitalized(lists.a())} est une liste {entry.kind()}, une par personnage : "
         f"ajoutez-y des {entry.many} depuis "
-        f"la page [{_heading_text(index[0])}]({index[1]}) (bouton « + » de chaque ligne), "
+        f"la page [{markdown_text(index[0])}]({index[1]}) (bouton « + » de chaque ligne), "
         f"une page {group.kind(1)} ou l’aperçu d’{entry.a()}. "
         f"Vos {lists.many} sont {lists.agreed('gardé', 2)} dans ce navigateur, même hors "
         "connexion ; un lien ou un fichier les emmène ailleurs.",

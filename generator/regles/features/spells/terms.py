@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from regles.core.markdown_text import markdown_text
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
 from regles.features.spells import export as spellbook
@@ -343,22 +344,17 @@ def level_label(terms: ExportTerms | None) -> str:
 # --------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    """Export text as Markdown that shows it as written."""
-    return spellbook._heading_text(text)  # the same escaping as the spells' headings
-
-
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
 def _title(result: spellbook.ParseResult) -> str:
-    return f"**{_md(result.title)}**" if result.title else "sans titre"
+    return f"**{markdown_text(result.title)}**" if result.title else "sans titre"
 
 
 def _date(result: spellbook.ParseResult) -> str:
     if result.generated:
-        return f"généré le {_md(result.generated)}"
+        return f"généré le {markdown_text(result.generated)}"
     return "date de génération absente de l’export"
 
 
@@ -379,7 +375,7 @@ def college_intro(
     """The line under a college's title, in the game's words: its export, its size, the
     spells' other pages (title, file name in the same folder)."""
     n = len(college.spells)
-    pages = " ; ".join(f"[{_md(title)}]({page})" for title, page in links)
+    pages = " ; ".join(f"[{markdown_text(title)}]({page})" for title, page in links)
     line = (
         f"{capitalized(words.group.one)} de l’export {_title(result)} ({_date(result)}) : "
         f"{n} {words.entry.word(n)} sur {len(result.spells)}."
@@ -388,14 +384,15 @@ def college_intro(
 
 
 def _spell_link(spell: spellbook.Spell, college_slugs: Mapping[str, str]) -> str:
-    return f"[{_md(spell.name)}]({college_slugs[spell.college]}.md#{spell.slug})"
+    return f"[{markdown_text(spell.name)}]({college_slugs[spell.college]}.md#{spell.slug})"
 
 
 def _examples(term: Term, college_slugs: Mapping[str, str]) -> str:
     spells = term.spells[:EXAMPLES]
     twice = {s.name for s in spells if sum(o.name == s.name for o in spells) > 1}
     shown = ", ".join(
-        _spell_link(s, college_slugs) + (f" ({_md(s.college)})" if s.name in twice else "")
+        _spell_link(s, college_slugs)
+        + (f" ({markdown_text(s.college)})" if s.name in twice else "")
         for s in spells
     )
     rest = len(term.spells) - len(spells)
@@ -406,11 +403,12 @@ def _definition(term: Term, college_slugs: Mapping[str, str]) -> list[str]:
     lines = []
     if term.definition is not None:
         where = f" ({_spell_link(term.defined_in, college_slugs)})" if term.defined_in else ""
-        lines.append(f"Définition écrite dans l’export{where} : « {_md(term.definition)} ».")
+        definition = markdown_text(term.definition)
+        lines.append(f"Définition écrite dans l’export{where} : « {definition} ».")
     if term.configured is not None:
         lines.append(
             f"Définition donnée par le site (sa configuration, pas l’export) : "
-            f"« {_md(term.configured)} »."
+            f"« {markdown_text(term.configured)} »."
         )
     if not lines:
         lines.append(f'Définition : <span class="non-defini">{UNDEFINED}</span>.')
@@ -419,7 +417,7 @@ def _definition(term: Term, college_slugs: Mapping[str, str]) -> list[str]:
 
 def _values(term: Term) -> str:
     def shown(values: Iterable[tuple[str, int]]) -> str:
-        return " ; ".join(f"{_md(v)} ({n})" for v, n in values)
+        return " ; ".join(f"{markdown_text(v)} ({n})" for v, n in values)
 
     ordered = sorted(term.values.items(), key=lambda item: (-item[1], item[0]))
     if len(ordered) <= FEW_VALUES:
@@ -447,7 +445,7 @@ def render_fields_page(
     def entries(n: int) -> str:
         return _plural(n, entry.one, entry.many)
 
-    out = [f"# {_md(title)}", ""]
+    out = [f"# {markdown_text(title)}", ""]
     out += [f"{export_summary(result, words)}.", "{ .export-entete }", ""]
     out += [
         "*Page faite par le générateur du site à partir de l’export seul (texte ajouté) : "
@@ -455,7 +453,7 @@ def render_fields_page(
         "avec leur nombre. Une définition n’y figure que si l’export l’écrit lui-même, ou si "
         "la configuration du site la donne (c’est alors dit) ; sinon, le mot est marqué "
         f"« {UNDEFINED} ». La liste de {entry.every()} : "
-        f"[{_md(index_title)}]({index_page}).*",
+        f"[{markdown_text(index_title)}]({index_page}).*",
         "",
     ]
 
@@ -466,7 +464,7 @@ def render_fields_page(
         "",
     ]
     for term in terms.fields:
-        out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+        out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
         out += [
             f"{entries(len(term.spells))} sur {total}. {_values(term)}",
             "",
@@ -482,7 +480,7 @@ def render_fields_page(
             "",
         ]
         for term in terms.labels:
-            out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+            out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
             out += [
                 f"{_plural(term.occurrences, 'fois', 'fois')}, "
                 f"dans {entries(len(term.spells))} : "
@@ -530,7 +528,7 @@ def render_fields_page(
     else:
         out += ["Aucune abréviation relevée dans l’export.", ""]
     for term in terms.abbreviations:
-        out += [f"### {_md(term.name)} {{ #{term.anchor} }}", ""]
+        out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
         out += [
             f"{_plural(term.occurrences, 'occurrence', 'occurrences')} "
             f"dans {entries(len(term.spells))}"
