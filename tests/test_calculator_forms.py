@@ -9,9 +9,16 @@ import html
 import json
 import re
 
+import markdown
 import pytest
 
-from regles.features.calculators.forms import Followed, number_text, wide_table, widget_form
+from regles.features.calculators.forms import (
+    Followed,
+    markdown_table,
+    number_text,
+    wide_table,
+    widget_form,
+)
 from regles.features.calculators.memory import memory_keys
 
 
@@ -164,3 +171,16 @@ def test_a_computed_table_says_its_key_columns_and_the_value_it_follows() -> Non
     columns = re.search(r'data-colonnes="([^"]+)"', attrs.group(1))
     assert columns is not None
     assert json.loads(html.unescape(columns.group(1))) == {"17": 2, "18": 2, "3": 1}
+
+
+def test_a_computed_tables_cells_are_text() -> None:
+    """What the rules code computes is shown as it says it, never read as markup."""
+    table = markdown_table(["Jet | total", "Dés"], [["<b>x</b> *y* _z_", "1d6+2"]])
+    rendered = markdown.markdown(table, extensions=["tables"])
+    cells = re.findall(r"<t[hd]>(.*?)</t[hd]>", rendered)
+    assert [html.unescape(cell) for cell in cells] == [
+        "Jet | total",
+        "Dés",
+        "<b>x</b> *y* _z_",
+        "1d6+2",
+    ]

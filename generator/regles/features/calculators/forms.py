@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from regles.core.markdown_text import markdown_text
 from regles.features.calculators.charts import chart_html
 from regles.features.calculators.formatting import exact_value, format_value
 from regles.features.calculators.memory import RANDOM_SEED
@@ -23,7 +24,8 @@ __all__ = [
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A cell's text as Markdown that shows it as written, on one line."""
+    return markdown_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
