@@ -300,6 +300,48 @@ def test_uncached_address_shows_the_offline_page(offline_ready: OfflineReady) ->
     assert page.title() == page_title(offline_ready.site, "404.html")
 
 
+def test_without_the_offline_page_stored_the_worker_writes_one(
+    offline_ready: OfflineReady,
+) -> None:
+    """The offline page evicted (as a browser short of room may do): an address not stored
+    gets the worker's own page, not a redirect to a page it cannot have, again and again."""
+    page = offline_ready.page
+    data = sw_data(offline_ready.site)
+    offline_page = next(f for f in data["files"] if f["url"] == "hors-ligne/index.html")
+    gone = [offline_ready.url + offline_page["url"]]
+    if "pack" in offline_page:
+        gone.append(offline_ready.url + data["packs"][offline_page["pack"]]["url"])
+    page.evaluate(
+        """async (gone) => {
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                for (const r of await cache.keys()) {
+                    if (gone.some((url) => r.url === url || r.url.startsWith(url + "?"))) {
+                        await cache.delete(r);
+                    }
+                }
+            }
+        }""",
+        gone,
+    )
+    missing = offline_ready.url + "jeu/pas-encore-ecrite/?q=<b>x</b>"
+    with offline_ready.network_cut():
+        for address in (missing, offline_ready.url + "hors-ligne/"):
+            response = page.goto(address)
+            assert response is not None and response.ok, address
+            assert page.locator("h1").inner_text() == "Hors ligne"
+            assert page.locator("b").count() == 0
+        page.goto(missing)
+        assert page.locator("code").inner_text() == missing.replace("<", "%3C").replace(
+            ">", "%3E"
+        )
+        assert page.get_by_role("link", name="Réessayer").get_attribute("href") is not None
+    # Online again, the offline page comes back.
+    page.goto(offline_ready.url)
+    wait_until_offline_ready(page)
+    assert worker_state(page)["complete"] is True
+
+
 def test_install_button_appears_when_the_browser_offers_it(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     page.goto(offline_ready.url + "installer/")

@@ -592,11 +592,63 @@ routing.registerRoute(
 );
 
 // The offline page, as a redirect, so that its relative links and assets resolve from its own
-// address; it reads the address that failed from `depuis` (offline.js).
-function toFallback(request) {
+// address; it reads the address that failed from `depuis` (offline.js). Where the offline page
+// is not stored itself (the browser evicted it, or the network failed before the install
+// stored it), a redirect to it would fail in turn and redirect again, without end: the worker
+// answers with a page of its own instead.
+async function toFallback(request) {
+  const asked = new URL(request.url);
   const fallback = new URL(FALLBACK);
-  fallback.searchParams.set("depuis", request.url);
-  return Response.redirect(fallback.href, 302);
+  if (asked.pathname !== fallback.pathname && (await fallbackStored())) {
+    fallback.searchParams.set("depuis", request.url);
+    return Response.redirect(fallback.href, 302);
+  }
+  const failed = asked.pathname === fallback.pathname ? asked.searchParams.get("depuis") : request.url;
+  return writtenFallback(failed);
+}
+
+async function fallbackStored() {
+  const key =
+    controller.getCacheKeyForURL(FALLBACK) || controller.getCacheKeyForURL(FALLBACK + "index.html");
+  const entry = ENTRY_BY_KEY.get(key);
+  if (!entry) return false;
+  if (await fromPack(entry).catch(() => null)) return true;
+  const cache = await caches.open(controller.strategy.cacheName);
+  return Boolean(await cache.match(entry.key));
+}
+
+const escaped = (text) =>
+  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The worker's own offline page: no file of the site needed, the address asked for as text. */
+function writtenFallback(address) {
+  const home = self.registration.scope;
+  let retry = home; // the address asked for, if it is one of this site's
+  try {
+    if (address && new URL(address).origin === self.location.origin) retry = address;
+  } catch {
+    /* not an address: home */
+  }
+  const body = `<!doctype html>
+<html lang="fr"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Hors ligne</title>
+<style>
+body{font:1.125rem/1.5 system-ui,sans-serif;margin:0 auto;max-width:36rem;padding:1.5rem 1rem;color:#1c1b1a;background:#fff}
+a{color:#6d4c41;display:inline-block;padding:.6rem 0}code{word-break:break-all}
+@media (prefers-color-scheme:dark){body{color:#e8e6e3;background:#1e1e24}a{color:#ffab91}}
+</style></head>
+<body><main>
+<h1>Hors ligne</h1>
+<p>Cette page n’est pas enregistrée sur cet appareil et le réseau ne répond pas.</p>
+${address ? `<p>Adresse demandée : <code>${escaped(address)}</code></p>` : ""}
+<p><a href="${escaped(retry)}">Réessayer</a> · <a href="${escaped(home)}">Accueil du site</a></p>
+</main></body></html>`;
+  return new Response(body, {
+    status: 200,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 // Navigation to an address the site does not list: the network, or else the offline page.
