@@ -212,3 +212,21 @@ def test_the_scripts_show_hostile_names_as_text(browser: Any, site: Path, site_u
         0,
     ]
     context.close()
+
+
+# What would let a page script turn text into markup or code.
+MARKUP_SINKS = re.compile(
+    r"\.(?:inner|outer)HTML\b|insertAdjacentHTML|document\.write|createContextualFragment"
+    r"|\bsrcdoc\b|DOMParser|\beval\(|new Function\("
+)
+
+
+def test_the_page_scripts_write_text_nodes_only() -> None:
+    """Every page script builds what it shows with elements and text nodes (page.js `el`):
+    a name from a data file or a link is never parsed as HTML."""
+    scripts = [*(THEME / "assets" / "js").glob("*.js"), *(THEME / "assets" / "js").glob("*.mjs")]
+    assert scripts
+    found = {
+        script.name: MARKUP_SINKS.findall(script.read_text(encoding="utf-8")) for script in scripts
+    }
+    assert {name: sinks for name, sinks in found.items() if sinks} == {}
