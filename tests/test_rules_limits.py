@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from regles.core.report import Kind
 from regles.features.calculators.package import RulesLimits, RulesPackageError
 from regles.features.calculators.rules_process import RulesCallError, RulesProcess
 from regles.plugin import ReglesPlugin
-from tests.conftest import NODE_MODULES, build_site
+from tests.conftest import NODE_MODULES, build_site, new_build, render
 
 INIT = "from regles.kit import discover\nrules = discover(__name__)\n"
 # One tiny limit per case of code that never ends, so that the case takes a second; the
@@ -23,7 +24,7 @@ ROOMY = RulesLimits(import_seconds=60, call_seconds=60, result_bytes=100_000)
 SHORT_IMPORT = RulesLimits(import_seconds=1, call_seconds=60, result_bytes=100_000)
 SHORT_CALL = RulesLimits(import_seconds=60, call_seconds=1, result_bytes=100_000)
 
-CALCULATORS = '''from regles.kit import Calculator, Output, Table
+CALCULATORS = """from regles.kit import Calculator, Output, Table
 
 print("Ce que le code des règles écrit ne se mêle pas aux réponses.")
 
@@ -67,7 +68,7 @@ TABLES = {
     "grande": lambda: Table("Grande", ["Valeur"], [["x" * 1000]] * 2_000),
     "nombres": lambda: Table("Nombres", ["Valeur"], [[1]]),
 }
-'''
+"""
 
 
 def line_of(code: str, words: str) -> int:
@@ -210,6 +211,23 @@ def test_a_table_is_carried_whole_and_a_wrong_one_is_named(rules: RulesProcess) 
     with pytest.raises(RulesCallError, match=r"table « nombres » .* 1 n’est pas un texte"):
         rules.table("nombres")
     assert rules.catalog()[0]["id"] == "dice" and "bonne" in rules.table_ids()
+
+
+def test_each_block_of_a_call_past_a_limit_is_an_error_at_its_line(rules_root: Path) -> None:
+    # The same calculator placed twice: both blocks say so, its time spent once per build.
+    package = rules_root / "regles_limites"
+    build = new_build(rules_root, calculators=package, rules_limits=SHORT_CALL)
+    blocks = ["```calculateur boucle", "```calculateur boucle", "```table nombres"]
+    _, problems = render(build, "# P\n\n" + "\n```\n\n".join(blocks) + "\n```\n")
+    build.abandon()
+    kinds = {Kind.CALCULATOR_WITHOUT_RESULT, Kind.TABLE_WITHOUT_RESULT}
+    failed = [p for p in problems if p.kind in kinds]
+    assert [(p.line, p.kind, p.subject) for p in failed] == [
+        (3, Kind.CALCULATOR_WITHOUT_RESULT, "boucle"),
+        (6, Kind.CALCULATOR_WITHOUT_RESULT, "boucle"),
+        (9, Kind.TABLE_WITHOUT_RESULT, "nombres"),
+    ]
+    assert "pour ses valeurs par défaut : toujours en calcul après 1 s" in failed[1].message
 
 
 def test_the_limits_are_settings_with_wide_defaults_and_french_mistakes(tmp_path: Path) -> None:
