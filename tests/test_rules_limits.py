@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from regles.core.report import Kind
+from regles.features.calculators import rules_process
 from regles.features.calculators.package import RulesLimits, RulesPackageError
 from regles.features.calculators.rules_process import RulesCallError, RulesProcess
 from regles.plugin import ReglesPlugin
@@ -123,13 +124,31 @@ def import_error(tmp_path: Path, code: str) -> str:
             "paquet_essai/quoi.py:1: le module « paquet_essai.quoi » ne s’importe pas : "
             "SyntaxError",
         ),
+        (
+            "import os\nimport signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+            "le processus qui importe le paquet des calculateurs s’est arrêté (signal 9) "
+            "pendant l’import du module « paquet_essai.quoi »",
+        ),
     ],
-    ids=["boucle", "sys.exit", "os._exit", "raise", "syntaxe"],
+    ids=["boucle", "sys.exit", "os._exit", "raise", "syntaxe", "tué"],
 )
 def test_a_module_that_cannot_be_imported_is_named_with_its_file_and_line(
     tmp_path: Path, code: str, words: str
 ) -> None:
     assert words in import_error(tmp_path, code)
+
+
+def test_code_that_stops_the_watchdog_is_stopped_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The child keeps its own time; code that stops its watchdog is killed by the build, a
+    # grace period later (half a second here, for the test's sake).
+    monkeypatch.setattr(rules_process, "GRACE_SECONDS", 0.5)
+    code = "import faulthandler\nfaulthandler.cancel_dump_traceback_later()\nwhile True: pass\n"
+    assert import_error(tmp_path, code) == (
+        "l’import du module « paquet_essai.quoi » dure plus de 1 s (limite : réglage "
+        "rules_limits.import_seconds du greffon regles) ; arrêté"
+    )
 
 
 def test_a_package_too_big_to_describe_is_named_with_the_limit(tmp_path: Path) -> None:
