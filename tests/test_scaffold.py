@@ -23,6 +23,7 @@ from regles.cli import CommandError, main, new_site, requirement
 from tests.conftest import ROOT
 
 GENERATOR = ROOT / "generator" / "regles"
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"  # this repository's own
 PIP_WHEEL = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
 
 
@@ -111,6 +112,18 @@ def test_a_new_site_holds_its_own_settings_and_no_copy_of_the_generator(tmp_path
     steps = workflow.split("\njobs:", 1)[1]
     order = [steps.index(step) for step in ("run: make test", "run: make site", "deploy-pages")]
     assert order == sorted(order)
+
+
+def test_every_job_of_the_pages_workflows_has_a_time_limit(tmp_path: Path) -> None:
+    # A job that hangs (a calculator that never ends) fails in minutes, not after hours:
+    # in the workflow `regles new` writes, and in this repository's own.
+    new_site(tmp_path / "site", pin="regles[test]")
+    for workflow in (tmp_path / "site" / ".github" / "workflows" / "pages.yml", WORKFLOW):
+        jobs = yaml.safe_load(workflow.read_text("utf-8"))["jobs"]
+        assert set(jobs) == {"test", "build", "deploy"}, workflow
+        for name, job in jobs.items():
+            minutes = job.get("timeout-minutes")
+            assert isinstance(minutes, int) and 0 < minutes <= 60, (workflow, name, minutes)
 
 
 def test_a_new_site_takes_the_name_it_is_given_as_yaml_reads_it(tmp_path: Path) -> None:

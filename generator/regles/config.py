@@ -17,6 +17,7 @@ from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from regles.core.slugs import slugify
 from regles.core.words import DEFAULT_WORDS, capitalized, words_from
+from regles.features.calculators.package import RulesLimits
 from regles.features.offline.app import SHORT_NAME_LENGTH
 from regles.features.spells.book import list_slug
 
@@ -28,6 +29,7 @@ __all__ = [
     "OldPaths",
     "OptionalSpells",
     "ReglesConfig",
+    "RulesLimitsConfig",
     "SearchConfig",
     "SiteFolders",
     "Synonyms",
@@ -347,6 +349,37 @@ class SearchConfig(Config):  # type: ignore[no-untyped-call]
     synonyms = Synonyms()
 
 
+class Positive(BaseConfigOption[float]):
+    """A number greater than zero, of `unit` (« secondes »), `default` when left out."""
+
+    def __init__(self, unit: str, default: float) -> None:
+        super().__init__()
+        self.unit = unit
+        self.default = default
+
+    def run_validation(self, value: object) -> float:
+        if value is None:
+            return float(self.default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ValidationError(
+                f"un nombre de {self.unit} plus grand que zéro est attendu, comme "
+                f"« {self.default:g} » ; reçu : {value!r}"
+            )
+        return float(value)
+
+
+class RulesLimitsConfig(Config):  # type: ignore[no-untyped-call]
+    """`rules_limits:` — what the code of the rules package may take at each build: seconds
+    per module imported, seconds per call (a calculator's starting values, a table), and the
+    size of each result in kilobytes (1 Ko = 1000 octets). Past one, the build stops and
+    says which module, which calculator and which limit (features/calculators/rules_process.py).
+    The defaults are far above what a site needs, even on a slow machine."""
+
+    import_seconds = Positive("secondes", RulesLimits.import_seconds)
+    call_seconds = Positive("secondes", RulesLimits.call_seconds)
+    result_kb = Positive("Ko", RulesLimits.result_bytes / 1000)
+
+
 class AppConfig(Config):  # type: ignore[no-untyped-call]
     """`app:` — the installed app, as the phone shows it: its name under the icon and in
     the app switcher, and the colour of its title bar. Defaults: the site's name, its first
@@ -395,6 +428,7 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     pages_with_scripts = c.ListOfItems(c.Type(str), default=[])
     # The rules package's folder; without one, the site has the generic calculators alone.
     calculators = c.Dir(exists=False, default="calculators")
+    rules_limits = c.SubConfig(RulesLimitsConfig)
     search = c.SubConfig(SearchConfig)
 
     # Settings for the calculators in the browser

@@ -33,6 +33,7 @@ from regles.features.assets.theme import (
     THEME_DIR,
     TOC_SETTINGS,
 )
+from regles.features.calculators.package import RulesLimits
 from regles.features.offline.app import App, palette_color, short_name_of
 from regles.features.search.index import searched
 from regles.features.spells.book import SpellSettings
@@ -203,6 +204,11 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             pages_with_scripts=frozenset(options.pages_with_scripts),
             synonyms=dict(options.search.synonyms),
             calculators=Path(options.calculators),
+            rules_limits=RulesLimits(
+                options.rules_limits.import_seconds,
+                options.rules_limits.call_seconds,
+                round(options.rules_limits.result_kb * 1000),
+            ),
             node_modules=node_modules,
             pyodide_dir=Path(options.pyodide_dir) if options.pyodide_dir else None,
             snapshot=options.snapshot,

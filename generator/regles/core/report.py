@@ -56,6 +56,7 @@ class Kind(StrEnum):
     EMPTY_CALCULATOR_LIST = "liste-calculateurs-vide"
     EMPTY_HOME_LINKS = "accueil-sans-lien"
     UNKNOWN_TABLE = "table-inconnu"
+    TABLE_WITHOUT_RESULT = "table-sans-resultat"  # its code fails or goes past a limit
     UNKNOWN_NOTE = "note-inconnu"
     # The site's configuration
     NAV_PAGE_MISSING = "nav-page-absente"

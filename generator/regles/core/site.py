@@ -13,6 +13,7 @@ from regles.core.markdown_text import PageText
 from regles.core.report import BuildReport
 from regles.core.systems import Database, Systems
 from regles.core.words import capitalized
+from regles.features.calculators.package import RulesLimits
 from regles.features.offline.app import App
 from regles.features.spells.book import SpellSettings
 
@@ -46,6 +47,7 @@ class Settings:
     # The game's words a reader types for others (`search: synonyms:`): both ways.
     synonyms: Mapping[str, Sequence[str]] = field(default_factory=dict)
     calculators: Path = Path("calculators")  # the rules package's folder (may not exist)
+    rules_limits: RulesLimits = field(default_factory=RulesLimits)  # what its code may take
     node_modules: Path = Path("build/npm/node_modules")  # the generator's npm packages
     pyodide_dir: Path | None = None  # default: node_modules' pyodide
     snapshot: bool = True

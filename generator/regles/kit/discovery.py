@@ -77,6 +77,9 @@ class RulesPackage:
         self.calculators: Mapping[str, Calculator] = MappingProxyType(calculators)
         self._tables: Mapping[str, Callable[[], Table]] = MappingProxyType(tables)
         self.notes: Mapping[str, str] = MappingProxyType(notes)
+        # (kind, id) → the module that gave it (kind: calculateur, table or note), which the
+        # build names when one of them fails.
+        self.owners: Mapping[tuple[str, str], str] = MappingProxyType(owners)
 
     def calculator(self, name: object) -> Calculator:
         """The calculator ``name``, or :class:`UnknownCalculatorError`."""

@@ -30,6 +30,7 @@ from regles.features.calculators.links import calculator_list, with_skip_link
 from regles.features.calculators.memory import memory_keys
 from regles.features.calculators.package import LoadedRules, RulesPackageError, load_rules
 from regles.features.calculators.pyodide import PACKAGE_FOLDER, PYODIDE_FOLDER, write_runtime
+from regles.features.calculators.rules_process import RulesCallError, RulesProcess
 from regles.features.links.references import href
 from regles.kit import Table
 
@@ -51,13 +52,25 @@ def calculator_homes(
 
 class CalculatorsFeature:
     """The site's rules, imported anew at each build (`rules`), and where its pages place
-    them. `groups` are a database's group pages, which place no calculator."""
+    them. `groups` are a database's group pages, which place no calculator.
+
+    A site's own rules package runs in a process of its own, within the limits of its
+    settings (rules_process.py), until every page is converted; the kit's generic
+    calculators, the generator's own code, run in the build's process."""
 
     def __init__(self, site: SiteContext, groups: Iterable[str] = ()) -> None:
         self.site = site
         self.groups = frozenset(groups)
+        settings = site.settings
+        self._process: RulesProcess | None = None
         try:
-            self.rules: LoadedRules = load_rules(site.settings.calculators)
+            if settings.calculators.exists():
+                self._process = RulesProcess(
+                    settings.calculators, settings.rules_limits, settings.project
+                )
+                self.rules = LoadedRules(self._process, self._process.name, settings.calculators)
+            else:
+                self.rules = load_rules(settings.calculators)
         except RulesPackageError as error:
             raise BuildError(str(error)) from error
         self.catalog: dict[str, dict[str, Any]] = {
@@ -67,7 +80,9 @@ class CalculatorsFeature:
         self.memory = memory_keys(self.catalog.values())
         self.placements: list[tuple[str, str]] = []  # (page, calculator), in the pages' order
         self._homes: dict[str, str] | None = None
-        self._defaults: dict[str, dict[str, object]] = {}  # calculator → default outputs
+        # Once per build, each calculator's default outputs and each table, or why not.
+        self._defaults: dict[str, dict[str, object] | DirectiveError] = {}
+        self._tables: dict[str, Table | DirectiveError] = {}
 
     def register(self, stages: Stages) -> None:
         stages.indexed.append(self.find_placements)
@@ -82,6 +97,13 @@ class CalculatorsFeature:
         stages.emitters.register(self.write_runtime, "calculator_runtime", 70)
         # Python (some 20 MB) is stored for offline use after every page and the search.
         stages.offline_later += [PYODIDE_FOLDER, PACKAGE_FOLDER]
+        # The rules' process is done with once every page is converted, or the build failed.
+        stages.converted.append(lambda site_dir: self.close())
+        stages.abandon.append(self.close)
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
 
     def find_placements(self) -> list[Problem]:
         self.placements = [
@@ -115,22 +137,36 @@ class CalculatorsFeature:
         shows none)."""
         calc_id = str(entry["id"])
         if calc_id not in self._defaults:
-            inputs: dict[str, object] = {}
-            for spec in entry["inputs"]:
-                if spec["name"] == "seed":
-                    inputs["seed"] = 0
-                elif start_value(spec) is not None:
-                    inputs[spec["name"]] = start_value(spec)
+            self._defaults[calc_id] = self._run_defaults(calc_id, entry)
+        found = self._defaults[calc_id]
+        if isinstance(found, DirectiveError):
+            raise found
+        return found
+
+    def _run_defaults(
+        self, calc_id: str, entry: dict[str, Any]
+    ) -> dict[str, object] | DirectiveError:
+        inputs: dict[str, object] = {}
+        for spec in entry["inputs"]:
+            if spec["name"] == "seed":
+                inputs["seed"] = 0
+            elif start_value(spec) is not None:
+                inputs[spec["name"]] = start_value(spec)
+        try:
             answer = json.loads(self.rules.rules.run_json(calc_id, json.dumps(inputs)))
-            if not answer.get("ok"):
-                error = answer.get("error") or {}
-                raise DirectiveError(
-                    Kind.CALCULATOR_WITHOUT_RESULT,
-                    f"calculateur « {calc_id} » : ses valeurs par défaut ne donnent pas de "
-                    f"résultat ({error.get('message', 'erreur')})",
-                )
-            self._defaults[calc_id] = dict(answer["outputs"])
-        return self._defaults[calc_id]
+        except RulesCallError as error:
+            return DirectiveError(
+                Kind.CALCULATOR_WITHOUT_RESULT,
+                f"{error.what}, pour ses valeurs par défaut : {error.reason}",
+            )
+        if not answer.get("ok"):
+            refused = answer.get("error") or {}
+            return DirectiveError(
+                Kind.CALCULATOR_WITHOUT_RESULT,
+                f"calculateur « {calc_id} » : ses valeurs par défaut ne donnent pas de "
+                f"résultat ({refused.get('message', 'erreur')})",
+            )
+        return dict(answer["outputs"])
 
     def calculator(self, directive: Directive, page: PageText) -> str:
         """A calculator's form, with the result of its starting values; placed away from its
@@ -170,9 +206,21 @@ class CalculatorsFeature:
                 f"table inconnue « {directive.argument} » ; attendu l’une de : "
                 + (", ".join(known) or "aucune (le paquet des calculateurs n’en a pas)"),
             )
-        computed = self.rules.rules.table(directive.argument)
+        computed = self._table(directive.argument)
         table = markdown_table(computed.headers, computed.rows)
         return wide_table(table, computed.key_columns, self._followed(directive, computed))
+
+    def _table(self, table_id: str) -> Table:
+        """The table the rules compute, once per build; DirectiveError if they fail."""
+        if table_id not in self._tables:
+            try:
+                self._tables[table_id] = self.rules.rules.table(table_id)
+            except RulesCallError as error:
+                self._tables[table_id] = DirectiveError(Kind.TABLE_WITHOUT_RESULT, str(error))
+        found = self._tables[table_id]
+        if isinstance(found, DirectiveError):
+            raise found
+        return found
 
     def _followed(self, directive: Directive, table: Table) -> Followed | None:
         """Where the page finds the reader's value a table follows (`Table.follows`)."""

@@ -36,6 +36,7 @@ PYODIDE_FOLDER = "assets/pyodide/"
 PACKAGE_FOLDER = "assets/calculators/"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so that the same sources give the same bytes
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
+SNAPSHOT_SECONDS = 300  # Pyodide's start and the package's import, on a slow machine
 
 log = logging.getLogger("mkdocs.plugins.regles.pyodide")
 
@@ -130,13 +131,20 @@ def _snapshot(
         )
         folder = scratch
     made, partial = folder / name, folder / (name + ".part")
-    result = subprocess.run(
-        [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), module, str(partial)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    try:
+        result = subprocess.run(
+            [node, str(SNAPSHOT_SCRIPT), str(pyodide_dir), str(package), module, str(partial)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=SNAPSHOT_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        # Pyodide imports the rules package there too: its code may loop in the browser only.
+        raise RuntimeError(
+            f"instantané Pyodide impossible : l’import du paquet « {module} » dans Pyodide "
+            f"n’a pas fini en {SNAPSHOT_SECONDS} s"
+        ) from None
     if result.returncode != 0:
         raise RuntimeError(f"instantané Pyodide impossible : {result.stderr.strip()[-2000:]}")
     partial.replace(made)
