@@ -1,264 +1,12 @@
-/* Rules runtime of the page: window.rules.run() through a Pyodide module worker, and the
- * calculator widgets generated at build time (the dice of the texts: dice.js).
+/* The calculator widgets generated at build time, computed through window.rules.run()
+ * (worker-client.js: a Pyodide module worker; the dice of the texts: dice.js).
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
-import { el, foldAccents, onEachPage, parsedOr, rules, siteRoot, whenIdle } from "./page.js";
+import { el, foldAccents, onEachPage, parsedOr, rules, whenIdle } from "./page.js";
+import { UNAVAILABLE, boot, pythonState, run } from "./worker-client.js";
 
-const STATE = {
-  worker: null,
-  booting: null,
-  calls: new Map(),
-  nextId: 1,
-  status: { state: "idle", mode: null, ms: null, fallbackReason: null },
-};
-const DEFAULT_TIMEOUT_MS = 30000;
-
-class RulesError extends Error {
-  constructor(kind, field, message) {
-    super(message);
-    this.name = "RulesError";
-    this.kind = kind;
-    this.field = field;
-  }
-}
-
-function setStatus(patch) {
-  Object.assign(STATE.status, patch);
-  document.dispatchEvent(new CustomEvent("rules:status", { detail: { ...STATE.status } }));
-}
-
-/** The pending call `id`, taken out of the pending calls with its timers stopped; null when
- * it is no longer pending. */
-function endCall(id) {
-  const call = STATE.calls.get(id);
-  if (!call) return null;
-  STATE.calls.delete(id);
-  clearTimeout(call.timer);
-  clearTimeout(call.liveness);
-  return call;
-}
-
-// A worker that is gone (terminated, crashed, silent) is replaced at once: its calls not yet
-// answered go to a new one, once; the next call starts it if none is waiting.
-function replaceWorker(worker) {
-  if (STATE.worker !== worker) return;
-  STATE.worker = null;
-  STATE.booting = null;
-  worker.terminate();
-  setStatus({ state: "idle" });
-  for (const call of [...STATE.calls.keys()].map(endCall)) {
-    if (call.resent) {
-      call.reject(new RulesError("internal", null, "Le calculateur s’est arrêté ; réessayez."));
-    } else {
-      boot().then(
-        (next) => send(next, call.calculator, call.inputs, true).then(call.resolve, call.reject),
-        call.reject,
-      );
-    }
-  }
-}
-
-// Python (some 18 MB to download, then compile) starts once the page has loaded and been
-// painted: sooner, it competes with the page's own set-up for the network and the
-// processor (started at once, Lighthouse's total blocking time was higher and the first
-// result came no sooner: the load is done soon after DOMContentLoaded). A load that takes
-// long (an image that does not come) holds it back `LOAD_WAIT_MS` at most.
-const LOAD_WAIT_MS = 2000;
-
-function pageLoaded() {
-  return new Promise((resolve) => {
-    if (document.readyState === "complete") return resolve();
-    const timer = setTimeout(resolve, LOAD_WAIT_MS);
-    window.addEventListener(
-      "load",
-      () =>
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            clearTimeout(timer);
-            resolve();
-          }, 0),
-        ),
-      { once: true },
-    );
-  });
-}
-
-// Python's files come from the network at the first calculation, unless the offline copy
-// holds them (offline.js marks <html data-hors-ligne-calculateurs="pret">). Without network
-// before that, a calculator says so in its place; the answer the build wrote stays shown.
-const UNAVAILABLE =
-  "Pas encore disponible hors ligne : ce calculateur fonctionnera quand ses fichiers seront " +
-  "téléchargés (état en bas de page).";
-
-function bootError(error) {
-  const message = String((error && error.message) || error);
-  const stored = document.documentElement.dataset.horsLigneCalculateurs === "pret";
-  if (!stored && (!navigator.onLine || /fetch|network|load/i.test(message))) {
-    setStatus({ state: "unavailable" });
-    return new RulesError("unavailable", null, UNAVAILABLE);
-  }
-  if (error instanceof RulesError) return error;
-  return new RulesError("internal", null, "Python n’a pas pu démarrer : " + message);
-}
-
-function showUnavailable() {
-  for (const state of document.querySelectorAll("form.calculateur[data-pret] .calculateur-etat")) {
-    if (!state.textContent) state.textContent = UNAVAILABLE;
-  }
-}
-
-document.addEventListener("rules:status", (event) => {
-  if (event.detail.state === "unavailable") showUnavailable();
-});
-// Back online: the next calculation tries again, and the message goes.
-window.addEventListener("online", () => {
-  if (STATE.status.state !== "unavailable") return;
-  setStatus({ state: "idle" });
-  for (const state of document.querySelectorAll("form.calculateur .calculateur-etat")) {
-    if (state.textContent === UNAVAILABLE) state.textContent = "";
-  }
-});
-
-async function boot() {
-  if (STATE.booting) return STATE.booting;
-  STATE.booting = (async () => {
-    setStatus({ state: "loading" });
-    await pageLoaded();
-    const root = siteRoot();
-    const response = await fetch(new URL("assets/rules-runtime.json", root));
-    if (!response.ok) throw new Error("description du calculateur introuvable");
-    const paths = await response.json();
-    // The module the worker imports: a plain (dotted) name, never code.
-    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(paths.module)) throw new Error("description du calculateur invalide");
-    const runtime = {
-      pyodide: new URL(paths.pyodide, root).href,
-      package: new URL(paths.package, root).href,
-      module: paths.module,
-      snapshot: paths.snapshot && !rules.disableSnapshot ? new URL(paths.snapshot, root).href : null,
-    };
-    const worker = new Worker(new URL("assets/js/rules-worker.mjs", root), { type: "module" });
-    STATE.worker = worker;
-    // A worker ended from outside (a reader's script, rules.worker().terminate()) sends no
-    // event: its own terminate says so.
-    const terminate = worker.terminate.bind(worker);
-    worker.terminate = () => {
-      terminate();
-      replaceWorker(worker);
-    };
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (event) => {
-        const message = event.data || {};
-        if (message.type === "ready") {
-          setStatus({
-            state: "ready",
-            mode: message.mode,
-            ms: message.ms,
-            fallbackReason: message.fallbackReason,
-          });
-          resolve(worker);
-        } else if (message.type === "failed") {
-          setStatus({ state: "failed" });
-          STATE.booting = null;
-          reject(new RulesError("internal", null, "Python n’a pas pu démarrer : " + message.message));
-        } else if (message.type === "started") {
-          const call = STATE.calls.get(message.id);
-          if (call) call.started = true;
-        } else if (message.type === "result") {
-          const call = endCall(message.id);
-          if (!call) return;
-          const answer = message.answer;
-          if (answer.ok) call.resolve(answer.outputs);
-          else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
-        }
-      };
-      // A worker that dies is replaced at once, its calls sent again to the new one.
-      worker.onerror = (event) => {
-        event.preventDefault();
-        reject(new RulesError("internal", null, "Le calculateur n’a pas pu démarrer."));
-        replaceWorker(worker);
-      };
-      worker.onmessageerror = () => replaceWorker(worker);
-      worker.postMessage({ type: "init", runtime });
-    });
-  })().catch((error) => {
-    throw bootError(error);
-  });
-  STATE.booting.catch(() => {
-    STATE.booting = null;
-  });
-  return STATE.booting;
-}
-
-// A live worker says « started » as soon as a call reaches it, even while Python still
-// computes the one before: a worker silent this long, with nothing else under way, is dead.
-const LIVENESS_MS = 2000;
-
-/** The path of the first number in `value` that is not finite (Infinity, NaN), as the rules
- * name fields ("target", "items[2].qty"); null if there is none. */
-function nonFinite(value, path = "") {
-  if (typeof value === "number") return Number.isFinite(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nonFinite(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-  } else if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nonFinite(item, path ? `${path}.${key}` : key);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
-
-function send(worker, calculator, inputs, resent = false) {
-  return new Promise((resolve, reject) => {
-    const id = STATE.nextId++;
-    try {
-      worker.postMessage({ type: "run", id, calculator, inputs });
-    } catch {
-      // Not data (a function, a DOM node…): nothing was sent, the worker is left alone.
-      reject(new RulesError("input", null, "Ces valeurs ne peuvent pas être envoyées au calculateur."));
-      return;
-    }
-    const call = { resolve, reject, calculator, inputs, resent, started: false };
-    // No answer in time: this call ends; the worker goes on for the others.
-    call.timer = setTimeout(() => {
-      endCall(id);
-      reject(new RulesError("internal", null, "Le calculateur n’a pas répondu à temps ; réessayez."));
-      // Stuck in that calculation, with no other call to lose: a new one for the next.
-      if (call.started && STATE.calls.size === 0 && STATE.worker === worker) replaceWorker(worker);
-    }, rules.timeoutMs);
-    const checkAlive = () => {
-      if (call.started || !STATE.calls.has(id) || STATE.worker !== worker) return;
-      const busy = [...STATE.calls.values()].some((other) => other !== call && other.started);
-      if (busy) call.liveness = setTimeout(checkAlive, LIVENESS_MS);
-      else replaceWorker(worker);
-    };
-    call.liveness = setTimeout(checkAlive, LIVENESS_MS);
-    STATE.calls.set(id, call);
-  });
-}
-
-export function run(calculator, inputs) {
-  const values = inputs ?? {};
-  const field = nonFinite(values);
-  if (field !== null) {
-    return Promise.reject(new RulesError("input", field || null, "Nombre invalide : entrez un nombre fini."));
-  }
-  return boot().then((worker) => send(worker, calculator, values));
-}
-
-Object.assign(rules, {
-  run,
-  boot,
-  status: () => ({ ...STATE.status }),
-  worker: () => STATE.worker,
-  RulesError,
-  timeoutMs: DEFAULT_TIMEOUT_MS,
-  disableSnapshot: false,
-});
+export { run };
 
 /* ---------------------------------------------------------------- formatting */
 
@@ -922,7 +670,7 @@ function setupWidget(form) {
       const { seed: _ignored, ...shown } = inputs;
       mirrorInUrl(id, shown);
     }
-    if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
+    if (pythonState() !== "ready") state.textContent = "Préparation du calculateur…";
     try {
       const outputs = await run(id, inputs);
       if (mine !== generation || pending) return; // values changed since: computed next
@@ -992,7 +740,7 @@ function setupWidget(form) {
   // The build wrote the result of the values it shows: Python is needed from the first
   // change on, not before. A character's values are computed as the form comes near.
   if (form.dataset.resultat === "defaut" && asBuilt) {
-    state.textContent = STATE.status.state === "unavailable" ? UNAVAILABLE : "";
+    state.textContent = pythonState() === "unavailable" ? UNAVAILABLE : "";
     firstResult.set(form, () => {});
     return;
   }
@@ -1135,7 +883,7 @@ function setupPage() {
     }
   }
   unfoldTarget();
-  if ((forms.length || dice.length) && STATE.status.state === "idle") {
+  if ((forms.length || dice.length) && pythonState() === "idle") {
     // Start Python while the reader reads, not while the page is still loading: once the
     // page has been painted (as the offline download, offline.js), when the browser is
     // idle. A calculator used before that starts it at once (once the page has loaded, boot).
