@@ -141,18 +141,48 @@ export function whenIdle(action) {
   else setTimeout(action, 0);
 }
 
+/** An error reported as uncaught (the console, window's "error" event), without stopping
+ * the code that caught it. */
+const reportUncaught = (error) => {
+  if (typeof window.reportError === "function") window.reportError(error);
+  else setTimeout(() => { throw error; }, 0);
+};
+
+/** Runs `action`, the set-up of one form, dialog or page module, on its own: what it throws
+ * (or, for a promise, rejects with) is reported as uncaught and handed to `failed` (which
+ * says so in the page), and the caller goes on with the next one. Returns what `action`
+ * returned, or undefined when it failed. */
+export function onItsOwn(action, failed = () => {}) {
+  const report = (error) => {
+    reportUncaught(error);
+    try {
+      failed(error);
+    } catch (again) {
+      reportUncaught(again);
+    }
+    return undefined;
+  };
+  try {
+    const result = action();
+    return result && typeof result.then === "function" ? result.then(undefined, report) : result;
+  } catch (error) {
+    return report(error);
+  }
+}
+
 /** Runs `setup` on every page: the first one, and each one Material's instant navigation
  * brings in (its document$ observable). Each set-up is a task of its own: run together from
  * the same document$ emission, they made one long task that held the page's first taps.
- * Without Material's bundle, once the page is parsed. */
+ * Without Material's bundle, once the page is parsed. A set-up that fails leaves the others. */
 export function onEachPage(setup) {
+  const run = () => onItsOwn(setup);
   const pages = window.document$;
   if (pages && typeof pages.subscribe === "function") {
-    pages.subscribe(() => setTimeout(setup, 0));
+    pages.subscribe(() => setTimeout(run, 0));
   } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", () => setup(), { once: true });
+    document.addEventListener("DOMContentLoaded", run, { once: true });
   } else {
-    setup();
+    run();
   }
 }
 

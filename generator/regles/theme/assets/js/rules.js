@@ -3,7 +3,8 @@
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
-import { el, foldAccents, onEachPage, parsedOr, rules, whenIdle } from "./page.js";
+import { el, foldAccents, onEachPage, onItsOwn, parsedOr, rules, whenIdle } from "./page.js";
+import { isRecord, keptText, linkedOption, linkedText, unreadableNote } from "./form-values.js";
 import { UNAVAILABLE, boot, pythonState, run } from "./worker-client.js";
 
 export { run };
@@ -143,9 +144,6 @@ export function readNumber(raw) {
   return Number(compact.replace("−", "-").replace(",", "."));
 }
 
-/** A number written back into a field the French way: « 7,5 », « 9 ». */
-const numberText = (value) => String(value).replace(".", ",");
-
 function readControl(control) {
   const type = control.dataset.type;
   if (type === "bool") return control.checked;
@@ -165,15 +163,35 @@ function readControl(control) {
   return raw;
 }
 
+/** Writes a link's `value` into `control` as a reader would have typed or chosen it; false,
+ * the control left as it was, for a value no reader could give it (form-values.js). */
 function writeControl(control, value) {
   const type = control.dataset.type;
-  if (type === "bool") control.checked = Boolean(value);
-  else if (type === "choice") {
-    const wanted = JSON.stringify(value);
-    for (const option of control.options) option.selected = option.dataset.json === wanted;
-  } else if (Array.isArray(value)) control.value = value.join(", ");
-  else if (typeof value === "number" && (type === "int" || type === "float")) control.value = numberText(value);
-  else control.value = value === null || value === undefined ? "" : String(value);
+  if (type === "bool") {
+    if (typeof value !== "boolean") return false;
+    control.checked = value;
+    return true;
+  }
+  if (control.tagName === "SELECT") {
+    // Not one of its options: never left to show the first option as if it were chosen.
+    const wanted = linkedOption(type, value);
+    const option = [...control.options].find((o) => (type === "choice" ? o.dataset.json : o.value) === wanted);
+    if (wanted === undefined || !option) return false;
+    option.selected = true;
+    return true;
+  }
+  const text = linkedText(type, value);
+  if (text === undefined) return false;
+  control.value = text;
+  return true;
+}
+
+/** What the form calls `field` (a control, or a list's fieldset), to name it in a message. */
+function fieldLabel(field) {
+  const list = field.closest("fieldset.liste");
+  if (list) return list.querySelector("legend")?.textContent.trim() || list.dataset.liste;
+  const label = field.closest(".champ")?.querySelector("label");
+  return label ? label.textContent.trim() : field.name;
 }
 
 function ownControls(container) {
@@ -212,9 +230,11 @@ function takePreset(control) {
   }
 }
 
+/** Adds a row to `list`, filled with a link's `values` (a record) if any; false when the list
+ * is full or a value could not be written. */
 function addRow(list, values) {
   const rows = list.querySelector(".liste-lignes");
-  if (rows.children.length >= Number(list.dataset.max || 20)) return;
+  if (rows.children.length >= Number(list.dataset.max || 20)) return false;
   const index = rows.children.length;
   const row = list.querySelector("template").content.firstElementChild.cloneNode(true);
   for (const element of row.querySelectorAll("[id], [for], [aria-describedby]")) {
@@ -223,13 +243,27 @@ function addRow(list, values) {
       if (value) element.setAttribute(attribute, value.replaceAll("__i__", String(index)));
     }
   }
+  let written = true;
   if (values) {
     for (const control of row.querySelectorAll("[data-type]")) {
-      if (control.name in values) writeControl(control, values[control.name]);
+      if (Object.hasOwn(values, control.name) && !writeControl(control, values[control.name])) written = false;
     }
   }
   showRowFields(row);
   rows.append(row);
+  return written;
+}
+
+/** The rows of `list` replaced by those `add(list, record)` makes of `records`, all or none:
+ * a value that is not a list of records, or a record that could not be added, leaves the
+ * rows as they were (false). */
+function fillRows(list, records, add) {
+  const rows = list.querySelector(".liste-lignes");
+  const before = [...rows.children];
+  rows.replaceChildren();
+  if (Array.isArray(records) && records.every((record) => isRecord(record) && add(list, record))) return true;
+  rows.replaceChildren(...before);
+  return false;
 }
 
 function readForm(form) {
@@ -251,17 +285,20 @@ function readForm(form) {
   return inputs;
 }
 
+/** The form filled with a shared link's `inputs`; returns the labels of the fields that
+ * could not take theirs (they keep what they had). */
 function fillForm(form, inputs) {
+  const unreadable = [];
   for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
-    if (control.name in inputs) writeControl(control, inputs[control.name]);
+    if (Object.hasOwn(inputs, control.name) && !writeControl(control, inputs[control.name])) {
+      unreadable.push(fieldLabel(control));
+    }
   }
   for (const list of form.querySelectorAll("fieldset.liste")) {
-    const rows = list.querySelector(".liste-lignes");
-    const values = inputs[list.dataset.liste];
-    if (!Array.isArray(values)) continue;
-    rows.replaceChildren();
-    for (const value of values) if (value && typeof value === "object") addRow(list, value);
+    if (!Object.hasOwn(inputs, list.dataset.liste)) continue;
+    if (!fillRows(list, inputs[list.dataset.liste], addRow)) unreadable.push(fieldLabel(list));
   }
+  return unreadable;
 }
 
 function clearErrors(form) {
@@ -300,16 +337,21 @@ function mirrorInUrl(id, inputs) {
   history.replaceState(history.state, "", url);
 }
 
+const linkedRaw = (id) => new URL(location.href).searchParams.get(id);
+
 function inputsFromUrl(id) {
-  const raw = new URL(location.href).searchParams.get(id);
+  const raw = linkedRaw(id);
   if (!raw) return null;
   try {
     const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    return isRecord(value) ? value : null;
   } catch {
-    return null; // a damaged shared link leaves the defaults in place
+    return null; // a damaged shared link leaves the defaults in place (linkDamaged)
   }
 }
+
+const LINK_DAMAGED = "Le lien partagé est illisible pour ce calculateur : il garde ses valeurs.";
+const linkDamaged = (id) => Boolean(linkedRaw(id)) && !inputsFromUrl(id);
 
 function renderOutputs(form, outputs) {
   for (const output of form.querySelectorAll("output[name]")) {
@@ -371,28 +413,40 @@ function heldValue(field) {
   return field.type === "checkbox" ? field.checked : field.value;
 }
 
-/** Puts back what `heldValue` read; a choice the site no longer offers is left as it is. */
+/** Puts back what `heldValue` read; a choice the site no longer offers is left as it is.
+ * A value no such field holds (an object, a list of lists: a damaged or hand-made file)
+ * leaves the field as it was: false. */
 function holdValue(field, value) {
   if (field.matches("fieldset")) {
-    if (!Array.isArray(value)) return;
-    const rows = field.querySelector(".liste-lignes");
-    rows.replaceChildren();
-    for (const row of value) {
-      if (!row || typeof row !== "object") continue;
-      addRow(field, null);
-      for (const control of rows.lastElementChild.querySelectorAll("[data-type]")) {
-        if (control.name in row) holdValue(control, row[control.name]);
-      }
-      showRowFields(rows.lastElementChild);
-    }
-  } else if (field.type === "checkbox") field.checked = Boolean(value);
-  else if (field.tagName === "SELECT") {
-    if ([...field.options].some((option) => option.value === String(value))) field.value = String(value);
-  } else field.value = typeof value === "string" ? value : String(value ?? "");
+    return fillRows(field, value, (list, record) => {
+      if (!addRow(list, null)) return false;
+      const row = list.querySelector(".liste-lignes").lastElementChild;
+      const controls = [...row.querySelectorAll("[data-type]")];
+      const held = controls.every((control) => !Object.hasOwn(record, control.name) || holdValue(control, record[control.name]));
+      showRowFields(row);
+      return held;
+    });
+  }
+  if (field.type === "checkbox") {
+    if (typeof value !== "boolean") return false;
+    field.checked = value;
+    return true;
+  }
+  const text = keptText(value);
+  if (text === undefined) return false;
+  if (field.tagName !== "SELECT") field.value = text;
+  else if ([...field.options].some((option) => option.value === text)) field.value = text;
+  return true;
 }
 
 const formValues = (form) => keptFields(form).map(heldValue);
-const sameValues = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const sameValues = (a, b) => {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false; // a kept value too deep to write is no field's value
+  }
+};
 
 /** A field's value without the worked example the form starts from (its default, written
  * by the build only where the two differ). */
@@ -407,16 +461,24 @@ function leaveExample(field) {
   for (const row of Array.isArray(value) ? value : []) if (row && typeof row === "object") addRow(field, row);
 }
 
-/** The form filled with `character`'s values; a field it has none for takes its default:
- * what the build wrote (`example`, as formValues reads it), but for a worked example. */
+/** The form filled with `character`'s values; a field it has none for, or none it can hold,
+ * takes its default: what the build wrote (`example`, as formValues reads it), but for a
+ * worked example. Returns the labels of the fields whose kept value could not be held. */
 function fillFromCharacter(form, character, example) {
+  const unreadable = [];
   keptFields(form).forEach((field, i) => {
     const value = keptValue(character, field.dataset.garde);
-    if (value !== undefined) holdValue(field, value);
-    else if (field.dataset.sansExemple !== undefined) leaveExample(field);
+    if (value !== undefined && holdValue(field, value)) return;
+    if (value !== undefined) unreadable.push(fieldLabel(field));
+    if (field.dataset.sansExemple !== undefined) leaveExample(field);
     else holdValue(field, example[i]);
   });
+  return unreadable;
 }
+
+// What a form says of the values it could not take (a link's, a character's), until it is
+// filled again: form → French sentence.
+const NOTES = new WeakMap();
 
 // Each form says whose values it shows (form.dataset.valeurs): the rules' worked example
 // while the reader has no character, a shared link's, or the character's.
@@ -429,8 +491,9 @@ function showCharacter(form, problem = "") {
   const character = currentCharacter();
   const manage = el("button", { type: "button", class: "calculateur-personnage__changer" }, "Personnages…");
   manage.addEventListener("click", async () => {
-    const failed = await manageCharacters();
-    if (failed) showCharacter(form, failed);
+    const failed = await onItsOwn(manageCharacters);
+    if (failed === undefined) showCharacter(form, "Les personnages n’ont pas pu s’ouvrir ; rechargez la page.");
+    else if (failed) showCharacter(form, failed);
   });
   const parts = [];
   if (form.dataset.valeurs === "lien") {
@@ -449,7 +512,8 @@ function showCharacter(form, problem = "") {
     }
   }
   parts.push(manage);
-  if (problem) parts.push(el("span", { class: "calculateur-personnage__erreur", role: "alert" }, ` ${problem}`));
+  const said = [NOTES.get(form), problem].filter(Boolean).join(" ");
+  if (said) parts.push(el("span", { class: "calculateur-personnage__erreur", role: "alert" }, ` ${said}`));
   line.replaceChildren(...parts);
 }
 
@@ -506,17 +570,20 @@ document.addEventListener(CHARACTER_CHANGED, (event) => {
   for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
     const state = FORMS.get(form);
     if (!state) continue;
-    if (event.detail.reason === "switched") {
-      if (character) {
-        fillFromCharacter(form, character, state.example);
-        form.dataset.valeurs = "personnage";
-      } else {
-        keptFields(form).forEach((field, i) => holdValue(field, state.example[i]));
-        form.dataset.valeurs = "exemple";
+    onItsOwn(() => {
+      if (event.detail.reason === "switched") {
+        if (character) {
+          NOTES.set(form, unreadableNote(fillFromCharacter(form, character, state.example), "personnage"));
+          form.dataset.valeurs = "personnage";
+        } else {
+          NOTES.delete(form);
+          keptFields(form).forEach((field, i) => holdValue(field, state.example[i]));
+          form.dataset.valeurs = "exemple";
+        }
+        state.schedule();
       }
-      state.schedule();
-    }
-    showCharacter(form);
+      showCharacter(form);
+    });
   }
 });
 
@@ -639,10 +706,12 @@ function setupWidget(form) {
   const example = formValues(form);
   const character = currentCharacter();
   form.dataset.valeurs = character ? "personnage" : "exemple";
-  if (character) fillFromCharacter(form, character, example);
+  const notes = [];
+  if (character) notes.push(unreadableNote(fillFromCharacter(form, character, example), "personnage"));
   const kept = formValues(form);
+  if (!shared && linkDamaged(id)) notes.push(LINK_DAMAGED);
   if (shared) {
-    fillForm(form, shared);
+    notes.push(unreadableNote(fillForm(form, shared), "lien"));
     // The address the page itself wrote (mirrorInUrl) holds the character's own values.
     if (!character || !sameValues(kept, formValues(form))) form.dataset.valeurs = "lien";
   }
@@ -709,6 +778,7 @@ function setupWidget(form) {
     if (form.isConnected && location.pathname === home) mirrorInUrl(id, readForm(form));
   };
   FORMS.set(form, { example, schedule, mirror });
+  NOTES.set(form, notes.filter(Boolean).join(" "));
   showCharacter(form);
   const edited = (event) => {
     const row = event.target.closest && event.target.closest(".liste-ligne");
@@ -758,7 +828,7 @@ function onceNear(margin, action) {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         observer.unobserve(entry.target);
-        action(entry.target);
+        onItsOwn(() => action(entry.target)); // the next ones go on
       }
     },
     { rootMargin: margin },
@@ -773,9 +843,21 @@ let approach = null;
 // Asks main.html's fold script to put a folded form's fields back (see rules.fold there).
 const UNFOLD_EVENT = "rules:unfold";
 
+const BROKEN = "Ce calculateur n’a pas pu démarrer : rechargez la page pour réessayer.";
+
+/** Unfolds and sets up `form`, on its own: one that fails says so in its place, and the
+ * page's other forms go on. */
 export function openWidget(form) {
-  unfold(form);
-  setupWidget(form);
+  onItsOwn(
+    () => {
+      unfold(form);
+      setupWidget(form);
+    },
+    () => {
+      const state = form.querySelector(".calculateur-etat");
+      if (state) state.textContent = BROKEN;
+    },
+  );
 }
 
 export function folded(form) {
@@ -832,12 +914,12 @@ let visibility = null;
 
 function watchVisibility() {
   if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
-  visibility = onceNear("300px 0px", (form) => firstResult.get(form)());
+  visibility = onceNear("300px 0px", (form) => firstResult.get(form)?.());
 }
 
 function whenNearTheScreen(form) {
   if (visibility) visibility.observe(form);
-  else firstResult.get(form)();
+  else firstResult.get(form)?.();
 }
 
 // Every folded form unfolded at once, the page kept where it is: for paper, which has no
@@ -882,7 +964,7 @@ function setupPage() {
       openWidget(form);
     }
   }
-  unfoldTarget();
+  onItsOwn(unfoldTarget);
   if ((forms.length || dice.length) && pythonState() === "idle") {
     // Start Python while the reader reads, not while the page is still loading: once the
     // page has been painted (as the offline download, offline.js), when the browser is
