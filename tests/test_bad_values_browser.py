@@ -1,7 +1,8 @@
-"""A bad value breaks nothing else (rules.js, form-values.js): a shared link's or a kept
-character's value that no field can hold gets that form's French message while the field
-keeps a value, a form whose set-up fails says so, and every other form of the page still
-works."""
+"""A bad value breaks nothing else (rules.js, form-values.js, backup.js, the palette partial):
+a shared link's or a kept character's value that no field can hold gets that form's French
+message while the field keeps a value, a form whose set-up fails says so, and every other
+form of the page still works; a damaged setting in storage leaves the light/dark toggle
+working, « Vos données » names it and clears it, and a backup's damaged value is left out."""
 
 from __future__ import annotations
 
@@ -161,3 +162,68 @@ def test_a_character_with_unreadable_values_breaks_no_form(phone_page: Any, site
     # The characters' dialog still opens.
     form(page, "soins").get_by_role("button", name="Personnages…").click()
     expect(page.locator("dialog.grimoire-dialogue")).to_contain_text("Essai")
+
+
+TO_DARK = "label[title='Passer au thème sombre']"
+SCHEME = "document.body.getAttribute('data-md-color-scheme')"
+GRIMOIRES = json.dumps({"version": 1, "last": "Essai", "lists": [{"name": "Essai", "spells": []}]})
+
+
+def test_a_damaged_setting_is_harmless_named_and_cleared(browser: Any, site_url: str) -> None:
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + "jeu/combat/")
+    page.evaluate(
+        "() => { localStorage.setItem('/.__palette', '{pas du json');"
+        " localStorage.setItem('/.__tabs', '{pas du json');"
+        " localStorage.setItem('regles-impression', 'toString'); }"
+    )
+    page.reload()
+    # The toggle is there and works.
+    assert page.locator(TO_DARK).is_visible()
+    page.locator(TO_DARK).click()
+    assert page.evaluate(SCHEME) == "slate"
+
+    page.goto(site_url + "donnees/")
+    data = page.locator("#regles-donnees[data-pret]")
+    settings = data.locator("li", has_text="Réglages de l’affichage")
+    expect(settings).to_contain_text("illisible")
+    printing = data.locator("li", has_text="Impression")
+    expect(printing).to_contain_text("illisible")
+    settings.get_by_role("button", name="Effacer").click()
+    page.locator("dialog").get_by_role("button", name="Effacer").click()
+    expect(data.locator(".regles-donnees__message")).to_contain_text("Effacé de ce navigateur")
+    assert page.evaluate(
+        "() => [localStorage.getItem('/.__palette'), localStorage.getItem('/.__tabs')]"
+    ) == [None, None]
+    expect(printing).to_contain_text("illisible")  # the others stay
+
+    # A backup's damaged value is named and left out; the rest is imported.
+    page.evaluate("() => localStorage.setItem('/.__palette', JSON.stringify({index: 1}))")
+    backup = {
+        "format": "regles-donnees",
+        "version": 1,
+        "site": "/",
+        "items": {"/.__palette": "{pas du json", "regles-grimoires:/": GRIMOIRES},
+    }
+    files = [
+        {
+            "name": "sauvegarde.json",
+            "mimeType": "application/json",
+            "buffer": json.dumps(backup).encode(),
+        }
+    ]
+    page.set_input_files("#regles-donnees-fichier", files=files)
+    expect(data).to_contain_text(
+        note("Données illisibles dans le fichier, laissées de côté : « Réglages de l’affichage » ;")
+    )
+    page.get_by_role("button", name="Remplacer par le contenu du fichier").click()
+    expect(data.locator(".regles-donnees__message")).to_contain_text("importées")
+    kept = page.evaluate(
+        "() => [localStorage.getItem('/.__palette'), localStorage.getItem('regles-grimoires:/')]"
+    )
+    assert kept == [json.dumps({"index": 1}, separators=(",", ":")), GRIMOIRES]
+    assert errors == []
+    context.close()

@@ -218,19 +218,35 @@ export function showNotice(notice) {
 /** What the site keeps in this browser, for the page that saves it all in one file and
  * brings it back (backup.js): each module that keeps data in localStorage registers a
  * function that names one of its keys in the reader's words (« Grimoires »), or returns
- * null for a key that is not its own. */
+ * null for a key that is not its own; and, optionally, `readable(value, key)`, whether a
+ * value of one of its keys is one it can read (a backup's are checked before any is kept). */
 const keptKinds = [];
-export function keepsData(describe) {
-  keptKinds.push(describe);
+export function keepsData(describe, readable = () => true) {
+  keptKinds.push({ describe, readable });
 }
+
+const keptKind = (key) => {
+  for (const kind of keptKinds) {
+    const label = kind.describe(key);
+    if (label) return { label, readable: kind.readable };
+  }
+  return null;
+};
 
 /** The reader's words for a key of localStorage this site keeps, or null. */
 export function keptLabel(key) {
-  for (const describe of keptKinds) {
-    const label = describe(key);
-    if (label) return label;
+  return keptKind(key)?.label ?? null;
+}
+
+/** Whether `value` is one the module that keeps `key` can read (false for a key it does not
+ * keep, or a check that throws). */
+export function keptReadable(key, value) {
+  const kind = keptKind(key);
+  try {
+    return Boolean(kind && typeof value === "string" && kind.readable(value, key));
+  } catch {
+    return false;
   }
-  return null;
 }
 
 /** Offers `text` to the reader as a file named `name`. */
