@@ -5,10 +5,14 @@
  * (page.js's keepsData: grimoires, the data they set aside, the offline state) and here for
  * the theme's own settings (Material keeps them as "<site path>.__<name>"). « Tout exporter »
  * writes every such key and its value, as they are, into one JSON file; « Importer » reads
- * one back: it checks the file, says what it holds, and replaces those keys only once the
- * reader agrees, all or nothing (a full storage leaves everything as it was).
+ * one back: it checks the file and each of its values (by the check of the module that keeps
+ * it: a value it could not read is named and left out, the one kept here stays), says what
+ * it holds, and replaces those keys only once the reader agrees, all or nothing (a full
+ * storage leaves everything as it was). Each kind of data can also be cleared here, one that
+ * its module cannot read (damaged) being marked as such.
  */
 import {
+  confirmAction,
   downloadText,
   el,
   foldAccents,
@@ -16,6 +20,7 @@ import {
   isQuotaError,
   keepsData,
   keptLabel,
+  keptReadable,
   onEachPage,
   siteRoot,
 } from "./page.js";
@@ -24,8 +29,17 @@ const FORMAT = "regles-donnees";
 const VERSION = 1;
 const MAX_FILE_BYTES = 20_000_000;
 
-// The theme's settings: the colour scheme chosen, and whatever else Material keeps.
-keepsData((key) => (key.startsWith(`${siteRoot().pathname}.__`) ? "Réglages de l’affichage" : null));
+// The theme's settings: the colour scheme chosen, and whatever else Material keeps, as JSON
+// (Material's __md_get parses it; partials/javascripts/palette.html reads the palette).
+const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+keepsData(
+  (key) => (key.startsWith(`${siteRoot().pathname}.__`) ? "Réglages de l’affichage" : null),
+  (value, key) => {
+    const data = JSON.parse(value); // not JSON: unreadable (keptReadable)
+    if (!key.endsWith(".__palette")) return true;
+    return isRecord(data) && Number.isInteger(data.index) && data.index >= 0 && (data.color === undefined || isRecord(data.color));
+  },
+);
 
 /** Every key of localStorage this site keeps, with its value, sorted by key. */
 function keptItems() {
@@ -34,7 +48,8 @@ function keptItems() {
     for (let i = 0; i < localStorage.length; i += 1) {
       const key = localStorage.key(i);
       const label = key && keptLabel(key);
-      if (label) items.push({ key, label, value: localStorage.getItem(key) || "" });
+      const value = label ? localStorage.getItem(key) || "" : "";
+      if (label) items.push({ key, label, value, readable: keptReadable(key, value) });
     }
   } catch {
     return null; // storage refused (private browsing…)
@@ -46,12 +61,29 @@ function sizeText(bytes) {
   return bytes < 1000 ? `${bytes} octets` : `${Math.round(bytes / 1000).toLocaleString("fr-FR")} Ko`;
 }
 
-/** The items listed by kind: « Grimoires (2 Ko) ». */
-function summary(items) {
-  const kinds = new Map();
-  for (const item of items) kinds.set(item.label, (kinds.get(item.label) || 0) + new Blob([item.value]).size);
-  return [...kinds].map(([label, bytes]) => el("li", {}, `${label} (${sizeText(bytes)})`));
+/** The items by kind: [{ label, bytes, unreadable, keys }]. */
+function kinds(items) {
+  const byLabel = new Map();
+  for (const item of items) {
+    const kind = byLabel.get(item.label) || { label: item.label, bytes: 0, unreadable: false, keys: [] };
+    kind.bytes += new Blob([item.value]).size;
+    kind.unreadable ||= item.readable === false;
+    kind.keys.push(item.key);
+    byLabel.set(item.label, kind);
+  }
+  return [...byLabel.values()];
 }
+
+/** The items listed by kind: « Grimoires (2 Ko) », each followed by what `after(kind)` gives. */
+function summary(items, after = () => []) {
+  return kinds(items).map((kind) => el("li", {}, `${kind.label} (${sizeText(kind.bytes)})`, ...after(kind)));
+}
+
+/** « « A » et « B » »: the kinds named in a sentence. */
+const named = (labels) => {
+  const names = [...new Set(labels)].map((label) => `« ${label} »`);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} et ${names.at(-1)}` : names[0];
+};
 
 /** The file's items, checked, with keys moved from its site's path to this one's; throws an
  * Error with a French message. */
@@ -74,18 +106,33 @@ function readBackup(text, file) {
   const from = typeof data.site === "string" ? data.site : siteRoot().pathname;
   const here = siteRoot().pathname;
   const items = [];
+  const unreadable = []; // the labels of values their module could not read
   let ignored = 0;
   for (const [saved, value] of Object.entries(data.items)) {
     const key = from === here ? saved : saved.split(from).join(here);
     const label = keptLabel(key);
-    if (!label || typeof value !== "string") {
+    if (!label) {
       ignored += 1;
-      continue;
+    } else if (keptReadable(key, value)) {
+      items.push({ key, label, value });
+    } else {
+      unreadable.push(label);
     }
-    items.push({ key, label, value });
+  }
+  if (!items.length && unreadable.length) {
+    throw new Error(`« ${file} » ne contient que des données illisibles (${named(unreadable)}).`);
   }
   if (!items.length) throw new Error(`« ${file} » ne contient aucune donnée que ce site garde.`);
-  return { items, ignored, date: typeof data.date === "string" ? data.date : "" };
+  return { items, ignored, unreadable, date: typeof data.date === "string" ? data.date : "" };
+}
+
+/** What an import leaves out, in a sentence (or ""). */
+function leftOut(read) {
+  const unreadable = read.unreadable.length
+    ? ` Données illisibles dans le fichier, laissées de côté : ${named(read.unreadable)} ; celles de ce navigateur restent telles quelles.`
+    : "";
+  const ignored = read.ignored ? ` ${read.ignored} élément${read.ignored > 1 ? "s" : ""} que ce site ne connaît pas, ignoré${read.ignored > 1 ? "s" : ""}.` : "";
+  return unreadable + ignored;
 }
 
 /** Writes every item, or none: on a refusal, each key gets its value back. */
@@ -158,19 +205,38 @@ function setup() {
           draw(error.message, "erreur");
           return;
         }
-        const skipped = read.ignored ? ` ${read.ignored} élément${read.ignored > 1 ? "s" : ""} que ce site ne connaît pas, ignoré${read.ignored > 1 ? "s" : ""}.` : "";
-        draw(`Données de « ${name} » importées.${skipped}`);
+        draw(`Données de « ${name} » importées.${leftOut(read)}`);
       });
       cancel.addEventListener("click", () => draw("Import annulé : rien n’a été changé."));
+      const date = read.date && !Number.isNaN(Date.parse(read.date)) ? new Date(read.date).toLocaleString("fr-FR") : "";
       root.replaceChildren(
-        el("p", {}, `« ${name} »${read.date ? `, sauvegardé le ${new Date(read.date).toLocaleString("fr-FR")},` : ""} contient :`),
+        el("p", {}, `« ${name} »${date ? `, sauvegardé le ${date},` : ""} contient :`),
         el("ul", {}, ...summary(read.items)),
         el("p", {}, "Ces données remplaceront celles du même genre gardées dans ce navigateur ; les autres restent telles quelles. Exportez d’abord celles d’ici pour pouvoir revenir en arrière."),
+        leftOut(read) ? el("p", {}, leftOut(read).trim()) : null,
         el("p", { class: "regles-donnees__boutons" }, replace, " ", cancel));
+    };
+    // Each kind can be cleared: one its module cannot read (damaged) says so.
+    const clear = (kind) => {
+      const button = el("button", { type: "button", class: "md-button grimoire-bouton grimoire-danger" }, "Effacer");
+      button.setAttribute("aria-label", `Effacer : ${kind.label}`);
+      button.addEventListener("click", async () => {
+        const sure = await confirmAction(`Effacer « ${kind.label} » ?`,
+          "Ces données seront effacées de ce navigateur. Exportez-les d’abord pour les garder.", "Effacer");
+        if (!sure) return;
+        try {
+          for (const key of kind.keys) localStorage.removeItem(key);
+        } catch {
+          draw("Ce navigateur refuse de changer les données de ce site : rien n’a été effacé.", "erreur");
+          return;
+        }
+        draw(`Effacé de ce navigateur : « ${kind.label} ».`);
+      });
+      return [kind.unreadable ? el("strong", {}, " : illisible") : null, " ", button];
     };
     root.replaceChildren(
       el("p", {}, items.length ? "Ce navigateur garde pour ce site :" : "Ce navigateur ne garde encore rien pour ce site."),
-      items.length ? el("ul", {}, ...summary(items)) : null,
+      items.length ? el("ul", {}, ...summary(items, clear)) : null,
       el("p", { class: "regles-donnees__boutons" }, exportAll, " ",
         el("label", { for: "regles-donnees-fichier", class: "md-button" }, "Importer une sauvegarde"), input),
       say);

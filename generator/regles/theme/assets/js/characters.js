@@ -48,7 +48,7 @@ keepsData((key) => {
   if (key === storeKey()) return "Personnages (valeurs des calculateurs)";
   if (key.startsWith(asideKey())) return "Personnages illisibles mis de côté";
   return null;
-});
+}, (value, key) => key !== storeKey() || parse(value) !== null); // set aside: any text
 
 export const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
 

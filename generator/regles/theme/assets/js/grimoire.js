@@ -94,7 +94,7 @@ keepsData((key) => {
     if (key.startsWith(asidePrefix(database))) return phrase("lists_set_aside", {}, database);
   }
   return null;
-});
+}, (value, key) => !databases().some((d) => key === storeKey(d)) || parseStore(value) !== null); // set aside: any text
 
 /** The copies set aside, oldest first: [{ key, raw }]. */
 const asideCopies = (database = pageDatabase()) => {

@@ -24,7 +24,10 @@ import { el, frenchSpacing, keepsData, onEachPage, showNotice, siteRoot, whenIdl
 const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
 const STORAGE_PREFIX = root.pathname + ".hors-ligne.";
-keepsData((key) => (key.startsWith(STORAGE_PREFIX) ? "Lecture hors ligne : dernière demande de stockage durable" : null));
+keepsData(
+  (key) => (key.startsWith(STORAGE_PREFIX) ? "Lecture hors ligne : dernière demande de stockage durable" : null),
+  (value) => /^\d{1,16}$/.test(value), // a date, in milliseconds
+);
 const MINUTE = 60 * 1000;
 // While a download is stopped (no network), the worker is asked again this often.
 const RETRY_MS = 30 * 1000;

@@ -141,18 +141,48 @@ export function whenIdle(action) {
   else setTimeout(action, 0);
 }
 
+/** An error reported as uncaught (the console, window's "error" event), without stopping
+ * the code that caught it. */
+const reportUncaught = (error) => {
+  if (typeof window.reportError === "function") window.reportError(error);
+  else setTimeout(() => { throw error; }, 0);
+};
+
+/** Runs `action`, the set-up of one form, dialog or page module, on its own: what it throws
+ * (or, for a promise, rejects with) is reported as uncaught and handed to `failed` (which
+ * says so in the page), and the caller goes on with the next one. Returns what `action`
+ * returned, or undefined when it failed. */
+export function onItsOwn(action, failed = () => {}) {
+  const report = (error) => {
+    reportUncaught(error);
+    try {
+      failed(error);
+    } catch (again) {
+      reportUncaught(again);
+    }
+    return undefined;
+  };
+  try {
+    const result = action();
+    return result && typeof result.then === "function" ? result.then(undefined, report) : result;
+  } catch (error) {
+    return report(error);
+  }
+}
+
 /** Runs `setup` on every page: the first one, and each one Material's instant navigation
  * brings in (its document$ observable). Each set-up is a task of its own: run together from
  * the same document$ emission, they made one long task that held the page's first taps.
- * Without Material's bundle, once the page is parsed. */
+ * Without Material's bundle, once the page is parsed. A set-up that fails leaves the others. */
 export function onEachPage(setup) {
+  const run = () => onItsOwn(setup);
   const pages = window.document$;
   if (pages && typeof pages.subscribe === "function") {
-    pages.subscribe(() => setTimeout(setup, 0));
+    pages.subscribe(() => setTimeout(run, 0));
   } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", () => setup(), { once: true });
+    document.addEventListener("DOMContentLoaded", run, { once: true });
   } else {
-    setup();
+    run();
   }
 }
 
@@ -188,19 +218,35 @@ export function showNotice(notice) {
 /** What the site keeps in this browser, for the page that saves it all in one file and
  * brings it back (backup.js): each module that keeps data in localStorage registers a
  * function that names one of its keys in the reader's words (« Grimoires »), or returns
- * null for a key that is not its own. */
+ * null for a key that is not its own; and, optionally, `readable(value, key)`, whether a
+ * value of one of its keys is one it can read (a backup's are checked before any is kept). */
 const keptKinds = [];
-export function keepsData(describe) {
-  keptKinds.push(describe);
+export function keepsData(describe, readable = () => true) {
+  keptKinds.push({ describe, readable });
 }
+
+const keptKind = (key) => {
+  for (const kind of keptKinds) {
+    const label = kind.describe(key);
+    if (label) return { label, readable: kind.readable };
+  }
+  return null;
+};
 
 /** The reader's words for a key of localStorage this site keeps, or null. */
 export function keptLabel(key) {
-  for (const describe of keptKinds) {
-    const label = describe(key);
-    if (label) return label;
+  return keptKind(key)?.label ?? null;
+}
+
+/** Whether `value` is one the module that keeps `key` can read (false for a key it does not
+ * keep, or a check that throws). */
+export function keptReadable(key, value) {
+  const kind = keptKind(key);
+  try {
+    return Boolean(kind && typeof value === "string" && kind.readable(value, key));
+  } catch {
+    return false;
   }
-  return null;
 }
 
 /** Offers `text` to the reader as a file named `name`. */

@@ -14,7 +14,7 @@
  *   `data-impression="cartes"` on an element of its content (a grimoire).
  *
  * window.rules.printForm(form) sets the form ("cartes" or "liste") as the choice does. */
-import { el, onEachPage, phrase, rules } from "./page.js";
+import { el, keepsData, onEachPage, phrase, rules } from "./page.js";
 
 const STORE = "regles-impression";
 const CARDS = "regles-cartes";
@@ -22,11 +22,14 @@ const FORMS = {
   liste: "Liste compacte",
   cartes: "Cartes à découper",
 };
+// Its own forms only: « toString » is in every object.
+const isForm = (value) => typeof value === "string" && Object.hasOwn(FORMS, value);
+keepsData((key) => (key === STORE ? "Impression : forme choisie" : null), isForm);
 
 function storedForm() {
   try {
     const value = localStorage.getItem(STORE);
-    return value in FORMS ? value : null;
+    return isForm(value) ? value : null;
   } catch {
     return null; // storage refused: the page's default
   }
@@ -40,7 +43,7 @@ function pageDefault() {
   if (document.querySelector(GRIMOIRE)) return "cartes";
   const asked = document.querySelector("article [data-impression]");
   const value = asked && asked.getAttribute("data-impression");
-  return value in FORMS ? value : "liste";
+  return isForm(value) ? value : "liste";
 }
 
 let chosen = null; // this page's choice, once made
@@ -56,7 +59,7 @@ function spellHeadings() {
 /* ------------------------------------------------------------ the choice, on screen */
 
 function setForm(form) {
-  if (!(form in FORMS)) throw new Error(`forme d’impression inconnue : « ${form} »`);
+  if (!isForm(form)) throw new Error(`forme d’impression inconnue : « ${form} »`);
   chosen = form;
   try {
     localStorage.setItem(STORE, form);

@@ -1,9 +1,10 @@
 // Module worker hosting Pyodide: the only place Python runs in the page.
 // Messages in:  {type: "init", runtime: {pyodide, package, module, snapshot}}, absolute URLs and
 //               the rules package's module name (`rules`, its RulesPackage, is called),
-//               {type: "run", id, calculator, inputs}.
+//               {type: "run", id, calculator, text}, `text` the inputs' JSON (worker-client.js
+//               makes it and sends one call at a time).
 // Messages out: {type: "ready", mode: "snapshot" | "normal", ms, fallbackReason?},
-//               {type: "started", id} as soon as a call arrives,
+//               {type: "started", id} as soon as a call arrives: the worker's heartbeat,
 //               {type: "result", id, answer} where answer is run_json's object,
 //               {type: "failed", message} when Python cannot start at all.
 const PACKAGE_DIR = "/home/pyodide/regles";
@@ -73,10 +74,10 @@ function strayError() {
   });
 }
 
-function answer(id, calculator, inputs) {
+function answer(id, calculator, request) {
   let text;
   try {
-    text = runJson(String(calculator), JSON.stringify(inputs ?? {}));
+    text = runJson(String(calculator), typeof request === "string" ? request : "{}");
   } catch (error) {
     text = JSON.stringify({
       ok: false,
@@ -92,14 +93,14 @@ onmessage = (event) => {
     Promise.race([start(message.runtime), strayError()]).then(
       (info) => {
         postMessage({ type: "ready", ...info });
-        for (const queued of pending) answer(queued.id, queued.calculator, queued.inputs);
+        for (const queued of pending) answer(queued.id, queued.calculator, queued.text);
         pending = [];
       },
       (error) => postMessage({ type: "failed", message: String(error && error.message) }),
     );
   } else if (message.type === "run") {
-    postMessage({ type: "started", id: message.id }); // alive (rules.js, LIVENESS_MS)
+    postMessage({ type: "started", id: message.id }); // alive (worker-client.js, LIVENESS_MS)
     if (runJson === null) pending.push(message);
-    else answer(message.id, message.calculator, message.inputs);
+    else answer(message.id, message.calculator, message.text);
   }
 };

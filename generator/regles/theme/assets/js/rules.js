@@ -1,264 +1,13 @@
-/* Rules runtime of the page: window.rules.run() through a Pyodide module worker, and the
- * calculator widgets generated at build time (the dice of the texts: dice.js).
+/* The calculator widgets generated at build time, computed through window.rules.run()
+ * (worker-client.js: a Pyodide module worker; the dice of the texts: dice.js).
  * The main thread never runs Python; Pyodide starts only on pages that need it. */
 import { CHARACTER_CHANGED, currentCharacter, keepValues, keptValue, manageCharacters } from "./characters.js";
 import { drawChart } from "./charts.js";
-import { el, foldAccents, onEachPage, parsedOr, rules, siteRoot, whenIdle } from "./page.js";
+import { el, foldAccents, onEachPage, onItsOwn, parsedOr, rules, whenIdle } from "./page.js";
+import { isRecord, keptText, linkedOption, linkedText, unreadableNote } from "./form-values.js";
+import { UNAVAILABLE, boot, pythonState, run } from "./worker-client.js";
 
-const STATE = {
-  worker: null,
-  booting: null,
-  calls: new Map(),
-  nextId: 1,
-  status: { state: "idle", mode: null, ms: null, fallbackReason: null },
-};
-const DEFAULT_TIMEOUT_MS = 30000;
-
-class RulesError extends Error {
-  constructor(kind, field, message) {
-    super(message);
-    this.name = "RulesError";
-    this.kind = kind;
-    this.field = field;
-  }
-}
-
-function setStatus(patch) {
-  Object.assign(STATE.status, patch);
-  document.dispatchEvent(new CustomEvent("rules:status", { detail: { ...STATE.status } }));
-}
-
-/** The pending call `id`, taken out of the pending calls with its timers stopped; null when
- * it is no longer pending. */
-function endCall(id) {
-  const call = STATE.calls.get(id);
-  if (!call) return null;
-  STATE.calls.delete(id);
-  clearTimeout(call.timer);
-  clearTimeout(call.liveness);
-  return call;
-}
-
-// A worker that is gone (terminated, crashed, silent) is replaced at once: its calls not yet
-// answered go to a new one, once; the next call starts it if none is waiting.
-function replaceWorker(worker) {
-  if (STATE.worker !== worker) return;
-  STATE.worker = null;
-  STATE.booting = null;
-  worker.terminate();
-  setStatus({ state: "idle" });
-  for (const call of [...STATE.calls.keys()].map(endCall)) {
-    if (call.resent) {
-      call.reject(new RulesError("internal", null, "Le calculateur s’est arrêté ; réessayez."));
-    } else {
-      boot().then(
-        (next) => send(next, call.calculator, call.inputs, true).then(call.resolve, call.reject),
-        call.reject,
-      );
-    }
-  }
-}
-
-// Python (some 18 MB to download, then compile) starts once the page has loaded and been
-// painted: sooner, it competes with the page's own set-up for the network and the
-// processor (started at once, Lighthouse's total blocking time was higher and the first
-// result came no sooner: the load is done soon after DOMContentLoaded). A load that takes
-// long (an image that does not come) holds it back `LOAD_WAIT_MS` at most.
-const LOAD_WAIT_MS = 2000;
-
-function pageLoaded() {
-  return new Promise((resolve) => {
-    if (document.readyState === "complete") return resolve();
-    const timer = setTimeout(resolve, LOAD_WAIT_MS);
-    window.addEventListener(
-      "load",
-      () =>
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            clearTimeout(timer);
-            resolve();
-          }, 0),
-        ),
-      { once: true },
-    );
-  });
-}
-
-// Python's files come from the network at the first calculation, unless the offline copy
-// holds them (offline.js marks <html data-hors-ligne-calculateurs="pret">). Without network
-// before that, a calculator says so in its place; the answer the build wrote stays shown.
-const UNAVAILABLE =
-  "Pas encore disponible hors ligne : ce calculateur fonctionnera quand ses fichiers seront " +
-  "téléchargés (état en bas de page).";
-
-function bootError(error) {
-  const message = String((error && error.message) || error);
-  const stored = document.documentElement.dataset.horsLigneCalculateurs === "pret";
-  if (!stored && (!navigator.onLine || /fetch|network|load/i.test(message))) {
-    setStatus({ state: "unavailable" });
-    return new RulesError("unavailable", null, UNAVAILABLE);
-  }
-  if (error instanceof RulesError) return error;
-  return new RulesError("internal", null, "Python n’a pas pu démarrer : " + message);
-}
-
-function showUnavailable() {
-  for (const state of document.querySelectorAll("form.calculateur[data-pret] .calculateur-etat")) {
-    if (!state.textContent) state.textContent = UNAVAILABLE;
-  }
-}
-
-document.addEventListener("rules:status", (event) => {
-  if (event.detail.state === "unavailable") showUnavailable();
-});
-// Back online: the next calculation tries again, and the message goes.
-window.addEventListener("online", () => {
-  if (STATE.status.state !== "unavailable") return;
-  setStatus({ state: "idle" });
-  for (const state of document.querySelectorAll("form.calculateur .calculateur-etat")) {
-    if (state.textContent === UNAVAILABLE) state.textContent = "";
-  }
-});
-
-async function boot() {
-  if (STATE.booting) return STATE.booting;
-  STATE.booting = (async () => {
-    setStatus({ state: "loading" });
-    await pageLoaded();
-    const root = siteRoot();
-    const response = await fetch(new URL("assets/rules-runtime.json", root));
-    if (!response.ok) throw new Error("description du calculateur introuvable");
-    const paths = await response.json();
-    // The module the worker imports: a plain (dotted) name, never code.
-    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(paths.module)) throw new Error("description du calculateur invalide");
-    const runtime = {
-      pyodide: new URL(paths.pyodide, root).href,
-      package: new URL(paths.package, root).href,
-      module: paths.module,
-      snapshot: paths.snapshot && !rules.disableSnapshot ? new URL(paths.snapshot, root).href : null,
-    };
-    const worker = new Worker(new URL("assets/js/rules-worker.mjs", root), { type: "module" });
-    STATE.worker = worker;
-    // A worker ended from outside (a reader's script, rules.worker().terminate()) sends no
-    // event: its own terminate says so.
-    const terminate = worker.terminate.bind(worker);
-    worker.terminate = () => {
-      terminate();
-      replaceWorker(worker);
-    };
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (event) => {
-        const message = event.data || {};
-        if (message.type === "ready") {
-          setStatus({
-            state: "ready",
-            mode: message.mode,
-            ms: message.ms,
-            fallbackReason: message.fallbackReason,
-          });
-          resolve(worker);
-        } else if (message.type === "failed") {
-          setStatus({ state: "failed" });
-          STATE.booting = null;
-          reject(new RulesError("internal", null, "Python n’a pas pu démarrer : " + message.message));
-        } else if (message.type === "started") {
-          const call = STATE.calls.get(message.id);
-          if (call) call.started = true;
-        } else if (message.type === "result") {
-          const call = endCall(message.id);
-          if (!call) return;
-          const answer = message.answer;
-          if (answer.ok) call.resolve(answer.outputs);
-          else call.reject(new RulesError(answer.error.kind, answer.error.field, answer.error.message));
-        }
-      };
-      // A worker that dies is replaced at once, its calls sent again to the new one.
-      worker.onerror = (event) => {
-        event.preventDefault();
-        reject(new RulesError("internal", null, "Le calculateur n’a pas pu démarrer."));
-        replaceWorker(worker);
-      };
-      worker.onmessageerror = () => replaceWorker(worker);
-      worker.postMessage({ type: "init", runtime });
-    });
-  })().catch((error) => {
-    throw bootError(error);
-  });
-  STATE.booting.catch(() => {
-    STATE.booting = null;
-  });
-  return STATE.booting;
-}
-
-// A live worker says « started » as soon as a call reaches it, even while Python still
-// computes the one before: a worker silent this long, with nothing else under way, is dead.
-const LIVENESS_MS = 2000;
-
-/** The path of the first number in `value` that is not finite (Infinity, NaN), as the rules
- * name fields ("target", "items[2].qty"); null if there is none. */
-function nonFinite(value, path = "") {
-  if (typeof value === "number") return Number.isFinite(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nonFinite(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-  } else if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nonFinite(item, path ? `${path}.${key}` : key);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
-
-function send(worker, calculator, inputs, resent = false) {
-  return new Promise((resolve, reject) => {
-    const id = STATE.nextId++;
-    try {
-      worker.postMessage({ type: "run", id, calculator, inputs });
-    } catch {
-      // Not data (a function, a DOM node…): nothing was sent, the worker is left alone.
-      reject(new RulesError("input", null, "Ces valeurs ne peuvent pas être envoyées au calculateur."));
-      return;
-    }
-    const call = { resolve, reject, calculator, inputs, resent, started: false };
-    // No answer in time: this call ends; the worker goes on for the others.
-    call.timer = setTimeout(() => {
-      endCall(id);
-      reject(new RulesError("internal", null, "Le calculateur n’a pas répondu à temps ; réessayez."));
-      // Stuck in that calculation, with no other call to lose: a new one for the next.
-      if (call.started && STATE.calls.size === 0 && STATE.worker === worker) replaceWorker(worker);
-    }, rules.timeoutMs);
-    const checkAlive = () => {
-      if (call.started || !STATE.calls.has(id) || STATE.worker !== worker) return;
-      const busy = [...STATE.calls.values()].some((other) => other !== call && other.started);
-      if (busy) call.liveness = setTimeout(checkAlive, LIVENESS_MS);
-      else replaceWorker(worker);
-    };
-    call.liveness = setTimeout(checkAlive, LIVENESS_MS);
-    STATE.calls.set(id, call);
-  });
-}
-
-export function run(calculator, inputs) {
-  const values = inputs ?? {};
-  const field = nonFinite(values);
-  if (field !== null) {
-    return Promise.reject(new RulesError("input", field || null, "Nombre invalide : entrez un nombre fini."));
-  }
-  return boot().then((worker) => send(worker, calculator, values));
-}
-
-Object.assign(rules, {
-  run,
-  boot,
-  status: () => ({ ...STATE.status }),
-  worker: () => STATE.worker,
-  RulesError,
-  timeoutMs: DEFAULT_TIMEOUT_MS,
-  disableSnapshot: false,
-});
+export { run };
 
 /* ---------------------------------------------------------------- formatting */
 
@@ -395,9 +144,6 @@ export function readNumber(raw) {
   return Number(compact.replace("−", "-").replace(",", "."));
 }
 
-/** A number written back into a field the French way: « 7,5 », « 9 ». */
-const numberText = (value) => String(value).replace(".", ",");
-
 function readControl(control) {
   const type = control.dataset.type;
   if (type === "bool") return control.checked;
@@ -417,15 +163,35 @@ function readControl(control) {
   return raw;
 }
 
+/** Writes a link's `value` into `control` as a reader would have typed or chosen it; false,
+ * the control left as it was, for a value no reader could give it (form-values.js). */
 function writeControl(control, value) {
   const type = control.dataset.type;
-  if (type === "bool") control.checked = Boolean(value);
-  else if (type === "choice") {
-    const wanted = JSON.stringify(value);
-    for (const option of control.options) option.selected = option.dataset.json === wanted;
-  } else if (Array.isArray(value)) control.value = value.join(", ");
-  else if (typeof value === "number" && (type === "int" || type === "float")) control.value = numberText(value);
-  else control.value = value === null || value === undefined ? "" : String(value);
+  if (type === "bool") {
+    if (typeof value !== "boolean") return false;
+    control.checked = value;
+    return true;
+  }
+  if (control.tagName === "SELECT") {
+    // Not one of its options: never left to show the first option as if it were chosen.
+    const wanted = linkedOption(type, value);
+    const option = [...control.options].find((o) => (type === "choice" ? o.dataset.json : o.value) === wanted);
+    if (wanted === undefined || !option) return false;
+    option.selected = true;
+    return true;
+  }
+  const text = linkedText(type, value);
+  if (text === undefined) return false;
+  control.value = text;
+  return true;
+}
+
+/** What the form calls `field` (a control, or a list's fieldset), to name it in a message. */
+function fieldLabel(field) {
+  const list = field.closest("fieldset.liste");
+  if (list) return list.querySelector("legend")?.textContent.trim() || list.dataset.liste;
+  const label = field.closest(".champ")?.querySelector("label");
+  return label ? label.textContent.trim() : field.name;
 }
 
 function ownControls(container) {
@@ -464,9 +230,11 @@ function takePreset(control) {
   }
 }
 
+/** Adds a row to `list`, filled with a link's `values` (a record) if any; false when the list
+ * is full or a value could not be written. */
 function addRow(list, values) {
   const rows = list.querySelector(".liste-lignes");
-  if (rows.children.length >= Number(list.dataset.max || 20)) return;
+  if (rows.children.length >= Number(list.dataset.max || 20)) return false;
   const index = rows.children.length;
   const row = list.querySelector("template").content.firstElementChild.cloneNode(true);
   for (const element of row.querySelectorAll("[id], [for], [aria-describedby]")) {
@@ -475,13 +243,27 @@ function addRow(list, values) {
       if (value) element.setAttribute(attribute, value.replaceAll("__i__", String(index)));
     }
   }
+  let written = true;
   if (values) {
     for (const control of row.querySelectorAll("[data-type]")) {
-      if (control.name in values) writeControl(control, values[control.name]);
+      if (Object.hasOwn(values, control.name) && !writeControl(control, values[control.name])) written = false;
     }
   }
   showRowFields(row);
   rows.append(row);
+  return written;
+}
+
+/** The rows of `list` replaced by those `add(list, record)` makes of `records`, all or none:
+ * a value that is not a list of records, or a record that could not be added, leaves the
+ * rows as they were (false). */
+function fillRows(list, records, add) {
+  const rows = list.querySelector(".liste-lignes");
+  const before = [...rows.children];
+  rows.replaceChildren();
+  if (Array.isArray(records) && records.every((record) => isRecord(record) && add(list, record))) return true;
+  rows.replaceChildren(...before);
+  return false;
 }
 
 function readForm(form) {
@@ -503,17 +285,20 @@ function readForm(form) {
   return inputs;
 }
 
+/** The form filled with a shared link's `inputs`; returns the labels of the fields that
+ * could not take theirs (they keep what they had). */
 function fillForm(form, inputs) {
+  const unreadable = [];
   for (const control of form.querySelectorAll(".calculateur-champs > .champ [data-type]")) {
-    if (control.name in inputs) writeControl(control, inputs[control.name]);
+    if (Object.hasOwn(inputs, control.name) && !writeControl(control, inputs[control.name])) {
+      unreadable.push(fieldLabel(control));
+    }
   }
   for (const list of form.querySelectorAll("fieldset.liste")) {
-    const rows = list.querySelector(".liste-lignes");
-    const values = inputs[list.dataset.liste];
-    if (!Array.isArray(values)) continue;
-    rows.replaceChildren();
-    for (const value of values) if (value && typeof value === "object") addRow(list, value);
+    if (!Object.hasOwn(inputs, list.dataset.liste)) continue;
+    if (!fillRows(list, inputs[list.dataset.liste], addRow)) unreadable.push(fieldLabel(list));
   }
+  return unreadable;
 }
 
 function clearErrors(form) {
@@ -552,16 +337,21 @@ function mirrorInUrl(id, inputs) {
   history.replaceState(history.state, "", url);
 }
 
+const linkedRaw = (id) => new URL(location.href).searchParams.get(id);
+
 function inputsFromUrl(id) {
-  const raw = new URL(location.href).searchParams.get(id);
+  const raw = linkedRaw(id);
   if (!raw) return null;
   try {
     const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    return isRecord(value) ? value : null;
   } catch {
-    return null; // a damaged shared link leaves the defaults in place
+    return null; // a damaged shared link leaves the defaults in place (linkDamaged)
   }
 }
+
+const LINK_DAMAGED = "Le lien partagé est illisible pour ce calculateur : il garde ses valeurs.";
+const linkDamaged = (id) => Boolean(linkedRaw(id)) && !inputsFromUrl(id);
 
 function renderOutputs(form, outputs) {
   for (const output of form.querySelectorAll("output[name]")) {
@@ -623,28 +413,40 @@ function heldValue(field) {
   return field.type === "checkbox" ? field.checked : field.value;
 }
 
-/** Puts back what `heldValue` read; a choice the site no longer offers is left as it is. */
+/** Puts back what `heldValue` read; a choice the site no longer offers is left as it is.
+ * A value no such field holds (an object, a list of lists: a damaged or hand-made file)
+ * leaves the field as it was: false. */
 function holdValue(field, value) {
   if (field.matches("fieldset")) {
-    if (!Array.isArray(value)) return;
-    const rows = field.querySelector(".liste-lignes");
-    rows.replaceChildren();
-    for (const row of value) {
-      if (!row || typeof row !== "object") continue;
-      addRow(field, null);
-      for (const control of rows.lastElementChild.querySelectorAll("[data-type]")) {
-        if (control.name in row) holdValue(control, row[control.name]);
-      }
-      showRowFields(rows.lastElementChild);
-    }
-  } else if (field.type === "checkbox") field.checked = Boolean(value);
-  else if (field.tagName === "SELECT") {
-    if ([...field.options].some((option) => option.value === String(value))) field.value = String(value);
-  } else field.value = typeof value === "string" ? value : String(value ?? "");
+    return fillRows(field, value, (list, record) => {
+      if (!addRow(list, null)) return false;
+      const row = list.querySelector(".liste-lignes").lastElementChild;
+      const controls = [...row.querySelectorAll("[data-type]")];
+      const held = controls.every((control) => !Object.hasOwn(record, control.name) || holdValue(control, record[control.name]));
+      showRowFields(row);
+      return held;
+    });
+  }
+  if (field.type === "checkbox") {
+    if (typeof value !== "boolean") return false;
+    field.checked = value;
+    return true;
+  }
+  const text = keptText(value);
+  if (text === undefined) return false;
+  if (field.tagName !== "SELECT") field.value = text;
+  else if ([...field.options].some((option) => option.value === text)) field.value = text;
+  return true;
 }
 
 const formValues = (form) => keptFields(form).map(heldValue);
-const sameValues = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const sameValues = (a, b) => {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false; // a kept value too deep to write is no field's value
+  }
+};
 
 /** A field's value without the worked example the form starts from (its default, written
  * by the build only where the two differ). */
@@ -659,16 +461,24 @@ function leaveExample(field) {
   for (const row of Array.isArray(value) ? value : []) if (row && typeof row === "object") addRow(field, row);
 }
 
-/** The form filled with `character`'s values; a field it has none for takes its default:
- * what the build wrote (`example`, as formValues reads it), but for a worked example. */
+/** The form filled with `character`'s values; a field it has none for, or none it can hold,
+ * takes its default: what the build wrote (`example`, as formValues reads it), but for a
+ * worked example. Returns the labels of the fields whose kept value could not be held. */
 function fillFromCharacter(form, character, example) {
+  const unreadable = [];
   keptFields(form).forEach((field, i) => {
     const value = keptValue(character, field.dataset.garde);
-    if (value !== undefined) holdValue(field, value);
-    else if (field.dataset.sansExemple !== undefined) leaveExample(field);
+    if (value !== undefined && holdValue(field, value)) return;
+    if (value !== undefined) unreadable.push(fieldLabel(field));
+    if (field.dataset.sansExemple !== undefined) leaveExample(field);
     else holdValue(field, example[i]);
   });
+  return unreadable;
 }
+
+// What a form says of the values it could not take (a link's, a character's), until it is
+// filled again: form → French sentence.
+const NOTES = new WeakMap();
 
 // Each form says whose values it shows (form.dataset.valeurs): the rules' worked example
 // while the reader has no character, a shared link's, or the character's.
@@ -681,8 +491,9 @@ function showCharacter(form, problem = "") {
   const character = currentCharacter();
   const manage = el("button", { type: "button", class: "calculateur-personnage__changer" }, "Personnages…");
   manage.addEventListener("click", async () => {
-    const failed = await manageCharacters();
-    if (failed) showCharacter(form, failed);
+    const failed = await onItsOwn(manageCharacters);
+    if (failed === undefined) showCharacter(form, "Les personnages n’ont pas pu s’ouvrir ; rechargez la page.");
+    else if (failed) showCharacter(form, failed);
   });
   const parts = [];
   if (form.dataset.valeurs === "lien") {
@@ -701,7 +512,8 @@ function showCharacter(form, problem = "") {
     }
   }
   parts.push(manage);
-  if (problem) parts.push(el("span", { class: "calculateur-personnage__erreur", role: "alert" }, ` ${problem}`));
+  const said = [NOTES.get(form), problem].filter(Boolean).join(" ");
+  if (said) parts.push(el("span", { class: "calculateur-personnage__erreur", role: "alert" }, ` ${said}`));
   line.replaceChildren(...parts);
 }
 
@@ -758,17 +570,20 @@ document.addEventListener(CHARACTER_CHANGED, (event) => {
   for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
     const state = FORMS.get(form);
     if (!state) continue;
-    if (event.detail.reason === "switched") {
-      if (character) {
-        fillFromCharacter(form, character, state.example);
-        form.dataset.valeurs = "personnage";
-      } else {
-        keptFields(form).forEach((field, i) => holdValue(field, state.example[i]));
-        form.dataset.valeurs = "exemple";
+    onItsOwn(() => {
+      if (event.detail.reason === "switched") {
+        if (character) {
+          NOTES.set(form, unreadableNote(fillFromCharacter(form, character, state.example), "personnage"));
+          form.dataset.valeurs = "personnage";
+        } else {
+          NOTES.delete(form);
+          keptFields(form).forEach((field, i) => holdValue(field, state.example[i]));
+          form.dataset.valeurs = "exemple";
+        }
+        state.schedule();
       }
-      state.schedule();
-    }
-    showCharacter(form);
+      showCharacter(form);
+    });
   }
 });
 
@@ -891,10 +706,12 @@ function setupWidget(form) {
   const example = formValues(form);
   const character = currentCharacter();
   form.dataset.valeurs = character ? "personnage" : "exemple";
-  if (character) fillFromCharacter(form, character, example);
+  const notes = [];
+  if (character) notes.push(unreadableNote(fillFromCharacter(form, character, example), "personnage"));
   const kept = formValues(form);
+  if (!shared && linkDamaged(id)) notes.push(LINK_DAMAGED);
   if (shared) {
-    fillForm(form, shared);
+    notes.push(unreadableNote(fillForm(form, shared), "lien"));
     // The address the page itself wrote (mirrorInUrl) holds the character's own values.
     if (!character || !sameValues(kept, formValues(form))) form.dataset.valeurs = "lien";
   }
@@ -922,7 +739,7 @@ function setupWidget(form) {
       const { seed: _ignored, ...shown } = inputs;
       mirrorInUrl(id, shown);
     }
-    if (STATE.status.state !== "ready") state.textContent = "Préparation du calculateur…";
+    if (pythonState() !== "ready") state.textContent = "Préparation du calculateur…";
     try {
       const outputs = await run(id, inputs);
       if (mine !== generation || pending) return; // values changed since: computed next
@@ -961,6 +778,7 @@ function setupWidget(form) {
     if (form.isConnected && location.pathname === home) mirrorInUrl(id, readForm(form));
   };
   FORMS.set(form, { example, schedule, mirror });
+  NOTES.set(form, notes.filter(Boolean).join(" "));
   showCharacter(form);
   const edited = (event) => {
     const row = event.target.closest && event.target.closest(".liste-ligne");
@@ -992,7 +810,7 @@ function setupWidget(form) {
   // The build wrote the result of the values it shows: Python is needed from the first
   // change on, not before. A character's values are computed as the form comes near.
   if (form.dataset.resultat === "defaut" && asBuilt) {
-    state.textContent = STATE.status.state === "unavailable" ? UNAVAILABLE : "";
+    state.textContent = pythonState() === "unavailable" ? UNAVAILABLE : "";
     firstResult.set(form, () => {});
     return;
   }
@@ -1010,7 +828,7 @@ function onceNear(margin, action) {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         observer.unobserve(entry.target);
-        action(entry.target);
+        onItsOwn(() => action(entry.target)); // the next ones go on
       }
     },
     { rootMargin: margin },
@@ -1025,9 +843,21 @@ let approach = null;
 // Asks main.html's fold script to put a folded form's fields back (see rules.fold there).
 const UNFOLD_EVENT = "rules:unfold";
 
+const BROKEN = "Ce calculateur n’a pas pu démarrer : rechargez la page pour réessayer.";
+
+/** Unfolds and sets up `form`, on its own: one that fails says so in its place, and the
+ * page's other forms go on. */
 export function openWidget(form) {
-  unfold(form);
-  setupWidget(form);
+  onItsOwn(
+    () => {
+      unfold(form);
+      setupWidget(form);
+    },
+    () => {
+      const state = form.querySelector(".calculateur-etat");
+      if (state) state.textContent = BROKEN;
+    },
+  );
 }
 
 export function folded(form) {
@@ -1084,12 +914,12 @@ let visibility = null;
 
 function watchVisibility() {
   if (visibility) visibility.disconnect(); // the previous page's forms (instant navigation)
-  visibility = onceNear("300px 0px", (form) => firstResult.get(form)());
+  visibility = onceNear("300px 0px", (form) => firstResult.get(form)?.());
 }
 
 function whenNearTheScreen(form) {
   if (visibility) visibility.observe(form);
-  else firstResult.get(form)();
+  else firstResult.get(form)?.();
 }
 
 // Every folded form unfolded at once, the page kept where it is: for paper, which has no
@@ -1134,8 +964,8 @@ function setupPage() {
       openWidget(form);
     }
   }
-  unfoldTarget();
-  if ((forms.length || dice.length) && STATE.status.state === "idle") {
+  onItsOwn(unfoldTarget);
+  if ((forms.length || dice.length) && pythonState() === "idle") {
     // Start Python while the reader reads, not while the page is still loading: once the
     // page has been painted (as the offline download, offline.js), when the browser is
     // idle. A calculator used before that starts it at once (once the page has loaded, boot).
