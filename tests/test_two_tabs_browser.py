@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,10 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 WOUNDS = "jeu/degats-et-soins/"  # « blessure »: its hit points and its damage
+INDEX = "sorts/index-des-sorts/"
+LISTS_PAGE = "sorts/grimoire/"
 CHARACTERS_KEY = "regles-personnages:/"
+LISTS_KEY = "regles-grimoires:/"
 
 
 @pytest.fixture
@@ -189,3 +193,145 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
     b.get_by_role("dialog", name="Renommer « Cora »").get_by_role("button", name="Valider").tap()
     expect(note(form_a)).to_contain_text("Valeurs de Cora la Rouge,")
 
+
+# ---------------------------------------------------------------------------------------
+# The readers' lists of entries
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def entries(site_dir: Path) -> list[dict[str, str]]:
+    """The test site's entries, as a list keeps them."""
+    data = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
+    return [{k: d[k] for k in ("id", "url", "name", "college")} for d in data]
+
+
+def lists_of(page: Any) -> dict[str, list[str]]:
+    """Each kept list's entries' ids, by its name."""
+    return {k["name"]: [e["id"] for e in k["spells"]] for k in kept(page, LISTS_KEY)["lists"]}
+
+
+def add_dialog(page: Any, row: int) -> Any:
+    """The add dialog of the index's row `row`, opened with its « + »."""
+    page.locator(f"#table-sorts tbody tr >> nth={row}").locator("button.grimoire-ajout").tap()
+    return page.get_by_role("dialog", name="Ajouter à un grimoire")
+
+
+def open_lists(page: Any, url: str) -> None:
+    page.goto(url)
+    page.locator("#grimoire[data-grimoire-pret]").wait_for(state="attached")
+
+
+def card_names(page: Any) -> list[str]:
+    return page.locator("#grimoire .grimoire-sort .grimoire-sort__nom a").all_text_contents()
+
+
+def confirm(page: Any, title: str, button: str) -> None:
+    page.get_by_role("dialog", name=title).get_by_role("button", name=button).tap()
+
+
+def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
+    tabs: tuple[Any, Any], site_url: str, entries: list[dict[str, str]]
+) -> None:
+    a, b = tabs
+    b.goto(site_url + INDEX)
+    lists = [{"name": "Aldric", "spells": [entries[0]]}, {"name": "Vieux", "spells": []}]
+    store(b, LISTS_KEY, {"version": 1, "last": "Aldric", "lists": lists})
+    b.reload()
+    dialog_b = add_dialog(b, 2)  # left open while A changes the lists
+    expect(dialog_b.get_by_label("Aldric")).to_be_checked()
+
+    # A adds an entry to Aldric: B's dialog counts it.
+    a.goto(site_url + INDEX)
+    dialog_a = add_dialog(a, 1)
+    dialog_a.get_by_role("button", name="Ajouter").tap()
+    expect(dialog_b.locator("label", has_text="Aldric")).to_contain_text("(2 sorts)")
+
+    # A deletes Vieux and renames Aldric on the lists' page: B's dialog follows.
+    open_lists(a, site_url + LISTS_PAGE + "?nom=Vieux")
+    a.get_by_role("button", name="Supprimer").tap()
+    confirm(a, "Supprimer le grimoire", "Supprimer")
+    expect(dialog_b.get_by_text("Vieux")).to_have_count(0)
+    expect(a.locator("#grimoire-nom")).to_have_value("Aldric")
+    a.get_by_role("button", name="Renommer").tap()
+    a.keyboard.type("Aldric le Sage")
+    confirm(a, "Renommer le grimoire", "Valider")
+    expect(dialog_b.get_by_label("Aldric le Sage")).to_be_checked()
+
+    # B adds its entry: to the list as kept now, nothing of A's undone.
+    dialog_b.get_by_role("button", name="Ajouter").tap()
+    expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric le Sage »")
+    assert lists_of(a) == {"Aldric le Sage": [entries[i]["id"] for i in (0, 1, 2)]}
+    # A's page shows it.
+    expect(a.locator("#grimoire .grimoire-sort")).to_have_count(3)
+    assert card_names(a) == [entries[i]["name"] for i in (0, 1, 2)]
+
+
+def status(page: Any) -> Any:
+    return page.locator("#grimoire .grimoire-message--attention")
+
+
+def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
+    tabs: tuple[Any, Any], site_url: str, entries: list[dict[str, str]]
+) -> None:
+    a, b = tabs
+    page = site_url + LISTS_PAGE + "?nom=Aldric"
+    a.goto(page)
+    lists = [{"name": "Aldric", "spells": [entries[0], entries[1]]}]
+    store(a, LISTS_KEY, {"version": 1, "last": "Aldric", "lists": lists})
+    open_lists(a, page)
+    open_lists(b, page)
+
+    # A renames it while B deletes it: kept under A's name, and A is told.
+    a.get_by_role("button", name="Renommer").tap()
+    b.get_by_role("button", name="Supprimer").tap()
+    confirm(b, "Supprimer le grimoire", "Supprimer")
+    expect(b.locator("#grimoire-nom")).to_have_count(0)  # none left
+    a.keyboard.type("Aldric II")
+    confirm(a, "Renommer le grimoire", "Valider")
+    expect(status(a)).to_have_text(
+        "« Aldric » avait été supprimé dans un autre onglet :"
+        " il est gardé sous le nom « Aldric II »."
+    )
+    assert lists_of(a) == {"Aldric II": [entries[0]["id"], entries[1]["id"]]}
+    expect(b.locator("#grimoire-nom")).to_have_value("Aldric II")  # B follows
+
+    # B deletes it while A renames it: not deleted, and B is told.
+    b.get_by_role("button", name="Supprimer").tap()
+    a.get_by_role("button", name="Renommer").tap()
+    a.keyboard.type("Aldric III")
+    confirm(a, "Renommer le grimoire", "Valider")
+    expect(b.locator("#grimoire-nom")).to_have_value("Aldric III")
+    confirm(b, "Supprimer le grimoire", "Supprimer")
+    expect(status(b)).to_have_text(
+        "« Aldric II » a été renommé « Aldric III » dans un autre onglet pendant que vous"
+        " confirmiez : il n’a pas été supprimé."
+    )
+    assert list(lists_of(a)) == ["Aldric III"]
+
+    # Both rename it: the second is told of the first before giving its own name.
+    a.get_by_role("button", name="Renommer").tap()
+    b.get_by_role("button", name="Renommer").tap()
+    b.keyboard.type("Aldric de B")
+    confirm(b, "Renommer le grimoire", "Valider")
+    expect(a.locator("#grimoire-nom")).to_have_value("Aldric de B")
+    a.keyboard.type("Aldric de A")
+    confirm(a, "Renommer le grimoire", "Valider")
+    rename = a.get_by_role("dialog", name="Renommer le grimoire")
+    expect(rename.get_by_role("alert")).to_have_text(
+        "Ce grimoire vient d’être renommé « Aldric de B » dans un autre onglet :"
+        " validez pour le renommer quand même."
+    )
+    rename.get_by_role("button", name="Valider").tap()
+    expect(b.locator("#grimoire-nom")).to_have_value("Aldric de A")
+
+    # A empties it while B adds an entry: B's entry stays, and A is told.
+    a.get_by_role("button", name="Vider").tap()
+    b.goto(site_url + INDEX)
+    add_dialog(b, 5).get_by_role("button", name="Ajouter").tap()
+    expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric de A »")
+    confirm(a, "Vider le grimoire", "Vider")
+    expect(status(a)).to_have_text(
+        "« Aldric de A » est vidé, sauf 1 sort ajouté entre-temps dans un autre onglet."
+    )
+    assert lists_of(a) == {"Aldric de A": [entries[5]["id"]]}

@@ -2,18 +2,22 @@
  * and changes them): read, written, set aside when unreadable.
  *
  * Storage: localStorage, one key per site root and database (page.js's listsKey):
- *   { version: 1, last: "Aldric", lists: [{ name: "Aldric", spells: [{ id, url, name, college }] }] }
+ *   { version: 1, last: "Aldric", lists: [{ id, name: "Aldric", spells: [{ id, url, name, college }] }] }
  * Unknown fields, lists and entries are written back as they were; a value a newer site
  * wrote is shown, never written over; an unreadable one is copied aside before anything
- * replaces it. */
+ * replaces it. A list without an id (kept before lists had ids, or never renamed since) has
+ * the one its name gives (page.js's formerId), written only once it is renamed. */
 import {
   databases,
+  formerId,
   freeName,
   isQuotaError,
   keepsData,
   listsKey,
+  newId,
   pageDatabase,
   phrase,
+  storeValue,
 } from "./page.js";
 
 export const VERSION = 1;
@@ -106,10 +110,13 @@ export const readStore = (database = pageDatabase()) => {
       store.others.push(list);
       continue;
     }
-    const { name: _name, spells, ...listRest } = list;
+    const { name: _name, spells, id, ...listRest } = list;
     const entries = Array.isArray(spells) ? spells : [];
+    const shown = freeListName(store, name);
     store.lists.push({
-      name: freeListName(store, name),
+      id: [id, formerId(shown), `${formerId(shown)}#${store.lists.length}`]
+        .find((candidate) => typeof candidate === "string" && candidate && !findListById(store, candidate)) || newId(),
+      name: shown,
       spells: entries.map((s) => cleanEntry(s, database)).filter(Boolean),
       others: entries.filter((s) => !cleanEntry(s, database)),
       rest: listRest,
@@ -138,14 +145,17 @@ export const writeStore = (store) => {
       throw new Error(phrase("full_kept_copies", { full: FULL }, database));
     }
   }
-  const lists = store.lists.map(({ name, spells, others = [], rest = {} }) => ({
+  // An id its name gives (formerId) is not written: a list untouched since then stays
+  // as it was kept.
+  const lists = store.lists.map(({ id, name, spells, others = [], rest = {} }) => ({
     ...rest,
+    ...(id === formerId(name) ? {} : { id }),
     name,
     spells: [...spells, ...others],
   }));
   const value = { ...store.rest, version: VERSION, last: store.last, lists: [...lists, ...(store.others || [])] };
   try {
-    localStorage.setItem(storeKey(database), JSON.stringify(value));
+    storeValue(storeKey(database), JSON.stringify(value));
   } catch (error) {
     throw new Error(isQuotaError(error)
       ? FULL
@@ -154,6 +164,11 @@ export const writeStore = (store) => {
 };
 
 export const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
+export const findListById = (store, id) => store.lists.find((l) => l.id === id) || null;
+
+/** A kept spell's key in a grimoire: its id, else its address. */
+export const entryKey = (entry) => entry.id || `@${entry.url}`;
+export const sameEntries = (a, b) => JSON.stringify(a.map(entryKey)) === JSON.stringify(b.map(entryKey));
 
 /** `name`, or « name (2) », « name (3) »… : the first that no grimoire has. */
 export const freeListName = (store, name) => freeName(name, (candidate) => findList(store, candidate), MAX_NAME);
