@@ -269,6 +269,35 @@ def list_phrases(words: Words) -> dict[str, str]:
         "added": f"« {{entry}} » {entry.agreed('ajouté')} à « {{name}} ». ",
         "see_list": f"Voir {lists.the()}",
         "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
+        # Another tab changed the lists meanwhile (grimoire.js): nothing is lost, all is said.
+        "gone_elsewhere": (
+            f"« {{name}} » vient d’être {lists.agreed('supprimé')} dans un autre onglet."
+        ),
+        "renamed_elsewhere": (
+            f"{capitalized(lists.this())} vient d’être {lists.agreed('renommé')} « {{now}} » "
+            f"dans un autre onglet : validez pour {lists.object_pronoun()} renommer quand même."
+        ),
+        "deleted_elsewhere_kept": (
+            f"« {{old}} » avait été {lists.agreed('supprimé')} dans un autre onglet : "
+            f"{lists.pronoun()} est {lists.agreed('gardé')} sous le nom « {{name}} »."
+        ),
+        "changed_not_deleted": (
+            f"« {{name}} » a changé dans un autre onglet pendant que vous confirmiez : "
+            f"{lists.pronoun()} n’a pas été {lists.agreed('supprimé')}."
+        ),
+        "renamed_not_deleted": (
+            f"« {{name}} » a été {lists.agreed('renommé')} « {{now}} » dans un autre onglet "
+            f"pendant que vous confirmiez : {lists.pronoun()} n’a pas été "
+            f"{lists.agreed('supprimé')}."
+        ),
+        "emptied_but_one": (
+            f"« {{name}} » est {lists.agreed('vidé')}, sauf 1 {entry.one} "
+            f"{entry.agreed('ajouté')} entre-temps dans un autre onglet."
+        ),
+        "emptied_but_many": (
+            f"« {{name}} » est {lists.agreed('vidé')}, sauf {{n}} {entry.many} "
+            f"{entry.agreed('ajouté', 2)} entre-temps dans un autre onglet."
+        ),
         "removed": f"« {{entry}} » {entry.agreed('retiré')} de « {{name}} ».",
         "print_title": f"{capitalized(lists.one)} « {{name}} » ({{count}})",
         # The page's empty states.

@@ -9,10 +9,19 @@
  * values; rules.js reads and fills the forms.
  *
  * Storage: localStorage, one key per site root (several sites may share an origin):
- *   { version: 1, current: "Aldric", characters: [{ name: "Aldric", values: { key: value } }] }
+ *   { version: 1, current: "Aldric", characters: [{ id, name: "Aldric", values: { key: value } }] }
  * A value is what the field held, as the reader typed it (a text, a box ticked or not, a
  * list's rows). Unknown fields are written back as they were; a value a newer site wrote is
- * read, never written over; an unreadable one is copied aside before anything replaces it. */
+ * read, never written over; an unreadable one is copied aside before anything replaces it.
+ * A character without an id (kept before ids were, or never renamed since) has the one its
+ * name gives (page.js's formerId), written once it is renamed: a rename in another tab
+ * leaves it the same character.
+ *
+ * Several tabs: every write reads the kept value first and changes only what the reader
+ * changed (a field's value, a character's name…), by id; this tab's copy is never written
+ * back. Other tabs follow each change (page.js's followStored): their forms take the new
+ * values (CHARACTER_CHANGED, reason "updated"), the new character, and an open dialog its
+ * new list of characters. */
 import {
   askName,
   confirmAction,
@@ -20,13 +29,17 @@ import {
   downloadText,
   el,
   foldAccents,
+  followStored,
+  formerId,
   freeName,
   isQuotaError,
   keepsData,
   listsKey,
   modal,
+  newId,
   parsedOr,
   siteRoot,
+  storeValue,
 } from "./page.js";
 
 const VERSION = 1;
@@ -34,8 +47,9 @@ const FORMAT = "regles-personnage"; // an exported file's « format »
 const MAX_NAME = 80;
 const MAX_FILE_BYTES = 2_000_000;
 const DEFAULT_NAME = "Mon personnage";
-/** Sent on the document when the current character changes (switched, renamed, cleared):
- * detail { reason: "switched" | "renamed" | "created" }. */
+/** Sent on the document when the current character changes (switched, renamed, cleared),
+ * here or in another tab: detail { reason: "switched" | "renamed" | "created" | "updated",
+ * keys }; "updated": another tab changed the values kept under `keys`. */
 export const CHARACTER_CHANGED = "regles:personnage";
 /** Sent on the document when values are kept for the character: detail { keys } (the keys
  * written). */
@@ -61,7 +75,7 @@ function parse(raw) {
   return data && typeof data === "object" && !Array.isArray(data) && Array.isArray(data.characters) ? data : null;
 }
 
-/** The kept characters: { current, characters: [{ name, values, rest }], rest, newer }.
+/** The kept characters: { current, characters: [{ id, name, values, rest }], rest, newer }.
  * `unavailable` when the browser refuses storage, `damaged` when the value is unreadable. */
 export function readCharacters() {
   const empty = { version: VERSION, current: "", characters: [], rest: {}, others: [] };
@@ -75,13 +89,15 @@ export function readCharacters() {
   store.newer = typeof version === "number" && version > VERSION;
   for (const character of characters) {
     const name = character && typeof character === "object" ? cleanName(character.name) : "";
-    const { name: _name, values, ...characterRest } = name ? character : {};
+    const { name: _name, values, id, ...characterRest } = name ? character : {};
     if (!name || findCharacter(store, name)) {
       store.others.push(character);
       continue;
     }
     const kept = values && typeof values === "object" && !Array.isArray(values) ? values : {};
-    store.characters.push({ name, values: { ...kept }, rest: characterRest });
+    const ownId = [id, formerId(name), `${formerId(name)}#${store.characters.length}`]
+      .find((candidate) => typeof candidate === "string" && candidate && !findById(store, candidate)) || newId();
+    store.characters.push({ id: ownId, name, values: { ...kept }, rest: characterRest });
   }
   if (!findCharacter(store, store.current)) store.current = store.characters[0]?.name || "";
   return store;
@@ -96,21 +112,37 @@ export function writeCharacters(store) {
     // Unreadable: copied aside once, never written over without a copy.
     try { localStorage.setItem(`${asideKey()}:${Date.now()}`, raw); } catch { throw new Error(FULL); }
   }
-  const characters = store.characters.map(({ name, values, rest = {} }) => ({ ...rest, name, values }));
+  // An id its name gives (formerId) is not written: it is read back the same.
+  const characters = store.characters.map(({ id, name, values, rest = {} }) =>
+    ({ ...rest, ...(id === formerId(name) ? {} : { id }), name, values }));
   const value = { ...store.rest, version: VERSION, current: store.current, characters: [...characters, ...store.others] };
   try {
-    localStorage.setItem(storeKey(), JSON.stringify(value));
+    storeValue(storeKey(), JSON.stringify(value));
   } catch (error) {
     throw new Error(isQuotaError(error) ? FULL : REFUSED);
   }
 }
 
 export const findCharacter = (store, name) => store.characters.find((c) => c.name === name) || null;
+const findById = (store, id) => store.characters.find((c) => c.id === id) || null;
+const currentIn = (store) => findCharacter(store, store.current);
+
+// What this tab shows: the current character as this tab last saw it kept ({ id, name,
+// values: key → its JSON }), null for none, undefined before the first reading. A write
+// compares the forms' values with it to find what the reader changed.
+let seen;
+const snapshot = (character) => (character
+  ? { id: character.id, name: character.name,
+    values: Object.fromEntries(Object.entries(character.values).map(([key, value]) => [key, JSON.stringify(value)])) }
+  : null);
+const changedKeys = (before, after) =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => before[key] !== after[key]);
 
 /** The character the calculators use, or null when the reader has none yet. */
 export function currentCharacter() {
-  const store = readCharacters();
-  return findCharacter(store, store.current);
+  const character = currentIn(readCharacters());
+  if (seen === undefined) seen = snapshot(character);
+  return character;
 }
 
 /** The value kept under the first of `keys` (« hp damage.hp ») the character holds. */
@@ -130,27 +162,76 @@ function firstName() {
   return (lists && typeof lists === "object" && cleanName(lists.last)) || DEFAULT_NAME;
 }
 
-function announce(reason) {
-  document.dispatchEvent(new CustomEvent(CHARACTER_CHANGED, { detail: { reason } }));
+function announce(reason, keys = []) {
+  document.dispatchEvent(new CustomEvent(CHARACTER_CHANGED, { detail: { reason, keys } }));
 }
 
-/** Keeps `entries` ([keys, value]…) for the current character, made if there is none;
- * each under the first of its keys. Throws an Error with a French message. */
+/** This tab now shows `store` as kept: what changed since it last saw it is announced (the
+ * current character switched or renamed, values changed). */
+function settle(store) {
+  const before = seen || null;
+  const now = currentIn(store);
+  seen = snapshot(now);
+  if ((before ? before.id : null) !== (now ? now.id : null)) {
+    announce("switched");
+    return;
+  }
+  if (!now) return;
+  if (before.name !== now.name) announce("renamed");
+  const keys = changedKeys(before.values, seen.values);
+  if (keys.length) announce("updated", keys);
+}
+
+// Open dialogs, each redrawn with the characters another tab kept.
+const openDialogs = new Set();
+followStored(storeKey, () => {
+  const store = readCharacters();
+  for (const redraw of [...openDialogs]) redraw(store);
+  if (store.unavailable || seen === undefined) return; // nothing shown yet
+  settle(store);
+});
+
+/** Keeps `entries` ([keys, value]…) of a form for the character this tab shows (the
+ * current one; made if there is none), each under the first of its keys. Only the values
+ * the reader changed are written: a value the form holds as this tab was shown it is
+ * left as kept, which another tab may have changed since. Throws an Error with a French
+ * message. */
 export function keepValues(entries) {
   const store = readCharacters();
   if (store.unavailable) throw new Error(REFUSED);
-  let character = findCharacter(store, store.current);
+  const shown = seen === undefined ? snapshot(currentIn(store)) : seen;
+  let character = (shown && findById(store, shown.id)) || currentIn(store);
   const created = !character;
   if (created) {
-    character = { name: firstName(), values: {}, rest: {} };
+    const name = freeName(firstName(), (candidate) => findCharacter(store, candidate), MAX_NAME);
+    character = { id: newId(), name, values: {}, rest: {} };
     store.characters.push(character);
     store.current = character.name;
   }
-  const written = entries.map(([keys]) => String(keys).split(" ")[0]);
-  entries.forEach(([, value], i) => { character.values[written[i]] = value; });
-  writeCharacters(store);
+  // What this tab showed of this character. Another one (the one shown was cleared in
+  // another tab, or made there while this one showed the worked example): nothing, and
+  // the values it has stay.
+  const other = !created && !(shown && shown.id === character.id);
+  const base = created ? null : other ? {} : shown.values;
+  const missed = base ? changedKeys(base, snapshot(character).values) : [];
+  const written = [];
+  for (const [keys, value] of entries) {
+    const key = String(keys).split(" ")[0];
+    const json = JSON.stringify(value);
+    // Unchanged by the reader, or kept by another tab since this one last saw the values.
+    if (base && (Object.hasOwn(base, key) ? base[key] === json : Object.hasOwn(character.values, key))) continue;
+    character.values[key] = value;
+    written.push(key);
+  }
+  if (written.length || created) writeCharacters(store);
+  seen = snapshot(character);
   if (created) announce("created");
   document.dispatchEvent(new CustomEvent(VALUES_KEPT, { detail: { keys: written } }));
+  // What another tab changed and this one had not shown yet: the forms take it, after
+  // this change is over.
+  const elsewhere = missed.filter((key) => !written.includes(key));
+  if (other) queueMicrotask(() => announce("switched"));
+  else if (elsewhere.length) queueMicrotask(() => announce("updated", elsewhere));
   return character;
 }
 
@@ -208,14 +289,16 @@ async function importCharacter() {
   const store = readCharacters();
   if (store.unavailable) return REFUSED;
   const name = freeName(read.name, (candidate) => findCharacter(store, candidate), MAX_NAME);
-  store.characters.push({ name, values: read.values, rest: {} });
+  store.characters.push({ id: newId(), name, values: read.values, rest: {} });
   store.current = name;
   try { writeCharacters(store); } catch (error) { return error.message; }
+  settle(store);
   announce("switched");
   return "";
 }
 
-const askCharacterName = (title, initial, store) =>
+// The name of character `id`, other than `initial`, must be no other's as kept now.
+const askCharacterName = (title, initial, id) =>
   askName({
     title,
     label: "Nom du personnage",
@@ -224,95 +307,171 @@ const askCharacterName = (title, initial, store) =>
     clean: cleanName,
     check: (name) => {
       if (!name) return "Donnez un nom au personnage.";
-      if (name !== initial && findCharacter(store, name)) return `« ${name} » existe déjà : choisissez un autre nom.`;
+      const same = findCharacter(readCharacters(), name);
+      if (name !== initial && same && same.id !== id) return `« ${name} » existe déjà : choisissez un autre nom.`;
       return "";
     },
   });
 
-/** The dialog that switches, makes, renames, exports, imports and clears characters.
- * Resolves with a French message to show when something failed, or "". */
-export async function manageCharacters() {
+const goneElsewhere = (name) => `« ${name} » vient d’être effacé dans un autre onglet.`;
+
+/** Uses `picked` (a kept character, or a new one by its name). */
+function useCharacter(picked) {
   const store = readCharacters();
+  if (picked.id) {
+    const character = findById(store, picked.id);
+    if (!character) return goneElsewhere(picked.name);
+    store.current = character.name;
+  } else {
+    const name = freeName(picked.name, (candidate) => findCharacter(store, candidate), MAX_NAME);
+    store.characters.push({ id: newId(), name, values: {}, rest: {} });
+    store.current = name;
+  }
+  writeCharacters(store);
+  settle(store);
+  announce("switched"); // the same one too: its values replace a shared link's
+  return "";
+}
+
+/** Renames `picked` as kept now. Cleared in another tab meanwhile, it is kept again under
+ * its new name, with the values it had, and the reader is told: neither change is lost. */
+async function renameCharacter(picked) {
+  const name = await askCharacterName(`Renommer « ${picked.name} »`, picked.name, picked.id);
+  if (!name || name === picked.name) return "";
+  const store = readCharacters();
+  let character = findById(store, picked.id);
+  let said = "";
+  if (!character) {
+    character = { id: picked.id, name: "", values: picked.values, rest: {} };
+    store.characters.push(character);
+    said = `« ${picked.name} » a été effacé dans un autre onglet pendant que vous le renommiez : il est gardé sous le nom « ${name} ».`;
+  }
+  const taken = (candidate) => { const same = findCharacter(store, candidate); return same && same !== character; };
+  const free = freeName(name, taken, MAX_NAME);
+  if (!store.current || store.current === character.name) store.current = free;
+  character.name = free;
+  writeCharacters(store);
+  settle(store);
+  return said;
+}
+
+/** Clears `picked`, unless another tab renamed it since the reader confirmed: then it is
+ * kept, and the reader told. */
+async function clearCharacter(picked) {
+  const sure = await confirmAction(`Effacer « ${picked.name} » ?`,
+    "Ses valeurs seront effacées de ce navigateur. Exportez-le d’abord pour les garder.", "Effacer");
+  if (!sure) return "";
+  const store = readCharacters();
+  const character = findById(store, picked.id);
+  if (!character) return "";
+  if (character.name !== picked.name) {
+    return `« ${picked.name} » a été renommé « ${character.name} » dans un autre onglet : il n’a pas été effacé.`;
+  }
+  store.characters = store.characters.filter((c) => c !== character);
+  if (store.current === character.name) store.current = store.characters[0]?.name || "";
+  writeCharacters(store);
+  settle(store);
+  return "";
+}
+
+/** The dialog that switches, makes, renames, exports, imports and clears characters,
+ * showing them as kept, also when another tab changes them while it is open. Resolves with
+ * a French message to show when something failed, or "". */
+export async function manageCharacters() {
+  let store = readCharacters();
   if (store.unavailable) return REFUSED;
-  const current = findCharacter(store, store.current);
-  const choices = store.characters.map((character, i) =>
-    el("label", { class: "grimoire-dialogue__choix", for: `personnage-choix-${i}` },
-      el("input", { type: "radio", name: "personnage-choix", id: `personnage-choix-${i}`, value: character.name, checked: character === current }),
-      el("span", {}, character.name)));
-  const fresh = el("input", { type: "radio", name: "personnage-choix", id: "personnage-choix-nouveau", value: "", checked: !current });
+  const hadCharacters = store.characters.length > 0;
+  const legend = el("legend", {}, hadCharacters ? "Personnage utilisé" : "Premier personnage");
+  const fresh = el("input", { type: "radio", name: "personnage-choix", id: "personnage-choix-nouveau", value: "", checked: !currentIn(store) });
   const freshName = el("input", { type: "text", id: "personnage-dialogue-nouveau", maxlength: String(MAX_NAME), autocomplete: "off",
-    placeholder: "ex. : Aldric", "aria-label": "Nom du nouveau personnage", value: store.characters.length ? "" : firstName() });
+    placeholder: "ex. : Aldric", "aria-label": "Nom du nouveau personnage", value: hadCharacters ? "" : firstName() });
   // The name it holds at first (the last list's) is selected: what the reader types replaces it.
   freshName.addEventListener("focus", () => { fresh.checked = true; freshName.select(); });
-  const chosen = () => {
-    const radio = [...choices.map((c) => c.querySelector("input")), fresh].find((r) => r.checked);
-    return radio && radio.value ? findCharacter(store, radio.value) : null;
+  const freshRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, fresh,
+    el("label", { for: "personnage-choix-nouveau" }, "Nouveau : "), freshName);
+  const choices = el("fieldset", { class: "grimoire-dialogue__grimoires" });
+  const elsewhere = el("p", { class: "grimoire-dialogue__autre", role: "status", hidden: true });
+  const radios = () => [...choices.querySelectorAll("input[type=radio]")];
+  // The choices as kept in `kept`, the one checked still checked (by id).
+  const draw = (kept, checked) => {
+    const focused = radios().find((radio) => radio === document.activeElement)?.value;
+    const rows = kept.characters.map((character, i) =>
+      el("label", { class: "grimoire-dialogue__choix", for: `personnage-choix-${i}` },
+        el("input", { type: "radio", name: "personnage-choix", id: `personnage-choix-${i}`, value: character.id,
+          checked: character.id === checked }),
+        el("span", {}, character.name)));
+    choices.replaceChildren(legend, ...rows, freshRow);
+    if (focused !== undefined) radios().find((radio) => radio.value === focused)?.focus();
   };
+  const checkedId = () => radios().find((radio) => radio.checked)?.value;
+  draw(store, currentIn(store)?.id);
+  // Until the reader picks one, the character checked is the one used, as kept now.
+  let touched = false;
+  choices.addEventListener("change", () => { touched = true; });
+  freshName.addEventListener("focus", () => { touched = true; });
+  const redraw = (kept) => {
+    if (kept.unavailable) return;
+    let checked = touched ? checkedId() : currentIn(kept)?.id;
+    if (checked && !findById(kept, checked)) {
+      elsewhere.textContent = goneElsewhere(findById(store, checked)?.name || "");
+      elsewhere.hidden = false;
+      checked = currentIn(kept)?.id;
+      if (!checked) fresh.checked = true;
+    }
+    store = kept;
+    draw(kept, checked);
+  };
+  openDialogs.add(redraw);
   const damaged = store.damaged
     ? [el("p", { class: "grimoire-dialogue__erreur" }, "Les personnages gardés dans ce navigateur sont illisibles : ils seront mis de côté (voir la page de sauvegarde) avant d’en garder d’autres.")]
     : [];
+  let picked = null; // the choice, as kept when the reader pressed a button
   const action = await modal({
     title: "Personnages",
     content: [
       el("p", {}, "Les calculateurs gardent dans ce navigateur les valeurs du personnage choisi, sur toutes les pages du site, même hors ligne."),
       ...damaged,
-      el("fieldset", { class: "grimoire-dialogue__grimoires" },
-        el("legend", {}, store.characters.length ? "Personnage utilisé" : "Premier personnage"),
-        ...choices,
-        el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, fresh,
-          el("label", { for: "personnage-choix-nouveau" }, "Nouveau : "), freshName)),
+      choices,
+      elsewhere,
     ],
     buttons: [
       { value: "utiliser", label: "Utiliser", main: true },
-      ...(store.characters.length
+      ...(hadCharacters
         ? [{ value: "renommer", label: "Renommer" }, { value: "exporter", label: "Exporter" }]
         : []),
       { value: "importer", label: "Importer…" },
-      ...(store.characters.length ? [{ value: "effacer", label: "Effacer", danger: true }] : []),
+      ...(hadCharacters ? [{ value: "effacer", label: "Effacer", danger: true }] : []),
       { value: "annuler", label: "Fermer" },
     ],
     check: (value) => {
-      const character = chosen();
       if (value === "importer") return "";
+      const kept = readCharacters();
+      const id = checkedId();
+      const character = id ? findById(kept, id) : null;
+      if (id && !character) return goneElsewhere(findById(store, id)?.name || "");
       if (value !== "utiliser" && !character) return "Choisissez d’abord un personnage gardé.";
       if (value === "utiliser" && !character) {
         const name = cleanName(freshName.value);
         if (!name) return "Donnez un nom au nouveau personnage.";
-        if (findCharacter(store, name)) return `« ${name} » existe déjà : choisissez-le dans la liste.`;
+        if (findCharacter(kept, name)) return `« ${name} » existe déjà : choisissez-le dans la liste.`;
+        picked = { id: "", name };
+        return "";
       }
+      picked = { id, name: character.name, values: { ...character.values } };
       return "";
     },
   });
-  const character = chosen();
+  openDialogs.delete(redraw);
   try {
-    if (action === "utiliser") {
-      if (character) store.current = character.name;
-      else {
-        const made = { name: cleanName(freshName.value), values: {}, rest: {} };
-        store.characters.push(made);
-        store.current = made.name;
-      }
-      writeCharacters(store);
-      announce("switched");
-    } else if (action === "renommer") {
-      const name = await askCharacterName(`Renommer « ${character.name} »`, character.name, store);
-      if (!name || name === character.name) return "";
-      if (store.current === character.name) store.current = name;
-      character.name = name;
-      writeCharacters(store);
-      announce("renamed");
-    } else if (action === "exporter") {
+    if (action === "importer") return await importCharacter();
+    if (!picked) return "";
+    if (action === "utiliser") return useCharacter(picked);
+    if (action === "renommer") return await renameCharacter(picked);
+    if (action === "effacer") return await clearCharacter(picked);
+    if (action === "exporter") {
+      const character = findById(readCharacters(), picked.id);
+      if (!character) return goneElsewhere(picked.name);
       exportCharacter(character);
-    } else if (action === "importer") {
-      return await importCharacter();
-    } else if (action === "effacer") {
-      const sure = await confirmAction(`Effacer « ${character.name} » ?`,
-        "Ses valeurs seront effacées de ce navigateur. Exportez-le d’abord pour les garder.", "Effacer");
-      if (!sure) return "";
-      store.characters = store.characters.filter((c) => c !== character);
-      if (store.current === character.name) store.current = store.characters[0]?.name || "";
-      writeCharacters(store);
-      announce("switched");
     }
   } catch (error) {
     return error.message;

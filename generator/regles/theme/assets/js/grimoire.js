@@ -13,13 +13,21 @@
  *   grimoire read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
  *   replaces that grimoire or keeps both, the new one as « name (2) »).
  *
- * Storage: localStorage, one key per site root (several sites may share an origin, as on
- * GitHub Pages). A grimoire is a few hundred bytes; localStorage is synchronous (the page
- * renders at once, no upgrade of a schema), works offline, and Chromium, Firefox and Safari
- * keep it as long as the site's other data (IndexedDB brings nothing more at this size).
- * Each spell is kept with its id, its address, its name and its college as they were when
- * it was added: a spell that a new export no longer has (its id is not in its data file,
- * nor its address) is shown as missing under that name, never dropped.
+ * Storage (kept-lists.js): localStorage, one key per site root (several sites may share an
+ * origin, as on GitHub Pages). A grimoire is a few hundred bytes; localStorage is
+ * synchronous (the page renders at once, no upgrade of a schema), works offline, and
+ * Chromium, Firefox and Safari keep it as long as the site's other data (IndexedDB brings
+ * nothing more at this size). Each spell is kept with its id, its address, its name and its
+ * college as they were when it was added: a spell that a new export no longer has (its id
+ * is not in its data file, nor its address) is shown as missing under that name, never
+ * dropped. Each grimoire has an id: a rename in another tab leaves it the same grimoire.
+ *
+ * Several tabs: every change reads the grimoires as kept now and changes only what the
+ * reader changed, by id (a spell added to a grimoire, a rename, a deletion); this tab's copy
+ * is never written back. The grimoire page and an open add dialog follow the changes of
+ * other tabs (page.js's followStored). Changes that cannot both hold keep both: a grimoire
+ * renamed here and deleted there is kept under its new name; one changed there while its
+ * deletion was confirmed here is kept; the reader is told.
  *
  * The texts come from the export and from the reader: they enter the page as text nodes
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
@@ -29,23 +37,39 @@ import {
   askName,
   confirmAction,
   databaseOf,
-  databases,
   downloadText,
   el,
   entryCount,
   foldAccents,
+  followStored,
   frenchSpacing,
-  freeName,
-  isQuotaError,
-  keepsData,
-  listsKey,
   modal,
+  newId,
   onEachPage,
   pageDatabase,
   phrase,
   showNotice,
   siteRoot,
 } from "./page.js";
+import {
+  ID_PATTERN,
+  MAX_NAME,
+  VERSION,
+  asideCopies,
+  cleanEntry,
+  cleanName,
+  entryKey,
+  entryOf,
+  findList,
+  findListById,
+  freeListName,
+  parseStore,
+  readStore,
+  restoreCopy,
+  sameEntries,
+  storeKey,
+  writeStore,
+} from "./kept-lists.js";
 import { linkKey } from "./preview.js";
 import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
 
@@ -55,159 +79,7 @@ const FORMAT = "regles-grimoire"; // the exported file's « format »
 // The exported file's list of entries, and a share link's parameter: a format's name, kept
 // as the first sites wrote it, whatever the game's words.
 const ENTRIES_KEY = "sorts";
-const VERSION = 1;
-const MAX_NAME = 80;
 const MAX_SPELLS = 1000; // in one grimoire, a link or a file
-const ID_PATTERN = /^[0-9a-z]{1,16}$/;
-
-// ---------------------------------------------------------------------------------------
-// Storage
-// ---------------------------------------------------------------------------------------
-
-/** A database's key (by default this page's; page.js's listsKey). */
-const storeKey = (database = pageDatabase()) => listsKey(database);
-
-const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
-
-/** A kept spell: { id, url, name, college }, strings (id or url may be ""), with whatever
- * else it was kept with (a newer site's fields survive a save). */
-const cleanEntry = (entry, database = pageDatabase()) => {
-  if (!entry || typeof entry !== "object" || Array.isArray(entry)) return null;
-  const text = (v) => (typeof v === "string" ? v.slice(0, 300) : "");
-  const id = ID_PATTERN.test(entry.id) ? entry.id : "";
-  const url = text(entry.url);
-  if (!id && !url) return null;
-  return { ...entry, id, url, name: text(entry.name) || (id ? phrase("entry_numbered", { id }, database) : url), college: text(entry.college) };
-};
-
-const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, others: [] });
-
-// What the page cannot read is never written over without the player: an unreadable value is
-// first copied aside (one key per copy, never replaced by a later one), and while no copy
-// could be made (a full storage) nothing is saved over it. The grimoire page lists the
-// copies, to download or delete.
-const asidePrefix = (database = pageDatabase()) => `${storeKey(database)}:illisible`;
-
-keepsData((key) => {
-  for (const database of databases()) {
-    if (key === storeKey(database)) return phrase("lists_label", {}, database);
-    if (key.startsWith(asidePrefix(database))) return phrase("lists_set_aside", {}, database);
-  }
-  return null;
-}, (value, key) => !databases().some((d) => key === storeKey(d)) || parseStore(value) !== null); // set aside: any text
-
-/** The copies set aside, oldest first: [{ key, raw }]. */
-const asideCopies = (database = pageDatabase()) => {
-  const copies = [];
-  const prefix = asidePrefix(database);
-  try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const key = localStorage.key(i);
-      if (key === prefix || (key && key.startsWith(`${prefix}:`))) {
-        copies.push({ key, raw: localStorage.getItem(key) });
-      }
-    }
-  } catch { /* storage refused: no copies to show */ }
-  return copies.sort((x, y) => x.key.localeCompare(y.key, "en", { numeric: true }));
-};
-
-/** Whether `raw` is set aside: an identical copy exists, or one could be written now. */
-const setAside = (raw, database = pageDatabase()) => {
-  if (asideCopies(database).some((copy) => copy.raw === raw)) return true;
-  try {
-    localStorage.setItem(`${asidePrefix(database)}:${Date.now()}`, raw);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const parseStore = (raw) => {
-  let data = null;
-  try { data = JSON.parse(raw); } catch { return null; }
-  return data && typeof data === "object" && Array.isArray(data.lists) ? data : null;
-};
-
-/** The kept grimoires. Unreadable: `damaged` (and `copied` when set aside). Written by a
- * newer version of the site: `newer`, shown, never saved over. Unknown fields are kept in
- * `rest`, lists the page cannot read in `others`, spells it cannot read in each list's
- * `others`: all written back as they were. Two lists of one name are both kept, the second
- * shown (and saved) as « name (2) ». */
-const readStore = (database = pageDatabase()) => {
-  const empty = { ...emptyStore(), database };
-  let raw = null;
-  try { raw = localStorage.getItem(storeKey(database)); } catch { return { ...empty, unavailable: true }; }
-  if (raw === null) return empty;
-  const data = parseStore(raw);
-  if (!data) return { ...empty, damaged: true, copied: setAside(raw, database) };
-  const { version, last, lists: rawLists, ...rest } = data;
-  const store = { ...empty, rest, last: cleanName(last) };
-  store.newer = typeof version === "number" && version > VERSION;
-  if (store.newer) store.version = version;
-  for (const list of rawLists) {
-    const name = list && typeof list === "object" ? cleanName(list.name) : "";
-    if (!name) {
-      store.others.push(list);
-      continue;
-    }
-    const { name: _name, spells, ...listRest } = list;
-    const entries = Array.isArray(spells) ? spells : [];
-    store.lists.push({
-      name: freeListName(store, name),
-      spells: entries.map((s) => cleanEntry(s, database)).filter(Boolean),
-      others: entries.filter((s) => !cleanEntry(s, database)),
-      rest: listRest,
-    });
-  }
-  return store;
-};
-
-const FULL = "La mémoire de ce navigateur pour ce site est pleine : rien n’a été gardé.";
-
-/** Writes the grimoires; throws an Error with a French message when the browser refuses, or
- * when the value kept now would be lost (newer, or unreadable and not set aside). */
-const writeStore = (store) => {
-  const { database } = store;
-  if (store.newer) {
-    throw new Error(phrase("newer_read_only", {}, database));
-  }
-  let raw = null;
-  try { raw = localStorage.getItem(storeKey(database)); } catch { raw = null; }
-  if (raw !== null) {
-    const data = parseStore(raw);
-    if (data && typeof data.version === "number" && data.version > VERSION) {
-      throw new Error(phrase("changed_meanwhile", {}, database));
-    }
-    if (!data && !setAside(raw, database)) {
-      throw new Error(phrase("full_kept_copies", { full: FULL }, database));
-    }
-  }
-  const lists = store.lists.map(({ name, spells, others = [], rest = {} }) => ({
-    ...rest,
-    name,
-    spells: [...spells, ...others],
-  }));
-  const value = { ...store.rest, version: VERSION, last: store.last, lists: [...lists, ...(store.others || [])] };
-  try {
-    localStorage.setItem(storeKey(database), JSON.stringify(value));
-  } catch (error) {
-    throw new Error(isQuotaError(error)
-      ? FULL
-      : "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : rien n’a été gardé.");
-  }
-};
-
-const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
-
-/** `name`, or « name (2) », « name (3) »… : the first that no grimoire has. */
-const freeListName = (store, name) => freeName(name, (candidate) => findList(store, candidate), MAX_NAME);
-
-const entryOf = (record) => ({
-  id: String(record.id || ""),
-  url: String(record.url || ""),
-  name: String(record.name || ""),
-  college: String(record.college || ""),
-});
 
 // ---------------------------------------------------------------------------------------
 // Data: the records of a database's data file by id and by address
@@ -243,22 +115,21 @@ const grimoirePage = (database = pageDatabase()) => {
 // Dialogs
 // ---------------------------------------------------------------------------------------
 
-/** Asks a grimoire's name; resolves with it, or null. */
-const askListName = (title, initial, store, allowed = "") => {
-  const { database } = store;
-  return askName({
-    title,
-    label: phrase("name_label", {}, database),
-    initial,
-    maxLength: MAX_NAME,
-    clean: cleanName,
-    check: (name) => {
-      if (!name) return phrase("name_missing", {}, database);
-      if (name !== allowed && findList(store, name)) return phrase("name_taken", { name }, database);
-      return "";
-    },
-  });
-};
+/** Asks a grimoire's name (of grimoire `id`, or a new one's), no other grimoire's as kept
+ * now; resolves with it, or null. `more(name)` may return a message that keeps it open. */
+const askListName = (title, initial, database, id = "", more = () => "") => askName({
+  title,
+  label: phrase("name_label", {}, database),
+  initial,
+  maxLength: MAX_NAME,
+  clean: cleanName,
+  check: (name) => {
+    if (!name) return phrase("name_missing", {}, database);
+    const same = findList(readStore(database), name);
+    if (same && same.id !== id) return phrase("name_taken", { name }, database);
+    return more(name);
+  },
+});
 
 // ---------------------------------------------------------------------------------------
 // Adding a spell (index, college pages, previews)
@@ -275,31 +146,53 @@ const announce = (nodes) => {
   setTimeout(() => mine.remove(), 8000);
 };
 
-/** The add dialog for one spell's record. */
+/** The add dialog for one spell's record. It shows the grimoires as kept, also when another
+ * tab changes them while it is open, and adds the spell to the one chosen as kept then. */
 const addToGrimoire = async (record) => {
   const database = databaseOf(record.url) || pageDatabase();
   const say = (key, values = {}) => phrase(key, values, database);
-  const store = readStore(database);
+  let store = readStore(database);
   const entry = entryOf(record);
   const holds = (list) => list.spells.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
-  const last = findList(store, store.last) || store.lists[store.lists.length - 1] || null;
-  const choices = store.lists.map((list, i) => {
-    const radio = el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.name,
-      checked: list === last });
-    return el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` }, radio,
-      el("span", {}, list.name),
-      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.spells.length, database)})`));
-  });
-  const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "",
-    checked: !last });
+  const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
+  const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
     autocomplete: "off", placeholder: "ex. : Aldric", "aria-label": say("new_list_name") });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
-  const radios = [...choices.map((c) => c.querySelector("input")), newRadio];
-  const chosen = () => {
-    const radio = radios.find((r) => r.checked);
-    return radio && radio.value ? { name: radio.value } : { name: cleanName(newName.value), created: true };
+  const newRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
+    el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName);
+  const choices = el("fieldset", { class: "grimoire-dialogue__grimoires" });
+  const elsewhere = el("p", { class: "grimoire-dialogue__autre", role: "status", hidden: true });
+  const radios = () => [...choices.querySelectorAll("input[type=radio]")];
+  const checkedId = () => radios().find((r) => r.checked)?.value;
+  // The choices as kept, `checked` (an id, "" for a new one) checked, the focus kept.
+  const draw = (checked) => {
+    const focused = radios().find((radio) => radio === document.activeElement)?.value;
+    const rows = store.lists.map((list, i) => el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` },
+      el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.id, checked: list.id === checked }),
+      el("span", {}, list.name),
+      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.spells.length, database)})`)));
+    newRadio.checked = !checked;
+    choices.replaceChildren(el("legend", {}, store.lists.length ? say("which_list") : say("first_list")), ...rows, newRow);
+    if (focused !== undefined) radios().find((radio) => radio.value === focused)?.focus();
   };
+  draw(lastOf(store)?.id || "");
+  // Until the reader picks one, the grimoire checked is the last used, as kept now.
+  let touched = false;
+  choices.addEventListener("change", () => { touched = true; });
+  newName.addEventListener("focus", () => { touched = true; });
+  const gone = (id) => say("gone_elsewhere", { name: findListById(store, id)?.name || "" });
+  const stop = followStored(() => storeKey(database), () => {
+    const fresh = readStore(database);
+    let checked = (touched ? checkedId() : lastOf(fresh)?.id) || "";
+    if (checked && !findListById(fresh, checked)) {
+      elsewhere.textContent = frenchSpacing(gone(checked));
+      elsewhere.hidden = false;
+      checked = lastOf(fresh)?.id || "";
+    }
+    store = fresh;
+    draw(checked);
+  });
   let picked = null; // the choice, as checked when « Ajouter » was pressed
   const value = await modal({
     title: say("add_to_a_list"),
@@ -307,39 +200,52 @@ const addToGrimoire = async (record) => {
       el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
         entry.college ? ` — ${entry.college}` : "", " ",
         el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
-      el("fieldset", { class: "grimoire-dialogue__grimoires" },
-        el("legend", {}, store.lists.length ? say("which_list") : say("first_list")),
-        ...choices,
-        el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
-          el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName)),
+      choices,
+      elsewhere,
     ],
     buttons: [{ value: "ajouter", label: "Ajouter", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => {
-      picked = chosen();
-      const { name, created } = picked;
+      const fresh = readStore(database);
+      const id = checkedId();
+      if (id) {
+        const list = findListById(fresh, id);
+        if (!list) return gone(id);
+        if (holds(list)) return `« ${entry.name} » est déjà dans « ${list.name} ».`;
+        if (list.spells.length >= MAX_SPELLS) return say("list_full", { name: list.name, n: MAX_SPELLS });
+        picked = { id, name: list.name };
+        return "";
+      }
+      const name = cleanName(newName.value);
       if (!name) return say("new_list_name_missing");
-      if (created && findList(store, name)) return say("name_taken_choose", { name });
-      const list = findList(store, name);
-      if (list && holds(list)) return `« ${entry.name} » est déjà dans « ${name} ».`;
-      if (list && list.spells.length >= MAX_SPELLS) return say("list_full", { name, n: MAX_SPELLS });
+      if (findList(fresh, name)) return say("name_taken_choose", { name });
+      picked = { id: "", name };
       return "";
     },
   });
+  stop();
   if (value !== "ajouter" || !picked) return;
-  const { name } = picked;
-  let list = findList(store, name);
-  if (!list) { list = { name, spells: [] }; store.lists.push(list); }
-  list.spells.push(entry);
-  store.last = name;
+  // Added to the grimoires as kept now: what another tab changed since stays.
+  const fresh = readStore(database);
+  let list = picked.id ? findListById(fresh, picked.id) : null;
+  if (picked.id && !list) {
+    announce([say("gone_elsewhere", { name: picked.name })]);
+    return;
+  }
+  if (!list) {
+    list = { id: newId(), name: freeListName(fresh, picked.name), spells: [] };
+    fresh.lists.push(list);
+  }
+  if (!holds(list)) list.spells.push(entry);
+  fresh.last = list.name;
   const page = grimoirePage(database);
-  page.searchParams.set("nom", name);
+  page.searchParams.set("nom", list.name);
   try {
-    writeStore(store);
+    writeStore(fresh);
   } catch (error) {
     announce([error.message]);
     return;
   }
-  announce([say("added", { entry: entry.name, name }),
+  announce([say("added", { entry: entry.name, name: list.name }),
     el("a", { href: page.href, class: "grimoire-annonce__lien" }, say("see_list"))]);
   if (currentPage) currentPage.refresh();
 };
@@ -480,22 +386,6 @@ const repeatedCount = (values) => {
   return [...counts.values()].filter((n) => n > 1).length;
 };
 
-/** Puts a copy set aside back in place of the grimoires kept now, which are set aside first;
- * throws an Error with a French message when the browser refuses (nothing is changed). */
-const restoreCopy = (copy, database = pageDatabase()) => {
-  let current = null;
-  try { current = localStorage.getItem(storeKey(database)); } catch { current = null; }
-  if (current !== null && !setAside(current, database)) {
-    throw new Error(phrase("full_set_aside", {}, database));
-  }
-  try {
-    localStorage.setItem(storeKey(database), copy.raw);
-    localStorage.removeItem(copy.key);
-  } catch {
-    throw new Error("Ce navigateur a refusé de remettre la copie en place : rien n’a été changé.");
-  }
-};
-
 /** The data set aside (and the kept value, while it is unreadable and could not be copied):
  * each one to download as it is, to put back in place when the page can read it, or to
  * delete once the player has it. `fail` shows a message. */
@@ -547,6 +437,14 @@ const setupGrimoirePage = (signal) => {
   let filters = null; // the AbortController of the list's filters
   let status = ""; // a message kept across one render (after an action)
   let statusKind = "info";
+  let shown = null; // the grimoire shown ({ id, name }): the same one after a rename elsewhere
+  const select = (name) => {
+    const address = new URL(location.href);
+    if (name) address.searchParams.set("nom", name); else address.searchParams.delete("nom");
+    history.replaceState(history.state, "", address.href);
+    query.delete("nom");
+    if (name) query.set("nom", name);
+  };
 
   const message = (text, kind = "info") => el("p", {
     class: `grimoire-message grimoire-message--${kind}`, role: kind === "erreur" ? "alert" : "status",
@@ -705,8 +603,14 @@ const setupGrimoirePage = (signal) => {
     if (!root.isConnected) return;
     const store = readStore();
     const wanted = cleanName(query.get("nom"));
-    const current = findList(store, wanted) || findList(store, store.last) || store.lists[0] || null;
+    const still = shown && findListById(store, shown.id);
+    const current = still || findList(store, wanted) || findList(store, store.last) || store.lists[0] || null;
     const notes = [];
+    // Deleted in another tab: said, and the page shows another one.
+    if (shown && !still && !status) { status = phrase("gone_elsewhere", { name: shown.name }); statusKind = "attention"; }
+    shown = current && { id: current.id, name: current.name };
+    // Renamed in another tab: the address follows.
+    if (current && query.has("nom") && wanted !== current.name) select(current.name);
     let said = null;
     try { said = sessionStorage.getItem("regles-grimoire-annonce"); sessionStorage.removeItem("regles-grimoire-annonce"); } catch { /* none */ }
     if (said) { status = said; statusKind = "info"; }
@@ -723,25 +627,28 @@ const setupGrimoirePage = (signal) => {
     if (data.unavailable) notes.push(message(phrase("data_unavailable_names"), "erreur"));
 
     // Each change is made on the grimoires as they are kept now (another tab may have
-    // changed them since this one drew the page).
+    // changed them since this one drew the page). `change` may return what to say instead
+    // of `done`: a string, or [text, kind].
     const save = (change, done) => {
       const fresh = readStore();
-      change(fresh);
+      const said = change(fresh);
       try { writeStore(fresh); } catch (error) { status = error.message; statusKind = "erreur"; redraw(); return; }
-      status = done; statusKind = "info";
+      [status, statusKind] = Array.isArray(said) ? said : [said ?? done, "info"];
       redraw();
     };
-    const select = (name) => {
-      const address = new URL(location.href);
-      if (name) address.searchParams.set("nom", name); else address.searchParams.delete("nom");
-      history.replaceState(history.state, "", address.href);
-      query.delete("nom");
-      if (name) query.set("nom", name);
+    // The grimoire shown next (null: the last used).
+    const show = (list) => {
+      shown = list && { id: list.id, name: list.name };
+      select(list ? list.name : "");
     };
-    const create = () => askListName(phrase("new_list"), "", store).then((name) => {
+    const create = () => askListName(phrase("new_list"), "", store.database).then((name) => {
       if (!name) return;
-      select(name);
-      save((s) => { if (!findList(s, name)) s.lists.push({ name, spells: [] }); s.last = name; }, phrase("created", { name }));
+      save((s) => {
+        let list = findList(s, name);
+        if (!list) { list = { id: newId(), name, spells: [] }; s.lists.push(list); }
+        s.last = name;
+        show(list);
+      }, phrase("created", { name }));
     });
 
     // Import: a new grimoire, never a change to those kept.
@@ -755,9 +662,8 @@ const setupGrimoirePage = (signal) => {
       file.text().then((text) => {
         let read;
         try { read = readGrimoireFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
-        const kept = freeListName(store, read.name);
+        const kept = freeListName(readStore(), read.name);
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
-        select(kept);
         let done = phrase("imported", { name: kept, count: spellCount(read.entries.length) });
         if (read.repeated) done += ` ${phrase(read.repeated > 1 ? "import_repeated_many" : "import_repeated_one", { n: read.repeated })}`;
         if (kept !== read.name) done += ` ${phrase("name_was_taken", { name: read.name })}`;
@@ -765,7 +671,12 @@ const setupGrimoirePage = (signal) => {
           const names = unknown.map((e) => e.name).join(", ");
           done += ` ${phrase(unknown.length > 1 ? "import_unknown_many" : "import_unknown_one", { n: unknown.length, names })}`;
         }
-        save((s) => { s.lists.push({ name: kept, spells: read.entries }); s.last = kept; }, done);
+        save((s) => {
+          const list = { id: newId(), name: freeListName(s, kept), spells: read.entries };
+          s.lists.push(list);
+          s.last = list.name;
+          show(list);
+        }, done);
       }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
     }, { signal });
     const importer = el("div", { class: "grimoire-importer" },
@@ -788,33 +699,74 @@ const setupGrimoirePage = (signal) => {
       ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
         `${l.name} (${spellCount(l.spells.length)})`)));
     choice.addEventListener("change", () => {
-      select(choice.value);
-      save((s) => { s.last = choice.value; }, "");
+      const chosen = findList(store, choice.value);
+      show(chosen);
+      save((s) => { const l = chosen && findListById(s, chosen.id); if (l) s.last = l.name; }, "");
     }, { signal });
-    const rename = () => askListName(phrase("rename_list"), current.name, store, current.name).then((name) => {
+    // Renamed in another tab since: said once, the reader may still give theirs.
+    let warned = false;
+    const renamedElsewhere = () => {
+      const now = findListById(readStore(), current.id);
+      if (warned || !now || now.name === current.name) return "";
+      warned = true;
+      return phrase("renamed_elsewhere", { now: now.name });
+    };
+    const rename = () => askListName(phrase("rename_list"), current.name, store.database, current.id, renamedElsewhere).then((name) => {
       if (!name || name === current.name) return;
       const old = current.name;
-      select(name);
-      save((s) => { const l = findList(s, old); if (l) l.name = name; if (s.last === old) s.last = name; }, `« ${old} » s’appelle maintenant « ${name} ».`);
+      save((s) => {
+        let list = findListById(s, current.id);
+        let said;
+        // Deleted in another tab meanwhile: kept under its new name, as it was shown here.
+        if (!list) {
+          list = { ...current, spells: [...current.spells] };
+          s.lists.push(list);
+          said = [phrase("deleted_elsewhere_kept", { old, name }), "attention"];
+        }
+        if (s.last === list.name || !list.name) s.last = name;
+        list.name = name;
+        show(list);
+        return said;
+      }, `« ${old} » s’appelle maintenant « ${name} ».`);
     });
     const n = current.spells.length;
     const its = phrase(n > 1 ? "its_entry_many" : "its_entry_one", { n }); // « Vider » is not offered for none
     const empty = () => confirmAction(phrase("empty_list"),
       phrase(n > 1 ? "empty_ask_many" : "empty_ask_one", { n, name: current.name }), "Vider").then((yes) => {
-      if (yes) save((s) => { const l = findList(s, current.name); if (l) l.spells = []; }, `« ${current.name} » est vide.`);
+      // The spells the reader saw go; those another tab added since stay, and are said.
+      if (yes) save((s) => {
+        const list = findListById(s, current.id);
+        if (!list) return [phrase("gone_elsewhere", { name: current.name }), "attention"];
+        const gone = new Set(current.spells.map(entryKey));
+        list.spells = list.spells.filter((e) => !gone.has(entryKey(e)));
+        const left = list.spells.length;
+        return left ? [phrase(left > 1 ? "emptied_but_many" : "emptied_but_one", { name: list.name, n: left }), "attention"] : undefined;
+      }, `« ${current.name} » est vide.`);
     });
     const remove = () => confirmAction(phrase("delete_list"),
       phrase("delete_ask", { name: current.name, its: n ? ` et ${its}` : "" }),
       "Supprimer").then((yes) => {
       if (!yes) return;
-      select("");
-      save((s) => { s.lists = s.lists.filter((l) => l.name !== current.name); if (s.last === current.name) s.last = ""; },
-        phrase("deleted", { name: current.name }));
+      save((s) => {
+        const list = findListById(s, current.id);
+        if (!list) return undefined;
+        // Changed in another tab while the reader confirmed: not what they chose to delete.
+        if (list.name !== current.name || !sameEntries(list.spells, current.spells)) {
+          show(list);
+          const said = list.name === current.name ? "changed_not_deleted" : "renamed_not_deleted";
+          return [phrase(said, { name: current.name, now: list.name }), "attention"];
+        }
+        s.lists = s.lists.filter((l) => l !== list);
+        if (s.last === list.name) s.last = "";
+        show(null);
+        return undefined;
+      }, phrase("deleted", { name: current.name }));
     });
     const removeSpell = (entry) => {
-      select(current.name);
-      save((s) => { const l = findList(s, current.name); if (l) l.spells = l.spells.filter((e) => e !== entry && !(e.id === entry.id && e.url === entry.url)); },
-        phrase("removed", { entry: entry.name, name: current.name }));
+      save((s) => {
+        const list = findListById(s, current.id);
+        if (list) list.spells = list.spells.filter((e) => entryKey(e) !== entryKey(entry));
+      }, phrase("removed", { entry: entry.name, name: current.name }));
     };
 
     const link = shareLink(current.name, current.spells);
@@ -881,7 +833,7 @@ const setupGrimoirePage = (signal) => {
   currentPage = { refresh: () => { if (!shared) redraw(); } };
   signal.addEventListener("abort", () => { currentPage = null; }, { once: true });
   // Another tab changed the grimoires: this one shows them as they are now.
-  window.addEventListener("storage", (e) => { if (e.key === storeKey() && !shared) redraw(); }, { signal });
+  if (!shared) signal.addEventListener("abort", followStored(storeKey, redraw), { once: true });
   redraw();
 };
 

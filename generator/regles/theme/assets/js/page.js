@@ -322,3 +322,46 @@ export const askName = ({ title, label, initial = "", maxLength, clean, check })
     check: () => check(clean(input.value)),
   }).then((value) => (value === "ok" ? clean(input.value) : null));
 };
+
+/** A new id for a list or a character a reader keeps: random, so that two tabs never make
+ * the same one; the rest of the site names it by its id, whatever its name becomes. */
+export function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The id of a list or a character kept without one (kept before ids were, or never
+ * renamed since): its name's, the same in every tab that reads it. */
+export const formerId = (name) => `nom:${name}`;
+
+/** Follows the value localStorage keeps under `keyOf()` (read at each change: instant
+ * navigation may change the page's database): `changed()` is called once it differs from
+ * the last seen, after another tab wrote it (its `storage` event) or when this tab comes
+ * back to the screen (a phone freezes background tabs, which may then miss events).
+ * Returns the function that stops following. */
+const followed = new Set();
+const storedValue = (key) => {
+  try { return localStorage.getItem(key); } catch { return null; }
+};
+export function followStored(keyOf, changed) {
+  const follower = { keyOf, changed, last: storedValue(keyOf()) };
+  followed.add(follower);
+  return () => followed.delete(follower);
+}
+/** localStorage.setItem(key, raw) (throwing as it does), for a value this tab follows:
+ * its own change is not taken for another tab's. */
+export function storeValue(key, raw) {
+  localStorage.setItem(key, raw);
+  for (const follower of followed) if (follower.keyOf() === key) follower.last = raw;
+}
+function checkFollowed() {
+  for (const follower of [...followed]) {
+    const raw = storedValue(follower.keyOf());
+    if (raw === follower.last) continue;
+    follower.last = raw;
+    follower.changed();
+  }
+}
+window.addEventListener("storage", checkFollowed);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkFollowed(); });
+window.addEventListener("pageshow", (e) => { if (e.persisted) checkFollowed(); });

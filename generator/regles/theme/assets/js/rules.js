@@ -549,6 +549,8 @@ function shareValues(source, character) {
     for (const field of keptFields(form)) {
       const value = keptValue(character, field.dataset.garde.split(" ")[0]);
       if (value === undefined || sameValues(value, heldValue(field))) continue;
+      // Typed in now (another tab wrote it meanwhile): what the reader types, and the caret, stay.
+      if (document.hasFocus() && field.contains(document.activeElement)) continue;
       holdValue(field, value);
       changed = true;
     }
@@ -567,6 +569,11 @@ function shareValues(source, character) {
 // the worked example again; renamed, the forms say the new name.
 document.addEventListener(CHARACTER_CHANGED, (event) => {
   const character = currentCharacter();
+  // Values typed in another tab: the forms take them, as they take those of another form.
+  if (event.detail.reason === "updated") {
+    if (character) shareValues(null, character);
+    return;
+  }
   for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
     const state = FORMS.get(form);
     if (!state) continue;

@@ -1,0 +1,197 @@
+/* The readers' lists of a database's entries as this browser keeps them (grimoire.js shows
+ * and changes them): read, written, set aside when unreadable.
+ *
+ * Storage: localStorage, one key per site root and database (page.js's listsKey):
+ *   { version: 1, last: "Aldric", lists: [{ id, name: "Aldric", spells: [{ id, url, name, college }] }] }
+ * Unknown fields, lists and entries are written back as they were; a value a newer site
+ * wrote is shown, never written over; an unreadable one is copied aside before anything
+ * replaces it. A list without an id (kept before lists had ids, or never renamed since) has
+ * the one its name gives (page.js's formerId), written only once it is renamed. */
+import {
+  databases,
+  formerId,
+  freeName,
+  isQuotaError,
+  keepsData,
+  listsKey,
+  newId,
+  pageDatabase,
+  phrase,
+  storeValue,
+} from "./page.js";
+
+export const VERSION = 1;
+export const MAX_NAME = 80;
+export const ID_PATTERN = /^[0-9a-z]{1,16}$/;
+
+/** A database's key (by default this page's; page.js's listsKey). */
+export const storeKey = (database = pageDatabase()) => listsKey(database);
+
+export const cleanName = (name) => String(name ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_NAME);
+
+/** A kept spell: { id, url, name, college }, strings (id or url may be ""), with whatever
+ * else it was kept with (a newer site's fields survive a save). */
+export const cleanEntry = (entry, database = pageDatabase()) => {
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) return null;
+  const text = (v) => (typeof v === "string" ? v.slice(0, 300) : "");
+  const id = ID_PATTERN.test(entry.id) ? entry.id : "";
+  const url = text(entry.url);
+  if (!id && !url) return null;
+  return { ...entry, id, url, name: text(entry.name) || (id ? phrase("entry_numbered", { id }, database) : url), college: text(entry.college) };
+};
+
+const emptyStore = () => ({ version: VERSION, last: "", lists: [], rest: {}, others: [] });
+
+// What the page cannot read is never written over without the player: an unreadable value is
+// first copied aside (one key per copy, never replaced by a later one), and while no copy
+// could be made (a full storage) nothing is saved over it. The grimoire page lists the
+// copies, to download or delete.
+const asidePrefix = (database = pageDatabase()) => `${storeKey(database)}:illisible`;
+
+keepsData((key) => {
+  for (const database of databases()) {
+    if (key === storeKey(database)) return phrase("lists_label", {}, database);
+    if (key.startsWith(asidePrefix(database))) return phrase("lists_set_aside", {}, database);
+  }
+  return null;
+}, (value, key) => !databases().some((d) => key === storeKey(d)) || parseStore(value) !== null); // set aside: any text
+
+/** The copies set aside, oldest first: [{ key, raw }]. */
+export const asideCopies = (database = pageDatabase()) => {
+  const copies = [];
+  const prefix = asidePrefix(database);
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key === prefix || (key && key.startsWith(`${prefix}:`))) {
+        copies.push({ key, raw: localStorage.getItem(key) });
+      }
+    }
+  } catch { /* storage refused: no copies to show */ }
+  return copies.sort((x, y) => x.key.localeCompare(y.key, "en", { numeric: true }));
+};
+
+/** Whether `raw` is set aside: an identical copy exists, or one could be written now. */
+const setAside = (raw, database = pageDatabase()) => {
+  if (asideCopies(database).some((copy) => copy.raw === raw)) return true;
+  try {
+    localStorage.setItem(`${asidePrefix(database)}:${Date.now()}`, raw);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const parseStore = (raw) => {
+  let data = null;
+  try { data = JSON.parse(raw); } catch { return null; }
+  return data && typeof data === "object" && Array.isArray(data.lists) ? data : null;
+};
+
+/** The kept grimoires. Unreadable: `damaged` (and `copied` when set aside). Written by a
+ * newer version of the site: `newer`, shown, never saved over. Unknown fields are kept in
+ * `rest`, lists the page cannot read in `others`, spells it cannot read in each list's
+ * `others`: all written back as they were. Two lists of one name are both kept, the second
+ * shown (and saved) as « name (2) ». */
+export const readStore = (database = pageDatabase()) => {
+  const empty = { ...emptyStore(), database };
+  let raw = null;
+  try { raw = localStorage.getItem(storeKey(database)); } catch { return { ...empty, unavailable: true }; }
+  if (raw === null) return empty;
+  const data = parseStore(raw);
+  if (!data) return { ...empty, damaged: true, copied: setAside(raw, database) };
+  const { version, last, lists: rawLists, ...rest } = data;
+  const store = { ...empty, rest, last: cleanName(last) };
+  store.newer = typeof version === "number" && version > VERSION;
+  if (store.newer) store.version = version;
+  for (const list of rawLists) {
+    const name = list && typeof list === "object" ? cleanName(list.name) : "";
+    if (!name) {
+      store.others.push(list);
+      continue;
+    }
+    const { name: _name, spells, id, ...listRest } = list;
+    const entries = Array.isArray(spells) ? spells : [];
+    const shown = freeListName(store, name);
+    store.lists.push({
+      id: [id, formerId(shown), `${formerId(shown)}#${store.lists.length}`]
+        .find((candidate) => typeof candidate === "string" && candidate && !findListById(store, candidate)) || newId(),
+      name: shown,
+      spells: entries.map((s) => cleanEntry(s, database)).filter(Boolean),
+      others: entries.filter((s) => !cleanEntry(s, database)),
+      rest: listRest,
+    });
+  }
+  return store;
+};
+
+const FULL = "La mémoire de ce navigateur pour ce site est pleine : rien n’a été gardé.";
+
+/** Writes the grimoires; throws an Error with a French message when the browser refuses, or
+ * when the value kept now would be lost (newer, or unreadable and not set aside). */
+export const writeStore = (store) => {
+  const { database } = store;
+  if (store.newer) {
+    throw new Error(phrase("newer_read_only", {}, database));
+  }
+  let raw = null;
+  try { raw = localStorage.getItem(storeKey(database)); } catch { raw = null; }
+  if (raw !== null) {
+    const data = parseStore(raw);
+    if (data && typeof data.version === "number" && data.version > VERSION) {
+      throw new Error(phrase("changed_meanwhile", {}, database));
+    }
+    if (!data && !setAside(raw, database)) {
+      throw new Error(phrase("full_kept_copies", { full: FULL }, database));
+    }
+  }
+  // An id its name gives (formerId) is not written: a list untouched since then stays
+  // as it was kept.
+  const lists = store.lists.map(({ id, name, spells, others = [], rest = {} }) => ({
+    ...rest,
+    ...(id === formerId(name) ? {} : { id }),
+    name,
+    spells: [...spells, ...others],
+  }));
+  const value = { ...store.rest, version: VERSION, last: store.last, lists: [...lists, ...(store.others || [])] };
+  try {
+    storeValue(storeKey(database), JSON.stringify(value));
+  } catch (error) {
+    throw new Error(isQuotaError(error)
+      ? FULL
+      : "Ce navigateur refuse de garder des données pour ce site (navigation privée ?) : rien n’a été gardé.");
+  }
+};
+
+export const findList = (store, name) => store.lists.find((l) => l.name === name) || null;
+export const findListById = (store, id) => store.lists.find((l) => l.id === id) || null;
+
+/** A kept spell's key in a grimoire: its id, else its address. */
+export const entryKey = (entry) => entry.id || `@${entry.url}`;
+export const sameEntries = (a, b) => JSON.stringify(a.map(entryKey)) === JSON.stringify(b.map(entryKey));
+
+/** `name`, or « name (2) », « name (3) »… : the first that no grimoire has. */
+export const freeListName = (store, name) => freeName(name, (candidate) => findList(store, candidate), MAX_NAME);
+
+export const entryOf = (record) => ({
+  id: String(record.id || ""),
+  url: String(record.url || ""),
+  name: String(record.name || ""),
+  college: String(record.college || ""),
+});
+
+/** Puts a copy set aside back in place of the grimoires kept now, which are set aside first;
+ * throws an Error with a French message when the browser refuses (nothing is changed). */
+export const restoreCopy = (copy, database = pageDatabase()) => {
+  let current = null;
+  try { current = localStorage.getItem(storeKey(database)); } catch { current = null; }
+  if (current !== null && !setAside(current, database)) {
+    throw new Error(phrase("full_set_aside", {}, database));
+  }
+  try {
+    localStorage.setItem(storeKey(database), copy.raw);
+    localStorage.removeItem(copy.key);
+  } catch {
+    throw new Error("Ce navigateur a refusé de remettre la copie en place : rien n’a été changé.");
+  }
+};
