@@ -410,6 +410,18 @@ def lean_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
         del browser.new_context
 
 
+@pytest.fixture(scope="module")
+def tools_page(browser: Any, site_url: str) -> Iterator[Any]:
+    """The site's tools page (outils/) with its Python started, shared by a module's tests
+    (a test module marked `python`): its first start takes seconds."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url + "outils/")
+    wait_for_python(page)
+    yield page
+    context.close()
+
+
 @pytest.fixture
 def phone_page(browser: Any) -> Iterator[Any]:
     """A page of a 360×800 phone with touch, in a context of its own."""

@@ -7,7 +7,6 @@ working, « Vos données » names it and clears it, and a backup's damaged value
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -20,7 +19,6 @@ from tests.conftest import rules_of_test_site
 pytestmark = pytest.mark.browser
 
 RULES = rules_of_test_site()
-SHOTS = Path("/tmp/valeurs-illisibles")  # screenshots of the messages, to look at
 NBSP = "\u00a0"
 DEEP = "[" * 5000 + "]" * 5000
 
@@ -80,8 +78,6 @@ def test_bad_link_values_and_a_failing_form_break_no_other_form(
     expect(dice.locator("[data-type][name='expression']")).to_have_value("2d6+3")
     expected = format_value("mean", RULES.run("dice", {"expression": "2d6+3"}))
     expect(dice.locator("output[name='mean']")).to_have_text(expected, timeout=60_000)
-    SHOTS.mkdir(exist_ok=True)
-    dice.screenshot(path=str(SHOTS / "lien-illisible-360.png"))
 
     score = form(page, "modificateur")
     expect(score.locator(".calculateur-personnage__erreur")).to_have_text(
@@ -156,7 +152,6 @@ def test_a_character_with_unreadable_values_breaks_no_form(phone_page: Any, site
             )
         expect(form(page, "blessure").locator("[data-type][name='hp']")).to_have_value("14")
         expect(form(page, "dice").locator("[data-type][name='expression']")).to_have_value("1d6+1")
-    form(page, "soins").screenshot(path=str(SHOTS / "personnage-illisible-360.png"))
     computes(page, "blessure", "amount", "3", "hp", {"amount": 3})
     computes(page, "tirage", "already_drawn", "1, 2", "p_each", {"already_drawn": [1, 2]})
     # The characters' dialog still opens.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -78,13 +77,8 @@ SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.fixture(scope="module")
-def page(browser: Any, site_url: str) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(site_url + "outils/")
-    wait_for_python(page)
-    yield page
-    context.close()
+def page(tools_page: Any) -> Any:
+    return tools_page
 
 
 @pytest.mark.parametrize(("name", "inputs"), SHARED_INPUTS, ids=lambda v: str(v)[:40])

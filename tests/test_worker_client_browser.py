@@ -4,12 +4,11 @@ message; inputs that cannot be sent get the kit's input error, before anything i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import browser_run, rules_of_test_site, wait_for_python
+from tests.conftest import browser_run, rules_of_test_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
@@ -19,13 +18,8 @@ SLOW = {"expression": "20d20", "seed": 1}
 
 
 @pytest.fixture(scope="module")
-def page(browser: Any, site_url: str) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(site_url + "outils/")
-    wait_for_python(page)
-    yield page
-    context.close()
+def page(tools_page: Any) -> Any:
+    return tools_page
 
 
 # All at once, each answer or error counted: {ok, errors: {message: count}, same worker}.

@@ -83,13 +83,8 @@ SHARED_INPUTS: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.fixture(scope="module")
-def page(browser: Any, site_url: str) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(site_url + "outils/")
-    wait_for_python(page)
-    yield page
-    context.close()
+def page(tools_page: Any) -> Any:
+    return tools_page
 
 
 @pytest.fixture

@@ -343,9 +343,16 @@ const followed = new Set();
 const storedValue = (key) => {
   try { return localStorage.getItem(key); } catch { return null; }
 };
+let following = false; // the listeners below, added at the first follower
 export function followStored(keyOf, changed) {
   const follower = { keyOf, changed, last: storedValue(keyOf()) };
   followed.add(follower);
+  if (!following) {
+    following = true;
+    window.addEventListener("storage", checkFollowed);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkFollowed(); });
+    window.addEventListener("pageshow", (e) => { if (e.persisted) checkFollowed(); });
+  }
   return () => followed.delete(follower);
 }
 /** localStorage.setItem(key, raw) (throwing as it does), for a value this tab follows:
@@ -362,6 +369,3 @@ function checkFollowed() {
     follower.changed();
   }
 }
-window.addEventListener("storage", checkFollowed);
-document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkFollowed(); });
-window.addEventListener("pageshow", (e) => { if (e.persisted) checkFollowed(); });
