@@ -296,7 +296,11 @@ function send(worker, call) {
   call.id = STATE.nextId++;
   call.started = false;
   call.liveness = setTimeout(() => {
-    if (STATE.current === call && !call.started) replaceWorker(worker);
+    // A page busy past the delay may hold the worker's « started » in its queue, behind this
+    // timer: let the messages already there be read before the worker is judged.
+    setTimeout(() => {
+      if (STATE.current === call && !call.started) replaceWorker(worker);
+    }, 0);
   }, LIVENESS_MS);
   try {
     worker.postMessage({ type: "run", id: call.id, calculator: call.calculator, text: call.text });
