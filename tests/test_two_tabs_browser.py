@@ -59,9 +59,24 @@ def wait_for_kept(page: Any, key: str, text: str, held: bool = True) -> None:
     )
 
 
+def tap(target: Any) -> None:
+    """Taps `target` in its tab, brought to the front as a reader switches tabs: Chromium
+    paces the animation frames of a tab behind, and each action waited seconds for them."""
+    target.page.bring_to_front()
+    target.tap()
+
+
+def type_in_dialog(page: Any, title: str, text: str) -> None:
+    """Types `text` into the dialog `title` once its field has the focus, as a reader types
+    once the dialog shows."""
+    page.bring_to_front()
+    expect(page.get_by_role("dialog", name=title).get_by_role("textbox")).to_be_focused()
+    page.keyboard.type(text)
+
+
 def type_into(page: Any, field: Any, text: str) -> None:
     """Taps the field, selects what it holds and types `text`, as a reader does."""
-    field.tap()
+    tap(field)
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
 
@@ -83,7 +98,7 @@ def note(form: Any) -> Any:
 
 
 def characters_dialog(page: Any, form: Any) -> Any:
-    note(form).get_by_role("button", name="Personnages…").tap()
+    tap(note(form).get_by_role("button", name="Personnages…"))
     return page.get_by_role("dialog", name="Personnages")
 
 
@@ -127,7 +142,7 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
     type_into(a, hp_a, "6")
     type_into(a, damage_a, "7")
     # A's reader leaves the field: it follows what B types next.
-    form_a.locator(".calculateur-description").tap()
+    tap(form_a.locator(".calculateur-description"))
     expect(hp_b).to_have_value("6")
     expect(damage_b).to_have_value("1")
     b.keyboard.type("2")
@@ -137,8 +152,8 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
 
     # B uses Bob: A says so, shows Bob's values, and what A types is Bob's.
     dialog = characters_dialog(b, form_b)
-    dialog.get_by_text("Bob").tap()
-    dialog.get_by_role("button", name="Utiliser").tap()
+    tap(dialog.get_by_text("Bob"))
+    tap(dialog.get_by_role("button", name="Utiliser"))
     expect(note(form_a)).to_contain_text("Valeurs de Bob,")
     expect(hp_a).to_have_value("11")
     type_into(a, hp_a, "8")
@@ -149,18 +164,18 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
     dialog_a = characters_dialog(a, form_a)
     type_into(b, damage_b, "4")  # on Bob, while A's dialog is open
     dialog_b = characters_dialog(b, form_b)
-    dialog_b.get_by_label("Nom du nouveau personnage").tap()
+    tap(dialog_b.get_by_label("Nom du nouveau personnage"))
     b.keyboard.type("Cora")
-    dialog_b.get_by_role("button", name="Utiliser").tap()
+    tap(dialog_b.get_by_role("button", name="Utiliser"))
     expect(dialog_a.get_by_text("Cora")).to_be_visible()
     expect(dialog_a.get_by_label("Cora")).to_be_checked()  # the one used now
     # A renames Bob there: what B typed meanwhile stays Bob's.
-    dialog_a.get_by_text("Bob").tap()
-    dialog_a.get_by_role("button", name="Renommer").tap()
+    tap(dialog_a.get_by_text("Bob"))
+    tap(dialog_a.get_by_role("button", name="Renommer"))
     rename = a.get_by_role("dialog", name="Renommer « Bob »")
     expect(rename.get_by_label("Nom du personnage")).to_be_focused()
     a.keyboard.type("Robert")
-    rename.get_by_role("button", name="Valider").tap()
+    tap(rename.get_by_role("button", name="Valider"))
     wait_for_kept(a, CHARACTERS_KEY, '"Robert"')
     assert values_of(a)["Robert"] == {"hp": "8", "blessure.amount": "4"}
     assert kept(a, CHARACTERS_KEY)["current"] == "Cora"
@@ -168,17 +183,17 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
 
     # A renames Aldric while B clears him: Aldric is kept under his new name, and A is told.
     dialog_a = characters_dialog(a, form_a)
-    dialog_a.get_by_text("Aldric").tap()
-    dialog_a.get_by_role("button", name="Renommer").tap()
+    tap(dialog_a.get_by_text("Aldric"))
+    tap(dialog_a.get_by_role("button", name="Renommer"))
     rename = a.get_by_role("dialog", name="Renommer « Aldric »")
     dialog_b = characters_dialog(b, form_b)
-    dialog_b.get_by_text("Aldric").tap()
-    dialog_b.get_by_role("button", name="Effacer").tap()
-    b.get_by_role("dialog", name="Effacer « Aldric » ?").get_by_role("button", name="Effacer").tap()
+    tap(dialog_b.get_by_text("Aldric"))
+    tap(dialog_b.get_by_role("button", name="Effacer"))
+    tap(b.get_by_role("dialog", name="Effacer « Aldric » ?").get_by_role("button", name="Effacer"))
     wait_for_kept(b, CHARACTERS_KEY, '"Aldric"', held=False)
     rename.get_by_label("Nom du personnage").focus()
     a.keyboard.type("Aldric le Brave")
-    rename.get_by_role("button", name="Valider").tap()
+    tap(rename.get_by_role("button", name="Valider"))
     expect(note(form_a).get_by_role("alert")).to_have_text(
         " « Aldric » a été effacé dans un autre onglet pendant que vous le renommiez :"
         " il est gardé sous le nom « Aldric le Brave »."
@@ -188,9 +203,9 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
 
     # B renames the character both use: A says the new name.
     dialog_b = characters_dialog(b, form_b)
-    dialog_b.get_by_role("button", name="Renommer").tap()
-    b.keyboard.type("Cora la Rouge")
-    b.get_by_role("dialog", name="Renommer « Cora »").get_by_role("button", name="Valider").tap()
+    tap(dialog_b.get_by_role("button", name="Renommer"))
+    type_in_dialog(b, "Renommer « Cora »", "Cora la Rouge")
+    tap(b.get_by_role("dialog", name="Renommer « Cora »").get_by_role("button", name="Valider"))
     expect(note(form_a)).to_contain_text("Valeurs de Cora la Rouge,")
 
 
@@ -213,7 +228,7 @@ def lists_of(page: Any) -> dict[str, list[str]]:
 
 def add_dialog(page: Any, row: int) -> Any:
     """The add dialog of the index's row `row`, opened with its « + »."""
-    page.locator(f"#table-sorts tbody tr >> nth={row}").locator("button.grimoire-ajout").tap()
+    tap(page.locator(f"#table-sorts tbody tr >> nth={row}").locator("button.grimoire-ajout"))
     return page.get_by_role("dialog", name="Ajouter à un grimoire")
 
 
@@ -227,7 +242,7 @@ def card_names(page: Any) -> list[str]:
 
 
 def confirm(page: Any, title: str, button: str) -> None:
-    page.get_by_role("dialog", name=title).get_by_role("button", name=button).tap()
+    tap(page.get_by_role("dialog", name=title).get_by_role("button", name=button))
 
 
 def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
@@ -244,22 +259,22 @@ def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
     # A adds an entry to Aldric: B's dialog counts it.
     a.goto(site_url + INDEX)
     dialog_a = add_dialog(a, 1)
-    dialog_a.get_by_role("button", name="Ajouter").tap()
+    tap(dialog_a.get_by_role("button", name="Ajouter"))
     expect(dialog_b.locator("label", has_text="Aldric")).to_contain_text("(2 sorts)")
 
     # A deletes Vieux and renames Aldric on the lists' page: B's dialog follows.
     open_lists(a, site_url + LISTS_PAGE + "?nom=Vieux")
-    a.get_by_role("button", name="Supprimer").tap()
+    tap(a.get_by_role("button", name="Supprimer"))
     confirm(a, "Supprimer le grimoire", "Supprimer")
     expect(dialog_b.get_by_text("Vieux")).to_have_count(0)
     expect(a.locator("#grimoire-nom")).to_have_value("Aldric")
-    a.get_by_role("button", name="Renommer").tap()
-    a.keyboard.type("Aldric le Sage")
+    tap(a.get_by_role("button", name="Renommer"))
+    type_in_dialog(a, "Renommer le grimoire", "Aldric le Sage")
     confirm(a, "Renommer le grimoire", "Valider")
     expect(dialog_b.get_by_label("Aldric le Sage")).to_be_checked()
 
     # B adds its entry: to the list as kept now, nothing of A's undone.
-    dialog_b.get_by_role("button", name="Ajouter").tap()
+    tap(dialog_b.get_by_role("button", name="Ajouter"))
     expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric le Sage »")
     assert lists_of(a) == {"Aldric le Sage": [entries[i]["id"] for i in (0, 1, 2)]}
     # A's page shows it.
@@ -283,11 +298,11 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     open_lists(b, page)
 
     # A renames it while B deletes it: kept under A's name, and A is told.
-    a.get_by_role("button", name="Renommer").tap()
-    b.get_by_role("button", name="Supprimer").tap()
+    tap(a.get_by_role("button", name="Renommer"))
+    tap(b.get_by_role("button", name="Supprimer"))
     confirm(b, "Supprimer le grimoire", "Supprimer")
     expect(b.locator("#grimoire-nom")).to_have_count(0)  # none left
-    a.keyboard.type("Aldric II")
+    type_in_dialog(a, "Renommer le grimoire", "Aldric II")
     confirm(a, "Renommer le grimoire", "Valider")
     expect(status(a)).to_have_text(
         "« Aldric » avait été supprimé dans un autre onglet :"
@@ -297,9 +312,9 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     expect(b.locator("#grimoire-nom")).to_have_value("Aldric II")  # B follows
 
     # B deletes it while A renames it: not deleted, and B is told.
-    b.get_by_role("button", name="Supprimer").tap()
-    a.get_by_role("button", name="Renommer").tap()
-    a.keyboard.type("Aldric III")
+    tap(b.get_by_role("button", name="Supprimer"))
+    tap(a.get_by_role("button", name="Renommer"))
+    type_in_dialog(a, "Renommer le grimoire", "Aldric III")
     confirm(a, "Renommer le grimoire", "Valider")
     expect(b.locator("#grimoire-nom")).to_have_value("Aldric III")
     confirm(b, "Supprimer le grimoire", "Supprimer")
@@ -310,25 +325,25 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     assert list(lists_of(a)) == ["Aldric III"]
 
     # Both rename it: the second is told of the first before giving its own name.
-    a.get_by_role("button", name="Renommer").tap()
-    b.get_by_role("button", name="Renommer").tap()
-    b.keyboard.type("Aldric de B")
+    tap(a.get_by_role("button", name="Renommer"))
+    tap(b.get_by_role("button", name="Renommer"))
+    type_in_dialog(b, "Renommer le grimoire", "Aldric de B")
     confirm(b, "Renommer le grimoire", "Valider")
     expect(a.locator("#grimoire-nom")).to_have_value("Aldric de B")
-    a.keyboard.type("Aldric de A")
+    type_in_dialog(a, "Renommer le grimoire", "Aldric de A")
     confirm(a, "Renommer le grimoire", "Valider")
     rename = a.get_by_role("dialog", name="Renommer le grimoire")
     expect(rename.get_by_role("alert")).to_have_text(
         "Ce grimoire vient d’être renommé « Aldric de B » dans un autre onglet :"
         " validez pour le renommer quand même."
     )
-    rename.get_by_role("button", name="Valider").tap()
+    tap(rename.get_by_role("button", name="Valider"))
     expect(b.locator("#grimoire-nom")).to_have_value("Aldric de A")
 
     # A empties it while B adds an entry: B's entry stays, and A is told.
-    a.get_by_role("button", name="Vider").tap()
+    tap(a.get_by_role("button", name="Vider"))
     b.goto(site_url + INDEX)
-    add_dialog(b, 5).get_by_role("button", name="Ajouter").tap()
+    tap(add_dialog(b, 5).get_by_role("button", name="Ajouter"))
     expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric de A »")
     confirm(a, "Vider le grimoire", "Vider")
     expect(status(a)).to_have_text(
