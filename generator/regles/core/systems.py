@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from regles.core.report import Kind, Problem
 
@@ -41,13 +42,27 @@ class Systems:
     config_name: str = "mkdocs.yml"
     site_folders: tuple[str, ...] = ()  # folders of pages that belong to no system
 
+    # Asked for every mention of every page: the folders as sets, and each page's scope,
+    # found once per build.
+    @cached_property
+    def _system_folders(self) -> frozenset[str]:
+        return frozenset(self.names)
+
+    @cached_property
+    def _site_folders(self) -> frozenset[str]:
+        return frozenset(self.site_folders)
+
+    @cached_property
+    def _scopes(self) -> dict[str, str | None]:
+        return {}
+
     def folder_of(self, page: str) -> str | None:
         """The system folder a page (path in the docs) lies in, the deepest one first."""
-        return _deepest(page, self.names)
+        return _deepest(page, self._system_folders)
 
     def is_site_page(self, page: str) -> bool:
         """A page of the site, in no system: at the top of the docs or in a site folder."""
-        return "/" not in page or _deepest(page, self.site_folders) is not None
+        return "/" not in page or _deepest(page, self._site_folders) is not None
 
     def name_of(self, page: str) -> str | None:
         folder = self.folder_of(page)
@@ -64,10 +79,14 @@ class Systems:
     def scope_of(self, page: str) -> str | None:
         """The system whose text a page is (its folder; a database is a system of its own),
         None for a page of the site or of an undeclared folder."""
-        database = self.database_of(page)
-        if database is not None:
-            return database.folder
-        return None if self.is_site_page(page) else self.folder_of(page)
+        scopes = self._scopes
+        if page not in scopes:
+            database = self.database_of(page)
+            if database is not None:
+                scopes[page] = database.folder
+            else:
+                scopes[page] = None if self.is_site_page(page) else self.folder_of(page)
+        return scopes[page]
 
     def reaches(self, source: str | None, target: str | None) -> bool:
         """Whether a page of scope `source` may link to one of scope `target` (scopes as
@@ -111,9 +130,8 @@ class Systems:
         return problems
 
 
-def _deepest(page: str, folders: Iterable[str]) -> str | None:
-    """The deepest of `folders` that holds `page` (a path in the docs)."""
-    known = set(folders)
+def _deepest(page: str, known: frozenset[str]) -> str | None:
+    """The deepest of the folders `known` that holds `page` (a path in the docs)."""
     parts = posixpath.dirname(page).split("/")
     for end in range(len(parts), 0, -1):
         folder = "/".join(parts[:end])

@@ -170,6 +170,11 @@ class TargetIndex:
     # and every page's headings, for the anchor such an address names.
     old_paths: dict[str, str] = field(default_factory=dict)
     headings: dict[str, list[Target]] = field(default_factory=dict)
+    # The patterns of every section title and condition name, compiled once per build: every
+    # page reads them (`link_references`).
+    _patterns: dict[str, re.Pattern[str] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -306,6 +311,16 @@ class TargetIndex:
         return places
 
     def table_titles(self) -> re.Pattern[str] | None:
+        if "tables" not in self._patterns:
+            self._patterns["tables"] = self._table_titles()
+        return self._patterns["tables"]
+
+    def condition_names(self) -> re.Pattern[str] | None:
+        if "conditions" not in self._patterns:
+            self._patterns["conditions"] = self._condition_names()
+        return self._patterns["conditions"]
+
+    def _table_titles(self) -> re.Pattern[str] | None:
         titles = sorted(
             {t.title for targets in self.sections.values() for t in targets if t.level >= 2},
             key=len,
@@ -316,7 +331,7 @@ class TargetIndex:
         names = "|".join(re.escape(t) for t in titles)
         return re.compile(rf"\b((?:la |de la |sur la )?tables? )({names})\b")
 
-    def condition_names(self) -> re.Pattern[str] | None:
+    def _condition_names(self) -> re.Pattern[str] | None:
         if not self.conditions:
             return None
         names = "|".join(
