@@ -5,6 +5,7 @@ for every page."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -13,7 +14,8 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from regles.features.assets.nav import NavItems
+from regles.features.assets import feature as assets_feature
+from regles.features.assets.nav import NavItems, nav_links
 from tests.conftest import ROOT, variant_of_test_site
 
 
@@ -109,3 +111,43 @@ def test_a_build_that_reuses_renders_writes_the_same_pages(
     assert made[-1].reused == 0
     assert reused.keys() == every.keys() and len(reused) > 20  # every page of the test site
     assert [name for name in reused if reused[name] != every[name]] == []
+
+
+def sidebar_links(document: str) -> list[str]:
+    """The addresses the primary sidebar's nav links to, in its order."""
+    sidebar = document.split('class="md-sidebar md-sidebar--primary"', 1)[1]
+    sidebar = sidebar.split('class="md-sidebar md-sidebar--secondary"', 1)[0]
+    return re.findall(r'<a href="([^"]*)" class="md-nav__link', sidebar)
+
+
+def test_nav_links_counts_the_pages_and_links_of_a_written_nav() -> None:
+    written = [{"Accueil": "index.md"}, {"Jeu": ["jeu/index.md", {"Combat": "jeu/c.md"}]}, "a.md"]
+    assert nav_links(written) == 4
+    assert nav_links([{"Sorts": []}]) == 0
+
+
+def test_a_big_nav_carries_its_pages_section_and_one_link_per_other_section(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, site_dir: Path
+) -> None:
+    """Past PRUNE_FROM pages, a page's nav holds its own section's pages and each other
+    section as one link to its first page: what a page weighs no longer grows with the
+    site. The test site (some 40 pages) is pruned here as a big one would be."""
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(assets_feature, "PRUNE_FROM", 0)
+    config = load_config(
+        config_file=str(variant_of_test_site(tmp_path)), site_dir=str(tmp_path / "site")
+    )
+    build(config)
+    page = "jeu/combat/index.html"
+    pruned = sidebar_links((tmp_path / "site" / page).read_text(encoding="utf-8"))
+    whole = sidebar_links((site_dir / page).read_text(encoding="utf-8"))
+    assert len(pruned) < len(whole)
+    # Its own section, whole: the test site's game, page by page.
+    assert {"../actions/", "../maitrise/", "../glossaire/", "../"} <= set(pruned)
+    # Another section: its first page only (Épées d'essai: epees/, not lankhmar/).
+    assert "../../epees/epees-intelligentes/" in pruned
+    assert "../../lankhmar/epees-et-pmt/" in whole and "../../lankhmar/epees-et-pmt/" not in pruned
+    # The database's section: its index, not each group's page.
+    database = [link for link in pruned if link.startswith("../../sorts/")]
+    assert len(database) == 1 < len([link for link in whole if link.startswith("../../sorts/")])

@@ -345,8 +345,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         build = self._build()
         env.bytecode_cache = TemplateCache(build.settings.cache_dir / "gabarits")
         env.globals["regles_nav_items"] = NavItems()  # partials/nav.html, per build
-        env.globals.update(build.stages.template_globals)
+        # First: a feature may set what the templates read once every page is converted.
         self._run(build.pages_converted, Path(config.site_dir))
+        env.globals.update(build.stages.template_globals)
         return env
 
     def on_build_error(self, *, error: Exception) -> None:

@@ -21,6 +21,7 @@ from regles.features.assets.bundle import (
 )
 from regles.features.assets.csp import ScriptPolicy, inline_scripts, template_scripts
 from regles.features.assets.minify import MinifyError
+from regles.features.assets.nav import PRUNE_FROM, nav_links
 from regles.features.assets.theme import THEME_DIR
 from regles.features.assets.wrapped_tables import wrap_tables
 from regles.features.spells.phrases import scripts_prelude
@@ -40,6 +41,7 @@ class AssetsFeature:
     def register(self, stages: Stages) -> None:
         self.stages = stages
         stages.start.append(self.forget_policy)
+        stages.converted.append(self.prune_nav)
         stages.files.register(self.bundle, "page_assets", 50)
         stages.html.register(self.tables, "wrapped_tables", 80)
         # Last: the policy covers the document as it is written.
@@ -113,6 +115,13 @@ class AssetsFeature:
         """The content's tables in Material's scrolling container: its script would move
         them at load."""
         return wrap_tables(html)
+
+    def prune_nav(self, site_dir: Path) -> None:
+        """Whether the theme's nav is pruned (nav.py): for a nav of more than PRUNE_FROM
+        pages, read once MkDocs has read it."""
+        if self.stages is not None:
+            pruned = nav_links(self.site.nav) > PRUNE_FROM
+            self.stages.template_globals["regles_nav_pruned"] = pruned
 
     def forget_policy(self) -> None:
         self._policy = None

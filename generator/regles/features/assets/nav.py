@@ -20,10 +20,27 @@ section are reused too: the 231 colleges of the 10× export are one section.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-__all__ = ["NavItems"]
+__all__ = ["PRUNE_FROM", "NavItems", "nav_links"]
+
+# A nav of more pages than this is pruned: a page carries the items of its own section, and
+# each other section as one link to its first page (Material's `navigation.prune`, extended
+# to the top-level sections that `navigation.sections` keeps open). A page then weighs what
+# it shows, not what the site holds: with the whole nav, 1,500 pages made each page carry
+# some 2,000 links (857 KB of HTML a page), and the site grow as the square of its pages.
+PRUNE_FROM = 150
+
+
+def nav_links(nav: Iterable[object]) -> int:
+    """The pages and links of a nav as `nav:` writes it (core/site.py `SiteContext.nav`)."""
+    count = 0
+    for entry in nav:
+        values = entry.values() if isinstance(entry, dict) else [entry]
+        for value in values:
+            count += nav_links(value) if isinstance(value, list) else 1
+    return count
 
 
 def _folder(url: str) -> list[str]:
