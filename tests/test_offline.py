@@ -298,6 +298,30 @@ def test_the_text_but_the_shell_goes_into_packs(tmp_path: Path, monkeypatch: Any
     assert not any(e.url.startswith(offline.PACK_FOLDER) for e in listed)
 
 
+def test_a_pack_whose_files_did_not_change_comes_from_the_build_cache(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    site, cache = make_site(tmp_path / "site"), tmp_path / "cache"
+    monkeypatch.setattr(offline, "PACK_TARGET", 60)
+    listed = offline.mark_shell(offline.precache_entries(site))
+    entries, packs = offline.write_packs(site, listed, cache)
+    compressed: list[bytes] = []
+    compress = offline.gzip.compress
+    monkeypatch.setattr(
+        offline.gzip, "compress", lambda data, **kw: compressed.append(data) or compress(data, **kw)
+    )
+    # Another build of the same files: every pack from the cache, byte for byte.
+    assert offline.write_packs(site, listed, cache) == (entries, packs)
+    assert compressed == []
+    # One page changed (its size kept, so that the packs hold the same files): its pack
+    # alone is compressed again.
+    page = site / "jeu/combat/index.html"
+    page.write_text(page.read_text(encoding="utf-8").upper(), encoding="utf-8")
+    listed = offline.mark_shell(offline.precache_entries(site))
+    _, changed = offline.write_packs(site, listed, cache)
+    assert len(compressed) == len(set(changed) - set(packs)) == 1
+
+
 def test_revisions_follow_the_content(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     before = {e.url: e for e in offline.precache_entries(site)}

@@ -44,7 +44,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, unquote
 
-from regles.core.cache import keep_text
+from regles.core.cache import keep_bytes, keep_text
 from regles.core.markdown_text import markdown_text
 from regles.features.offline.app import App
 
@@ -364,8 +364,11 @@ def _pack_groups(entries: Sequence[PrecacheEntry]) -> list[list[PrecacheEntry]]:
     return groups
 
 
+PACK_CACHE = "paquets"  # the packs a build made, in the build cache, by their header's hash
+
+
 def write_packs(
-    site_dir: Path, entries: Sequence[PrecacheEntry]
+    site_dir: Path, entries: Sequence[PrecacheEntry], cache: Path | None = None
 ) -> tuple[list[PrecacheEntry], list[Pack]]:
     """Write the text that is not the shell (pages, search fragments, data) into packs, and
     return the entries, each packed one with its pack's number, and the packs.
@@ -376,6 +379,11 @@ def write_packs(
     to another. The service worker stores a pack whole and serves its files out of it (sw.js,
     "Packs"), and an update keeps the packs that still hold files of the new version, known
     by address and revision.
+
+    A pack's header names each of its files with its revision (the hash of its bytes): the
+    same header, the same pack. Compressing the text is most of this step, so each pack is
+    kept in `cache` under its header's hash and taken from there by the next build, which
+    compresses only the packs whose files changed.
     """
     folder = site_dir / PACK_FOLDER
     shutil.rmtree(folder, ignore_errors=True)
@@ -387,9 +395,15 @@ def write_packs(
     for number, group in enumerate(groups):
         files = [[e.url, e.size, media_type(e.url), e.revision] for e in group]
         header = json.dumps(files).encode()
-        parts = [len(header).to_bytes(4, "big"), header]
-        parts += [(site_dir / unquote(e.url)).read_bytes() for e in group]
-        data = gzip.compress(b"".join(parts), compresslevel=9, mtime=0)
+        key = hashlib.sha256(header).hexdigest()[:32]
+        kept = cache / PACK_CACHE / f"{key}.bin" if cache is not None else None
+        data = _kept_pack(kept)
+        if data is None:
+            parts = [len(header).to_bytes(4, "big"), header]
+            parts += [(site_dir / unquote(e.url)).read_bytes() for e in group]
+            data = gzip.compress(b"".join(parts), compresslevel=9, mtime=0)
+            if kept is not None:
+                keep_bytes(kept, data)
         name = f"{PACK_FOLDER}text-{hashlib.sha256(data).hexdigest()[:16]}.bin"
         (site_dir / name).write_bytes(data)
         packs.append(Pack(name, len(data)))
@@ -398,6 +412,13 @@ def write_packs(
         dataclasses.replace(e, pack=numbers[e.url]) if e.url in numbers else e for e in entries
     ]
     return packed, packs
+
+
+def _kept_pack(path: Path | None) -> bytes | None:
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None
 
 
 # Web app manifest --------------------------------------------------------------------------
@@ -557,7 +578,7 @@ def write_service_worker(
     if not (site_dir / workbox / "workbox-sw.js").is_file():
         raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
     listed = mark_shell(precache_entries(site_dir, cache=cache, later=later), fallback)
-    entries, packs = write_packs(site_dir, listed)
+    entries, packs = write_packs(site_dir, listed, cache)
     text = render_service_worker(
         template.read_text(encoding="utf-8"),
         entries,
