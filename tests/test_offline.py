@@ -320,6 +320,8 @@ def test_a_pack_whose_files_did_not_change_comes_from_the_build_cache(
     listed = offline.mark_shell(offline.precache_entries(site))
     _, changed = offline.write_packs(site, listed, cache)
     assert len(compressed) == len(set(changed) - set(packs)) == 1
+    # The cache keeps the last build's packs, not those of every build before.
+    assert len(list((cache / offline.PACK_CACHE).iterdir())) == len(changed)
 
 
 def test_revisions_follow_the_content(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ such limit: `pyodide.asm.wasm` (~10 MB) is precached like any other file.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import gzip
 import hashlib
@@ -392,12 +393,15 @@ def write_packs(
         folder.mkdir(parents=True)
     numbers: dict[str, int] = {}
     packs = []
+    used: set[Path] = set()
     for number, group in enumerate(groups):
         files = [[e.url, e.size, media_type(e.url), e.revision] for e in group]
         header = json.dumps(files).encode()
         key = hashlib.sha256(header).hexdigest()[:32]
         kept = cache / PACK_CACHE / f"{key}.bin" if cache is not None else None
         data = _kept_pack(kept)
+        if kept is not None:
+            used.add(kept)
         if data is None:
             parts = [len(header).to_bytes(4, "big"), header]
             parts += [(site_dir / unquote(e.url)).read_bytes() for e in group]
@@ -408,6 +412,11 @@ def write_packs(
         (site_dir / name).write_bytes(data)
         packs.append(Pack(name, len(data)))
         numbers.update((e.url, number) for e in group)
+    if cache is not None:  # the packs of older builds: the cache keeps the last one's only
+        with contextlib.suppress(OSError):
+            for old in (cache / PACK_CACHE).glob("*.bin"):
+                if old not in used:
+                    old.unlink()
     packed = [
         dataclasses.replace(e, pack=numbers[e.url]) if e.url in numbers else e for e in entries
     ]
