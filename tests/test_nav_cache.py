@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from markupsafe import Markup
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
@@ -151,3 +152,11 @@ def test_a_big_nav_carries_its_pages_section_and_one_link_per_other_section(
     # The database's section: its index, not each group's page.
     database = [link for link in pruned if link.startswith("../../sorts/")]
     assert len(database) == 1 < len([link for link in whole if link.startswith("../../sorts/")])
+
+
+def test_an_items_lines_of_white_space_are_cut_to_line_breaks() -> None:
+    """Material's templates leave a line of indentation for each statement: a nav item is
+    written without them, its words and tags as they were."""
+    written = '\n    \n  <li class="a">\n      \n  <a href="x">\n    Jeu\n  </a> </li>\n'
+    rendered = NavItems()(DND, "__nav_2", page("magie/acoustique/"), caller=lambda: Markup(written))
+    assert rendered == Markup('\n<li class="a">\n<a href="x">\nJeu\n</a> </li>\n')
