@@ -17,6 +17,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -49,13 +50,16 @@ NODE_MODULES = NODE_MODULES
 
 
 class SiteServer:
-    """A local web server like GitHub Pages (files, max-age=600), with two test switches:
-    `root` can be changed between requests (a new deploy), and `cut` makes every request fail
-    without an answer (the network is down); requests that still arrive are recorded."""
+    """A local web server like GitHub Pages (files, max-age=600), with three test switches:
+    `root` can be changed between requests (a new deploy), `cut` makes every request fail
+    without an answer (the network is down), requests that still arrive are recorded; and
+    `slow` holds each request whose path holds one of its words that many seconds (a long
+    download, which a fast machine would finish before a test can look at it)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.cut = False
+        self.slow: dict[str, float] = {}
         self.requests: list[str] = []
         self.requests_while_cut: list[str] = []
         site_server = self
@@ -75,6 +79,9 @@ class SiteServer:
                     self.close_connection = True
                     return
                 site_server.requests.append(self.path)
+                held = [s for word, s in site_server.slow.items() if word in self.path]
+                if held:
+                    time.sleep(max(held))
                 method = getattr(self, "do_" + self.command, None)
                 if method is None:
                     self.send_error(501)

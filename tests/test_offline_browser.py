@@ -245,6 +245,34 @@ def test_service_worker_scope_is_the_project_path(offline_ready: OfflineReady) -
 # Offline ------------------------------------------------------------------------------------
 
 
+def test_the_packs_are_stored_as_they_came(offline_ready: OfflineReady) -> None:
+    """The text's packs are kept zipped on the device, a quarter of the room: each stored
+    pack's body is the published file, byte for byte."""
+    published = {
+        offline_ready.url + pack["url"]: (offline_ready.site / pack["url"]).read_bytes()
+        for pack in sw_data(offline_ready.site)["packs"]
+    }
+    stored = offline_ready.page.evaluate(
+        """async (prefix) => {
+            const found = {};
+            for (const name of await caches.keys()) {
+                if (!name.startsWith(prefix)) continue;
+                const cache = await caches.open(name);
+                for (const request of await cache.keys()) {
+                    const response = await cache.match(request);
+                    const bytes = new Uint8Array(await response.arrayBuffer());
+                    found[request.url] = [response.headers.get("X-Rules-Pack"), Array.from(bytes)];
+                }
+            }
+            return found;
+        }""",
+        PACKS_CACHE,
+    )
+    assert stored.keys() == published.keys()
+    for url, (mark, body) in stored.items():
+        assert mark == "gzip" and bytes(body) == published[url], url
+
+
 def test_every_page_opens_offline(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     failed: list[str] = []
@@ -477,6 +505,9 @@ def stored_share(state: dict[str, Any]) -> float:
 def back_during_the_first_download(browser: Any, site: SubpathSite, profile: Path) -> None:
     """Open a spell page, leave it while the site downloads, come back with Back."""
     context = open_profile(browser, profile, ignore_default_args=["--disable-back-forward-cache"])
+    # Python's files (most of the bytes, downloaded last) come slowly: the download is still
+    # under way when the test looks, however fast the machine brings the rest.
+    site.server.slow = {"/assets/pyodide/": 1.0}
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.add_init_script(
@@ -500,6 +531,7 @@ def back_during_the_first_download(browser: Any, site: SubpathSite, profile: Pat
         assert page.locator("html").get_attribute("data-restauree") == "true"
         wait_until_offline_ready(page)  # the progress, heard again, reaches the end
     finally:
+        site.server.slow = {}
         context.close()
 
 
