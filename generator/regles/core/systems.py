@@ -95,7 +95,12 @@ class Systems:
         from that system."""
         if source is None or target is None or source == target:
             return True
-        return any(d.folder == target and source in d.linked_from for d in self.databases)
+        return source in self._linked_from.get(target, ())
+
+    @cached_property
+    def _linked_from(self) -> dict[str, frozenset[str]]:
+        """Each database's folder, with the systems its entries are linked from."""
+        return {d.folder: frozenset(d.linked_from) for d in self.databases}
 
     def by_folder(self) -> dict[str, str]:
         """Each folder of a system or a database, with the name the search filters give it

@@ -175,6 +175,10 @@ class TargetIndex:
     _patterns: dict[str, re.Pattern[str] | None] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # The sections of each folded name, by scope (`_sections`), made as names are asked for.
+    _scoped: dict[str, dict[str | None, list[tuple[int, Target]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -234,11 +238,25 @@ class TargetIndex:
         return self.scope_reaches(self.scope_of(from_page), self.scope_of(page))
 
     def _sections(self, name: str, from_page: str) -> list[Target]:
-        return [
-            t
-            for t in self.sections.get(fold(name), [])
-            if self.reaches(from_page, t.page) and self._in_reach(t, from_page)
+        """The sections of that name `from_page` reaches: those of the scopes its own scope
+        reaches (a title may be in every system of a big game: its scopes are looked at,
+        not each of its sections)."""
+        folded = fold(name)
+        scoped = self._scoped.get(folded)
+        if scoped is None:
+            scoped = {}
+            for order, target in enumerate(self.sections.get(folded, [])):
+                scoped.setdefault(self.scope_of(target.page), []).append((order, target))
+            self._scoped[folded] = scoped
+        source = self.scope_of(from_page)
+        found = [
+            (order, t)
+            for scope, targets in scoped.items()
+            if self.scope_reaches(source, scope)
+            for order, t in targets
+            if self._in_reach(t, from_page)
         ]
+        return [t for _, t in sorted(found, key=lambda found: found[0])]
 
     def section(self, name: str, from_page: str) -> Target | None:
         """Best section for a name among those `from_page` reaches: page titles first, then

@@ -37,6 +37,7 @@ class PrintingFeature:
         self.print_pages: dict[str, str] = {}
         self.contents: dict[str, str] = {}
         self._targets: tuple[dict[str, str], dict[tuple[str, str], str]] | None = None
+        self._by_system: dict[str, list[str]] | None = None  # each system's pages, in order
 
     def register(self, stages: Stages) -> None:
         stages.pages.append(self.pages)
@@ -95,13 +96,16 @@ class PrintingFeature:
         return html
 
     def _system_pages(self, folder: str) -> list[str]:
-        """The pages of a system in reading order, its print page left out."""
-        systems = self.site.systems
-        return [
-            uri
-            for uri in self.site.reading_order
-            if systems.folder_of(uri) == folder and uri not in self.print_pages
-        ]
+        """The pages of a system in reading order, its print page left out: found for every
+        system at once, the first time a page asks (the reading order is known by then)."""
+        if self._by_system is None:
+            systems = self.site.systems
+            self._by_system = {}
+            for uri in self.site.reading_order:
+                found = systems.folder_of(uri)
+                if found is not None and uri not in self.print_pages:
+                    self._by_system.setdefault(found, []).append(uri)
+        return self._by_system.get(folder, [])
 
     def targets(self) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
         """Page titles by site path, section titles by site path and anchor."""
