@@ -151,6 +151,8 @@ def test_cut_after_a_fifth_the_text_works_offline_then_the_download_resumes(
         assert [p for p in again if packed.get(p, set()) & stored_before_cut] == []
         assert {p for p in again if p in listed or p in packed}, "rien après la coupure"
         page.locator("html[data-hors-ligne-calculateurs='pret']").wait_for(state="attached")
+        # The calculator no longer says it cannot work.
+        form.locator(".calculateur-etat").filter(has_text=UNAVAILABLE).wait_for(state="hidden")
     finally:
         context.close()
 

@@ -141,10 +141,15 @@ export const UNAVAILABLE =
   "Pas encore disponible hors ligne : ce calculateur fonctionnera quand ses fichiers seront " +
   "téléchargés (état en bas de page).";
 
+const pythonStored = () => document.documentElement.dataset.horsLigneCalculateurs === "pret";
+
+// Offline, before the copy holds Python, a start cannot succeed: it is not tried (Pyodide's
+// loader, its files missing, may also never settle).
+class Unreachable extends Error {}
+
 function bootError(error) {
   const message = String((error && error.message) || error);
-  const stored = document.documentElement.dataset.horsLigneCalculateurs === "pret";
-  if (!stored && (!navigator.onLine || /fetch|network|load/i.test(message))) {
+  if (error instanceof Unreachable || (!pythonStored() && (!navigator.onLine || /fetch|network|load/i.test(message)))) {
     setStatus({ state: "unavailable" });
     return new RulesError("unavailable", null, UNAVAILABLE);
   }
@@ -161,14 +166,19 @@ function showUnavailable() {
 document.addEventListener("rules:status", (event) => {
   if (event.detail.state === "unavailable") showUnavailable();
 });
-// Back online: the next calculation tries again, and the message goes.
-window.addEventListener("online", () => {
+// Back online, or Python's files now stored: the next calculation tries again, and the
+// message goes.
+function availableAgain() {
   if (STATE.status.state !== "unavailable") return;
   setStatus({ state: "idle" });
   for (const state of document.querySelectorAll("form.calculateur .calculateur-etat")) {
     if (state.textContent === UNAVAILABLE) state.textContent = "";
   }
-});
+}
+window.addEventListener("online", availableAgain);
+new MutationObserver(() => {
+  if (pythonStored()) availableAgain();
+}).observe(document.documentElement, { attributeFilter: ["data-hors-ligne-calculateurs"] });
 
 function heard(worker, message) {
   const call = STATE.current;
@@ -193,6 +203,7 @@ export async function boot() {
   STATE.booting = (async () => {
     setStatus({ state: "loading" });
     await pageLoaded();
+    if (!navigator.onLine && !pythonStored()) throw new Unreachable("hors ligne");
     const root = siteRoot();
     const response = await fetch(new URL("assets/rules-runtime.json", root));
     if (!response.ok) throw new Error("description du calculateur introuvable");
