@@ -6,11 +6,14 @@ a warning, its references and mentions made links. The benchmark itself never ru
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bench.scale import tree_rss
 from bench.sizes import SIZES, SYSTEMS, Game, make_game, write_game
 from bench.sizes_text import markdown_blocks
 from regles.core.slugs import fold
@@ -110,3 +113,23 @@ def test_s1_builds_strict_without_a_warning(written: Path, tmp_path: Path, game:
     mentions = built.split("emploient aussi", 1)[1].split("</p>", 1)[0]
     assert mentions.count('class="lien-sort"') == 2, mentions
 
+
+def test_peak_memory_counts_every_process_of_the_build(tmp_path: Path) -> None:
+    """A build's children (the rules package's, the search's) hold memory of their own: the
+    tree's sum, not the largest process."""
+    grandchild = "b = bytearray(60_000_000); print('prêt', flush=True); input()"
+    child = (
+        "import subprocess, sys; a = bytearray(40_000_000); "
+        f"subprocess.run([sys.executable, '-c', {grandchild!r}])"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", child], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "prêt"
+        assert tree_rss(process.pid) > 100_000_000
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert tree_rss(process.pid) == 0
