@@ -24,6 +24,7 @@ from playwright.sync_api import Browser
 from bench.browser import MATERIAL_SEARCH_JS, OURS_SEARCH_JS, _settle
 from bench.builds import BUILT, Budget, _Serve
 from bench.project import BenchError, _plain_extensions, build_environment
+from bench.report import same_page
 from bench.sizes import Game
 from regles.core.words import Words
 from regles.features.assets.theme import MARKDOWN_EXTENSIONS
@@ -380,6 +381,8 @@ class SearchTimes:
     times: list[float] = field(default_factory=list)  # ms, in the queries' order
     unanswered: list[str] = field(default_factory=list)  # queries without results in time
     top3: list[list[str]] = field(default_factory=list)
+    found: list[bool] = field(default_factory=list)  # expected page in the top 3, per query
+    # that expects one
 
     @property
     def first(self) -> float | None:
@@ -393,8 +396,9 @@ class SearchTimes:
 def search_times(
     browser: Browser, url: str, queries: list[tuple[str, str]], engine: str, timeout: float
 ) -> SearchTimes:
-    """Each query in turn on the page at `url` once it has settled (service worker
-    blocked), in our search (`window.rules.search`) or Material's search box."""
+    """Each query in turn on the page at `url` (the site's root) once it has settled
+    (service worker blocked), in our search (`window.rules.search`) or Material's search
+    box; whether the expected page (from the root) is among the first three results."""
     result = SearchTimes(engine)
     context = browser.new_context(service_workers="block")
     try:
@@ -411,13 +415,16 @@ def search_times(
                 raise BenchError(f"la recherche de Material n’est pas prête après {timeout:.0f} s")
             result.ready_ms = float(ready)
             script = MATERIAL_SEARCH_JS
-        for query, _ in queries:
+        for query, expected in queries:
             answer: dict[str, Any] = page.evaluate(script, query)
             if answer["ms"] is None:
                 result.unanswered.append(query)
             else:
                 result.times.append(float(answer["ms"]))
             result.top3.append([str(u) for u in answer["urls"]])
+            if expected:
+                links = [str(u) for u in answer.get("links", answer["urls"])]
+                result.found.append(any(same_page(u, expected, url) for u in links))
     finally:
         context.close()
     return result

@@ -12,15 +12,19 @@ its estimate fits what is left.
 from __future__ import annotations
 
 import io
+import math
+import os
 import pstats
 import shutil
 import sys
+import sysconfig
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import regles
 from bench import browser as web
 from bench.builds import Budget
 from bench.project import ROOT
@@ -178,6 +182,12 @@ class SizeBench:
                     found = search_times(
                         chrome.browser, f"{url}/{SEARCH_PAGE}", queries, name, SEARCH_TIMEOUT
                     )
+                    self.figures.notes.append(
+                        f"recherche ({'nous' if name == 'ours' else 'Material'}) : page "
+                        f"attendue parmi les 3 premiers résultats pour {sum(found.found)} "
+                        f"requêtes sur {len(found.found)}"
+                        + (f", sans réponse : {found.unanswered}" if found.unanswered else "")
+                    )
                 finally:
                     server.shutdown()
                     server.server_close()
@@ -218,13 +228,17 @@ class SizesPart:
                 )
 
     def estimate(self, size: str) -> float | None:
-        """A size's duration from the largest measured: the build grows faster than the
-        pages (quadratic today), so by the square of the ratio of sizes."""
-        done = [f for f in self.figures if f.seconds > 0]
+        """A size's duration, from how the durations of the two largest sizes measured grew
+        with their size (at least in proportion, at most with its square)."""
+        done = [f for f in self.figures if f.seconds > 0 and not f.errors]
         if not done:
             return None
         last = done[-1]
-        return last.seconds * (size_factor(size) / last.factor) ** 2
+        power = 2.0
+        if len(done) > 1 and done[-2].factor < last.factor:
+            growth = math.log(last.seconds / done[-2].seconds)
+            power = min(2.0, max(1.0, growth / math.log(last.factor / done[-2].factor)))
+        return float(last.seconds * (size_factor(size) / last.factor) ** power)
 
     def measure(self, size: str) -> None:
         print(f"… taille {size}", flush=True, file=sys.stderr)
@@ -264,11 +278,13 @@ class SizesPart:
         )
         lines.append(
             "- mkdocs serve : une phrase ajoutée à une page (puis retirée), chronométrée "
-            "jusqu’à la page servie qui la montre et la fin de la reconstruction. Recherche : "
+            "jusqu’à la page servie qui la montre (MkDocs ne sert une page qu’une fois sa "
+            "reconstruction finie), et jusqu’à la fin de la reconstruction. Recherche : "
             "page d’accueil chargée et au repos, puis chaque requête ; l’index de Material se "
             "construit au chargement de la page, le nôtre à la 1re requête."
         )
         for figures in self.figures:
+            lines += [f"- {figures.size}, {note}." for note in figures.notes]
             lines += [f"- ÉCHEC {figures.size} : {e}" for e in figures.errors]
         lines += [f"- {note}" for note in self.notes]
         return "\n".join(lines)
@@ -286,15 +302,27 @@ def profile_report(size: str, work: Path, top: int = PROFILE_TOP) -> str:
     profiled = run_build(config, site, strict=True, site_url=SITE_URL, profile=stats_file)
     out = io.StringIO()
     stats = pstats.Stats(str(stats_file), stream=out)
-    stats.strip_dirs()
     for key in ("tottime", "cumulative"):
         out.write(f"\n### Les {top} premières lignes par {key}\n")
         stats.sort_stats(key).print_stats(top)
+    # Paths from their package (« markdown/core.py », « regles/core/build.py »): the file
+    # names alone would not tell MkDocs' build.py from ours.
+    text = out.getvalue()
+    for prefix in sorted(_package_folders(), key=len, reverse=True):
+        text = text.replace(prefix + os.sep, "")
     pages = game.markdown_pages
     head = (
-        f"Profil d’une construction à chaud de {size} ({pages} pages Markdown, "
-        f"{game.entries} entrées) : {fmt_number(profiled.wall, 1, 's')} sous cProfile, "
-        f"{fmt_number(first.wall, 1, 's')} pour la construction à froid qui l’a précédée "
-        f"(processus principal seulement : les processus enfants n’y sont pas)."
+        f"Profil (cProfile, processus principal seulement : ses processus enfants n’y sont "
+        f"pas) d’une construction à chaud de {size} ({pages} pages Markdown, {game.entries} "
+        f"entrées) : {fmt_number(profiled.wall, 1, 's')} sous le profileur ; la construction "
+        f"qui l’a précédée, à froid et sans profileur : {fmt_number(first.wall, 1, 's')}."
     )
-    return head + "\n" + out.getvalue()
+    return head + "\n" + text
+
+
+def _package_folders() -> set[str]:
+    """Where the profiled modules come from: the generator, the installed packages, the
+    standard library."""
+    folders = {str(Path(regles.__file__).parent.parent), sysconfig.get_paths()["stdlib"]}
+    folders |= {p for p in sys.path if p.endswith("site-packages")}
+    return folders

@@ -86,6 +86,7 @@ class SizeFigures:
     ours: Side = field(default_factory=Side)
     stock: Side = field(default_factory=Side)
     seconds: float = 0.0  # what measuring this size took
+    notes: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
     @property

@@ -4,10 +4,12 @@ counted in a page. Figures are made up here; no build, no browser."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench.scale import nav_links
-from bench.scale_run import requested_sizes
+from bench.scale_run import SizesPart, requested_sizes
 from bench.sizes import size_factor
 from bench.sizes_report import Side, SizeFigures, edit_goal, growth, marginal, size_table
 
@@ -126,3 +128,16 @@ def test_navigation_links_without_the_table_of_contents() -> None:
     )
     assert nav_links(page) == 3
     assert nav_links("<p>aucune navigation</p>") == 0
+
+
+def test_a_size_is_estimated_from_how_the_last_two_grew(tmp_path: Path) -> None:
+    part = SizesPart(tmp_path, [], [])
+    assert part.estimate("s30") is None
+    for size, seconds in (("s1", 80.0), ("s3", 160.0), ("s10", 400.0)):
+        measured = SizeFigures(size, size_factor(size), 0, 0)
+        measured.seconds = seconds
+        part.figures.append(measured)
+    # s3 → s10 grew less than the size (fixed costs): at least in proportion, 3× for s30.
+    assert part.estimate("s30") == pytest.approx(1200.0)
+    part.figures[-1].seconds = 160.0 * (10 / 3) ** 3  # faster than the square: the square
+    assert part.estimate("s30") == pytest.approx(part.figures[-1].seconds * 9)
