@@ -56,8 +56,11 @@ $(BENCH_NPM_STAMP): bench/package.json bench/package-lock.json
 	npm ci --prefix bench --no-audit --no-fund
 	touch $@
 
+# Then the big games, each size with its own time budget: BENCH_SIZES=s1,s3,s10,s30 to choose
+# them (s30 alone takes some 20 minutes), BENCH_ARGS=--tailles-seules for them alone,
+# BENCH_ARGS="--profil s10" for cProfile's top lines of a warm build of one (bench/cli.py).
 bench: deps $(BENCH_NPM_STAMP)
-	$(PY) -m bench
+	$(PY) -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf site build

@@ -1,5 +1,5 @@
-"""`python -m bench`: run every benchmark and print the table."""
+"""`python -m bench`: run every benchmark and print the table (options: bench/cli.py)."""
 
-from bench.run import main
+from bench.cli import main
 
 raise SystemExit(main())

@@ -205,6 +205,8 @@ class _Serve:
     """`mkdocs serve` in the background, its log lines in a queue with their arrival time."""
 
     def __init__(self, config: Path, strict: bool) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
         command = [
             sys.executable,
             "-m",
@@ -214,7 +216,7 @@ class _Serve:
             "-f",
             str(config),
             "-a",
-            f"127.0.0.1:{free_port()}",
+            f"127.0.0.1:{self.port}",
         ]
         self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
         self.tail: list[str] = []

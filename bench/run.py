@@ -84,6 +84,7 @@ from bench.report import (
     section,
     verdict,
 )
+from bench.scale_run import SizesPart
 from bench.server import CHUNK, CountingServer
 from regles.features.calculators.formatting import format_value
 
@@ -901,7 +902,7 @@ class Bench:
                 server.close()
             shutil.rmtree(self.work, ignore_errors=True)
 
-    def report(self) -> str:
+    def report(self, sizes: SizesPart | None = None) -> str:
         total = time.monotonic() - self.started
         load = os.getloadavg()
         self.data["machine"]["load_end"] = load
@@ -924,6 +925,9 @@ class Bench:
             f"- Durée totale des mesures : {fmt_duration(total)} (installation des dépendances "
             "non comprise)"
         )
+        if sizes is not None:
+            lines += ["", sizes.report()]
+            self.data["sizes"] = sizes.data()
         OUTPUT.parent.mkdir(parents=True, exist_ok=True)
         OUTPUT.write_text(
             json.dumps(_json(self.data), ensure_ascii=False, indent=1), encoding="utf-8"
@@ -952,8 +956,12 @@ def search_na_rows(ours: str, baseline: str) -> list[Row]:
     ]
 
 
-def main() -> int:
+def main(sizes: SizesPart | None = None) -> int:
+    """Every figure, then the big games of `sizes` (bench/scale_run.py), each part with its
+    own time budget."""
     bench = Bench()
     bench.run()
-    print(bench.report())
-    return 1 if bench.errors else 0
+    if sizes is not None:
+        sizes.run()
+    print(bench.report(sizes))
+    return 1 if bench.errors or (sizes is not None and sizes.errors) else 0
