@@ -28,6 +28,7 @@ from typing import Any
 
 from regles.core import checks
 from regles.core.directives import Directive, DirectiveError, expand_directives
+from regles.core.incremental import page_face
 from regles.core.markdown_text import PageText, segment
 from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, Settings, SiteContext, as_written
@@ -73,17 +74,25 @@ class SiteBuild:
         self.links = LinksFeature(self.site, self.spells.targets, groups, indexes)
         self.calculators = CalculatorsFeature(self.site, groups)
         offline_links = [(b.settings.index_title, b.settings.index_uri) for b in self.spells.books]
+        # Those whose files a page's rebuild alone updates (regles/serve.py), by name.
+        self.glossary = GlossaryFeature(self.site)
+        self.offline = OfflineFeature(self.site, offline_links)
+        self.printing = PrintingFeature(self.site, self.links, self.spells.targets)
+        self.search = SearchFeature(self.site)
         self.features: list[Feature] = [
             self.links,
             self.calculators,
             self.spells,
-            GlossaryFeature(self.site),
-            OfflineFeature(self.site, offline_links),
+            self.glossary,
+            self.offline,
             BackupFeature(self.site),
-            PrintingFeature(self.site, self.links, self.spells.targets),
-            SearchFeature(self.site),
+            self.printing,
+            self.search,
             AssetsFeature(self.site),
         ]
+        # The problems each page's own checks and passes added to the report, for a rebuild
+        # of that page alone to replace them.
+        self.page_problems: dict[str, list[Problem]] = {}
         self.stages = Stages()
         self._register_core(self.stages)
         for feature in self.features:
@@ -146,10 +155,23 @@ class SiteBuild:
         the page from instead of MkDocs' own reading when that would fail (not UTF-8: read
         with « � »), else None."""
         text, problems = checks.decode_source(data, uri)
-        self.report.extend(problems)
-        self.report.extend(checks.check_empty(text, uri))
-        self.report.extend(checks.check_front_matter(text, uri))
+        found = problems + checks.check_empty(text, uri) + checks.check_front_matter(text, uri)
+        self._page_report(uri, found)
         return text if problems else None
+
+    def _page_report(self, uri: str, problems: list[Problem]) -> None:
+        before = len(self.report.problems)
+        self.report.extend(problems)
+        self.page_problems.setdefault(uri, []).extend(self.report.problems[before:])
+
+    def forget_page(self, uri: str) -> None:
+        """The report without what the page's own checks and passes found: it is read and
+        converted again (`reread_page`)."""
+        old = set(self.page_problems.pop(uri, ()))
+        if old:
+            kept = [p for p in self.report.problems if p not in old]
+            self.report.clear()
+            self.report.extend(kept)
 
     def report_unreadable(self, uri: str, error: OSError) -> None:
         reason = error.strerror or type(error).__name__
@@ -197,6 +219,25 @@ class SiteBuild:
             self.report.extend(checks.check_nav(nav, uris, config_text, config_name))
         self.report.extend(site.systems.check(uris))
 
+    def reread_page(self, uri: str, text: str) -> bool:
+        """One of the owner's pages read anew (its whole file), for a rebuild of it alone:
+        False, and nothing changed, when what the other pages read of it (its face,
+        core/incremental.py) is no longer what the build read; the other pages would
+        change too."""
+        site = self.site
+        at = next((i for i, (known, _) in enumerate(site.pages) if known == uri), None)
+        if at is None or uri in site.generated:
+            return False
+        page = segment(text, front_matter=True)
+        scripts = uri in self.settings.pages_with_scripts
+        # Another page's link to one of its twin headings names their lines.
+        lines = any(p.kind is Kind.AMBIGUOUS_LINK and p.file != uri for p in self.report.problems)
+        if page_face(page, scripts, lines) != page_face(site.pages[at][1], scripts, lines):
+            return False
+        site.pages[at] = (uri, page)
+        site.site_map.headings[uri] = page.headings  # the lines of its headings moved
+        return True
+
     def read_nav(self, nav: Sequence[object], order: Sequence[str]) -> None:
         """The site's nav as MkDocs made it, written as `nav:` is (`{title: page}`,
         `{section: [...]}`, a bare page for one without a title), and every page in reading
@@ -215,7 +256,7 @@ class SiteBuild:
             page, found = markdown_pass(page, job)
             problems += found
         cut = source[: len(source) - len(markdown)] if source.endswith(markdown) else ""
-        self.report.extend(checks.shift_lines(problems, cut.count("\n")))
+        self._page_report(uri, checks.shift_lines(problems, cut.count("\n")))
         return page.text
 
     def _source_checks(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:

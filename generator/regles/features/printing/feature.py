@@ -94,6 +94,14 @@ class PrintingFeature:
             html = html[:at] + link + html[at:]
         return html
 
+    def print_page_of(self, uri: str) -> str | None:
+        """The print page that holds the page's content, if any (made again with it when
+        it is rebuilt alone: regles/serve.py)."""
+        folder = self.site.systems.folder_of(uri)
+        if folder is None or uri not in self.contents:
+            return None
+        return next((page for page, f in self.print_pages.items() if f == folder), None)
+
     def _system_pages(self, folder: str) -> list[str]:
         """The pages of a system in reading order, its print page left out."""
         systems = self.site.systems

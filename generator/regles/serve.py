@@ -1,0 +1,265 @@
+"""Rebuilds under `mkdocs serve`: a page whose text alone changed is converted and written
+again alone, by MkDocs' own code and the last build's objects; anything else is a full build.
+
+The plugin keeps, under `mkdocs serve`, what MkDocs made in its last build (`ServedBuild`:
+the config, files, nav and templates, and the build's own state) and gives the server a
+`Rebuilder` as its builder (`on_serve`). At each change of a watched file, the rebuilder
+compares the sources with those the last build read, by content (core/incremental.py):
+
+- nothing changed (a file touched, an editor's swap file): nothing is done;
+- only pages of the owner changed, and what the other pages read of each (its headings,
+  anchors, calculators, title and front matter) is the same: those pages are read,
+  converted and written again (`rebuild_pages`), with the print page of their system and
+  the glossary's data; the page is then served. The search index and the offline copy
+  (`sw.js` and its packs) are updated right after, in the background (`Rebuilder.after`):
+  for a few seconds the search finds the page's old text;
+- anything else (a heading, a page added or removed, the export, mkdocs.yml, the rules,
+  the theme): MkDocs' full build, as without this module.
+
+Either way, the files are those a full build of the same sources writes
+(tests/test_incremental.py). A rebuild that fails (an error in the page, a warning under
+`--strict`) leaves the site as it was; the next one starts again from the last build that
+succeeded.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mkdocs.commands.build import _build_page, _populate_page
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
+from mkdocs.exceptions import BuildError as MkDocsBuildError
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
+
+from regles.core.build import BuildError, SiteBuild, as_written
+from regles.core.incremental import Stamp, changed_paths, scan_sources
+from regles.features.glossary.glossary import DATA_FILE
+from regles.features.search.update import Cancelled, RecordCache
+
+__all__ = ["Rebuilder", "ServedBuild", "rebuild_pages", "source_roots"]
+
+log = logging.getLogger("mkdocs.plugins.regles.serve")
+
+# The plugins whose state a page's rebuild alone keeps right: a site with any other is
+# always built in full.
+KNOWN_PLUGINS = frozenset({"regles"})
+
+
+def source_roots(config: MkDocsConfig, watched: Iterable[str] = ()) -> tuple[Path, ...]:
+    """What the server watches: the pages' folder, mkdocs.yml, the folders of `watch`
+    (the rules package, the theme's overrides) and `watched` (what the server itself was
+    told to watch)."""
+    roots = [config.docs_dir, config.config_file_path, *config.watch, *watched]
+    return tuple(sorted({Path(root).resolve() for root in roots if root}))
+
+
+@dataclass
+class ServedBuild:
+    """The last build under `mkdocs serve` that succeeded: MkDocs' objects, the build's
+    state, and the sources as it read them (`sources`, under `roots`)."""
+
+    config: MkDocsConfig
+    files: Files
+    nav: Navigation
+    env: Any  # jinja2.Environment
+    build: SiteBuild
+    roots: tuple[Path, ...]
+    sources: dict[Path, Stamp]
+    # Files of the site written or removed since the offline copy last listed them.
+    touched: set[str] = field(default_factory=set)
+
+    @property
+    def site_dir(self) -> Path:
+        return Path(self.config.site_dir)
+
+
+class FullBuildNeeded(Exception):
+    """What makes a change need a full build, in French, for the log."""
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    pages: tuple[str, ...]  # the owner's pages converted again
+    written: frozenset[str]  # files of the site written (paths in it)
+    seconds: float
+
+
+def changed_pages(served: ServedBuild, changed: Iterable[Path]) -> list[File]:
+    """The owner's pages whose files are the changed ones, if they all are such pages
+    (still there, built); else FullBuildNeeded."""
+    others = sorted(set(served.config.plugins) - KNOWN_PLUGINS)
+    if others:
+        raise FullBuildNeeded(f"le site a d’autres greffons que regles ({', '.join(others)})")
+    by_path = {
+        Path(f.abs_src_path).resolve(): f
+        for f in served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+        if f.abs_src_path and f.page is not None
+    }
+    project = Path(served.config.config_file_path).parent
+    pages = []
+    for path in sorted(changed):
+        file = by_path.get(path)
+        if file is None or not path.is_file():
+            shown = as_written(path, project)
+            what = "n’est plus là" if not path.exists() else "n’est pas une page déjà construite"
+            raise FullBuildNeeded(f"{shown} a changé et {what}")
+        pages.append(file)
+    return pages
+
+
+def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
+    """Those pages read, converted and written again, with what is made of them (their
+    system's print page, the glossary's data), as the last build made them. FullBuildNeeded,
+    before any file is written, when what the other pages read of one changed (its face,
+    its title or front matter, its anchors). An error in a page, or a warning under
+    `--strict`, raises Abort as MkDocs' build does."""
+    start = time.monotonic()
+    config, build = served.config, served.build
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    logger = logging.getLogger("mkdocs")
+    if config.strict:
+        logger.addHandler(counter)
+    try:
+        pages = []
+        for file in files:
+            page = file.page
+            assert page is not None
+            uri = file.src_uri
+            build.forget_page(uri)
+            if build.check_source_file(uri, file.content_bytes) is not None:
+                raise FullBuildNeeded(f"{uri} n’est pas lisible en UTF-8")
+            if not build.reread_page(uri, file.content_string):
+                what = "ses titres, ses ancres ou ses calculateurs"
+                raise FullBuildNeeded(f"{uri} : {what} ont changé")
+            seen = (page.title, dict(page.meta), page.present_anchor_ids)
+            _populate_page(page, config, served.files)
+            if (page.title, dict(page.meta), page.present_anchor_ids) != seen:
+                what = "son titre, son en-tête YAML ou ses ancres"
+                raise FullBuildNeeded(f"{uri} : {what} ont changé")
+            pages.append(page)
+        build.write_report()
+        documentation = served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+        printed = {p for page in pages if (p := build.printing.print_page_of(page.file.src_uri))}
+        written = []
+        for page in pages + _pages_of(served.files, printed):
+            excluded = page.file.inclusion.is_excluded()  # type: ignore[no-untyped-call]
+            _build_page(page, config, documentation, served.nav, served.env, excluded=excluded)
+            written.append(page.file.dest_uri)
+        level = config.validation.links.anchors
+        for page in pages:
+            page.validate_anchor_links(files=served.files, log_level=level)
+        if any(page.file.src_uri in build.glossary.pages for page in pages):
+            build.glossary.write_data(served.site_dir)
+            written.append(DATA_FILE)
+        if counts := counter.get_counts():
+            shown = ", ".join(f"{v} {k.lower()}s" for k, v in counts)
+            raise Abort(f"Aborted with {shown} in strict mode!")
+    except (BuildError, MkDocsBuildError) as error:
+        log.error(str(error))
+        raise Abort("Aborted with a BuildError!") from error
+    finally:
+        logger.removeHandler(counter)
+    uris = tuple(page.file.src_uri for page in pages)
+    return Rebuilt(uris, frozenset(written), time.monotonic() - start)
+
+
+def _pages_of(files: Files, uris: Iterable[str]) -> list[Page]:
+    found = [files.get_file_from_path(uri) for uri in sorted(uris)]
+    return [file.page for file in found if file is not None and file.page is not None]
+
+
+class Rebuilder:
+    """The server's builder: each call rebuilds what the sources' changes touch, from the
+    last build that succeeded (`served()`), or calls `full`, MkDocs' own builder. `last`
+    says what the last call did: "rien", "pages" or "complète"."""
+
+    def __init__(
+        self,
+        served: Callable[[], ServedBuild | None],
+        forget: Callable[[], None],
+        full: Callable[[], None],
+    ) -> None:
+        self.served = served
+        self.forget = forget  # the served build can no longer be rebuilt from
+        self.full = full
+        self.records = RecordCache()  # each page's search records, across builds
+        self.last = ""
+        self.rebuilt: Rebuilt | None = None
+        self._after: tuple[threading.Thread, threading.Event, ServedBuild] | None = None
+
+    def __call__(self) -> None:
+        self.settle(cancel=True)
+        served = self.served()
+        if served is None:
+            return self._full()
+        sources = scan_sources(served.roots, served.sources)
+        changed = changed_paths(served.sources, sources)
+        if not changed:
+            log.info("Aucune source n’a changé : rien à reconstruire")
+            self.last, self.rebuilt = "rien", None
+            return None
+        self.last, self.rebuilt = "échec", None
+        try:
+            rebuilt = rebuild_pages(served, changed_pages(served, changed))
+        except FullBuildNeeded as reason:
+            log.info("Reconstruction de tout le site : %s", reason)
+            return self._full()
+        served.sources = sources
+        served.touched |= rebuilt.written
+        self.last, self.rebuilt = "pages", rebuilt
+        log.info(
+            "%s en %.2f s : %s (la recherche et la copie hors ligne suivent)",
+            "Page reconstruite seule" if len(rebuilt.pages) == 1 else "Pages reconstruites seules",
+            rebuilt.seconds,
+            ", ".join(rebuilt.pages),
+        )
+        cancel = threading.Event()
+        thread = threading.Thread(target=self._update, args=(served, cancel), name="regles-apres")
+        self._after = (thread, cancel, served)
+        thread.start()
+        return None
+
+    def _full(self) -> None:
+        self.last, self.rebuilt = "échec", None
+        self.full()
+        self.last = "complète"
+
+    def _update(self, served: ServedBuild, cancel: threading.Event) -> None:
+        """The search index and the offline copy, as a full build would write them."""
+        start = time.monotonic()
+        build = served.build
+        try:
+            changes = build.search.update_index(self.records, cancel)
+            served.touched |= changes.written | changes.removed
+            build.offline.update(served.site_dir, served.touched)
+            served.touched.clear()
+        except Cancelled:
+            return  # a newer change: the next update does it all
+        except (BuildError, OSError) as error:
+            log.error("%s ; la prochaine modification reconstruira tout le site", error)
+            self.forget()
+            return
+        log.info("Recherche et copie hors ligne à jour en %.1f s", time.monotonic() - start)
+
+    def settle(self, cancel: bool = False) -> None:
+        """Wait for the search index and the offline copy (stopped first with `cancel`)."""
+        if self._after is None:
+            return
+        thread, stop, served = self._after
+        if cancel:
+            stop.set()
+            if served.build.search.update is not None:
+                served.build.search.update.stop()
+        thread.join()
+        self._after = None
