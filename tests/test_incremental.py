@@ -211,10 +211,12 @@ def test_each_save_leaves_the_files_of_a_full_build(served: Served) -> None:
     os.utime(served.docs / "jeu/combat.md")
     served.saved("rien")
     # Two pages saved at once, one of them the glossary (its data file with it), after a
-    # rebuild whose search and offline copy were not done yet. A page with two headings of
-    # the same title (« Actions »): the lines move, nothing links to them.
+    # rebuild whose search and offline copy were stopped before they were done (as a save
+    # does when it comes first). A page with two headings of the same title (« Actions »):
+    # the lines move, nothing links to them.
     served.edit("jeu/combat.md", "ajoutée au combat", "changée au combat")
     served.saved("pages")
+    served.rebuild.settle(cancel=True)
     served.edit("jeu/actions.md", "\n\n", "\n\nUne phrase ajoutée aux actions.\n\n")
     served.edit("jeu/glossaire.md", "ont le Désavantage", "ont toujours le Désavantage")
     served.saved("pages", ("jeu/actions.md", "jeu/glossaire.md"))

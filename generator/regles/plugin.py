@@ -295,7 +295,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             config.nav,
             Path(config.config_file_path).read_text(encoding="utf-8", errors="replace"),
         )
-        self._making["files"] = files
+        if self.rebuilding:
+            self._making["files"] = files
         return files
 
     def _check_file(self, file: File, build: SiteBuild) -> None:
@@ -320,7 +321,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             in_nav = set(order)
             order += [f.src_uri for f in files.documentation_pages() if f.src_uri not in in_nav]
             self._build().read_nav(nav_as_written(nav.items), order)
-            self._making["nav"] = nav
+            if self.rebuilding:
+                self._making["nav"] = nav
         return nav
 
     # Pages ---------------------------------------------------------------------------
@@ -370,7 +372,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         # First: a feature may set what the templates read once every page is converted.
         self._run(build.pages_converted, Path(config.site_dir))
         env.globals.update(build.stages.template_globals)
-        self._making["env"] = env
+        if self.rebuilding:
+            self._making["env"] = env
         return env
 
     def on_build_error(self, *, error: Exception) -> None:

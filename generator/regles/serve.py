@@ -245,7 +245,8 @@ class Rebuilder:
             build.offline.update(served.site_dir, served.touched)
             served.touched.clear()
         except Cancelled:
-            return  # a newer change: the next update does it all
+            log.debug("Recherche et copie hors ligne : arrêtées pour une modification plus récente")
+            return  # the next update does it all
         except (BuildError, OSError) as error:
             log.error("%s ; la prochaine modification reconstruira tout le site", error)
             self.forget()
