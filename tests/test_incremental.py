@@ -141,7 +141,7 @@ class Served:
         config = self.full_build()
         self.plugin = config.plugins["regles"]
         self.site = Path(config.site_dir)
-        self.rebuild = Rebuilder(lambda: self.plugin.served, self.plugin._forget, self.rebuild_all)
+        self.rebuild = Rebuilder(self.plugin, self.rebuild_all)
 
     def full_build(self) -> MkDocsConfig:
         """A full build as `mkdocs serve` makes it, into a new folder."""

@@ -105,6 +105,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._making: dict[str, Any] = {}
         self._stamps: dict[Path, Stamp] = {}
         self._watched: tuple[str, ...] = ()
+        self.rebuilder: Rebuilder | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -405,11 +406,13 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             served = self.served
             served.roots = source_roots(config, self._watched)
             served.sources = self._stamps = scan_sources(served.roots, served.sources)
-        server.builder = Rebuilder(lambda: self.served, self._forget, builder)
+        self.rebuilder = Rebuilder(self, builder)
+        server.builder = self.rebuilder
         return server
 
-    def _forget(self) -> None:
-        self.served = None
+    def on_shutdown(self) -> None:
+        if self.rebuilder is not None:
+            self.rebuilder.settle(cancel=True)  # the search index, the offline copy: stopped
 
 
 def _site_file(file: File) -> SiteFile:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from mkdocs.commands.build import _build_page, _populate_page
 from mkdocs.config.defaults import MkDocsConfig
@@ -162,6 +162,7 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         if any(page.file.src_uri in build.glossary.pages for page in pages):
             build.glossary.write_data(served.site_dir)
             written.append(DATA_FILE)
+        build.calculators.close()  # a new table's call started the rules' process again
         if counts := counter.get_counts():
             shown = ", ".join(f"{v} {k.lower()}s" for k, v in counts)
             raise Abort(f"Aborted with {shown} in strict mode!")
@@ -179,19 +180,20 @@ def _pages_of(files: Files, uris: Iterable[str]) -> list[Page]:
     return [file.page for file in found if file is not None and file.page is not None]
 
 
+class Serving(Protocol):
+    """What keeps the last build that succeeded (the plugin): None when there is none, or
+    when it can no longer be rebuilt from."""
+
+    served: ServedBuild | None
+
+
 class Rebuilder:
     """The server's builder: each call rebuilds what the sources' changes touch, from the
-    last build that succeeded (`served()`), or calls `full`, MkDocs' own builder. `last`
-    says what the last call did: "rien", "pages" or "complète"."""
+    last build that succeeded (`site.served`), or calls `full`, MkDocs' own builder. `last`
+    says what the last call did: "rien", "pages", "complète", or "échec"."""
 
-    def __init__(
-        self,
-        served: Callable[[], ServedBuild | None],
-        forget: Callable[[], None],
-        full: Callable[[], None],
-    ) -> None:
-        self.served = served
-        self.forget = forget  # the served build can no longer be rebuilt from
+    def __init__(self, site: Serving, full: Callable[[], None]) -> None:
+        self.site = site
         self.full = full
         self.records = RecordCache()  # each page's search records, across builds
         self.last = ""
@@ -200,7 +202,7 @@ class Rebuilder:
 
     def __call__(self) -> None:
         self.settle(cancel=True)
-        served = self.served()
+        served = self.site.served
         if served is None:
             return self._full()
         sources = scan_sources(served.roots, served.sources)
@@ -249,7 +251,7 @@ class Rebuilder:
             return  # the next update does it all
         except (BuildError, OSError) as error:
             log.error("%s ; la prochaine modification reconstruira tout le site", error)
-            self.forget()
+            self.site.served = None
             return
         log.info("Recherche et copie hors ligne à jour en %.1f s", time.monotonic() - start)
 

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 from regles.features.search.index import (
     INDEX_FOLDER,
     KEPT_INDEX_PREFIX,
+    KEPT_PAGES_FILE,
     LANGUAGE,
     UNUSED_BUNDLE_FILES,
     Area,
@@ -229,6 +230,8 @@ class IndexUpdate:
             old = kept_index(cache, self.made_by)
             if old is not None and old.pages == self.pages:
                 old.folder.rename(partial)
+                # Without its manifest until it is whole again: never taken for the old one.
+                (partial / KEPT_PAGES_FILE).unlink()
                 for relative in removed:
                     (partial / relative).unlink(missing_ok=True)
                 for relative in written:
