@@ -1,6 +1,7 @@
 """A save under `mkdocs serve` rebuilds what it touches (regles/serve.py): a page whose text
-alone changed is rebuilt alone, anything else is a full build, and either way the site's
-files are those a full build of the same sources writes, byte for byte."""
+alone changed is rebuilt alone, a page whose sections changed with the pages that read them,
+anything else is a full build; either way the site's files are those a full build of the
+same sources writes, byte for byte."""
 
 from __future__ import annotations
 
@@ -232,10 +233,24 @@ def test_each_save_leaves_the_files_of_a_full_build(served: Served) -> None:
     served.saved("pages", ("jeu/maitrise.md",))
     served.assert_as_a_full_build()
 
-    # A heading renamed changes what other pages read of its page: a full build. So does a
-    # page added (with its line in the nav) and removed, after which a sentence is a page's
-    # rebuild alone again.
-    served.edit("jeu/combat.md", "## Combat subaquatique", "## Combat sous l’eau")
+    # A section renamed: its page is rebuilt with the pages that read it, one by its title
+    # (a reference « … »), one by its anchor (kept by an attribute: the link's print note
+    # names the title); a glossary's entry, with the pages that mention it.
+    served.edit("jeu/maitrise.md", "Un lien réparé.", "[Les jets](tests-d20.md#jets-d-attaque).")
+    served.saved("pages", ("jeu/maitrise.md",))
+    heading = "## Jets d’attaque\n"
+    served.edit("jeu/tests-d20.md", heading, "## Jets au contact {#jets-d-attaque}\n")
+    served.saved("pages", ("jeu/tests-d20.md",))
+    assert served.rebuild.rebuilt is not None
+    assert served.rebuild.rebuilt.others == ("jeu/combat.md", "jeu/maitrise.md")
+    served.edit("jeu/glossaire.md", "## À terre\n", "## Tomber à terre\n")
+    served.saved("pages", ("jeu/glossaire.md",))
+    assert "jeu/combat.md" in served.rebuild.rebuilt.others  # « l’état À terre »
+    served.assert_as_a_full_build()
+
+    # A page's title is in every page's nav: a full build. So is a page added (with its line
+    # in the nav) and removed, after which a sentence is a page's rebuild alone again.
+    served.edit("jeu/caracteristiques.md", "# Les six caractéristiques", "# Les caractéristiques")
     served.saved("complète")
     (served.docs / "jeu/nouvelle.md").write_text("# Nouvelle page\n\nUn texte.\n", "utf-8")
     in_nav = "      - jeu/glossaire.md\n"

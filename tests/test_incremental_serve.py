@@ -1,6 +1,6 @@
 """`mkdocs serve --strict`, as `make serve` runs it, over HTTP: a sentence saved is served by
 a page's rebuild alone, the search index and the offline copy follow; an error is shown; a
-heading renamed rebuilds the whole site."""
+page's title renamed rebuilds the whole site."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_a_save_is_served_by_the_pages_rebuild_alone(server: Server) -> None:
     server.wait_for("Page reconstruite seule")
     server.served("jeu/combat/", lambda page: "Une phrase réparée." in page)
 
-    # A heading renamed: the whole site, other pages' links to it with it.
-    server.edit("jeu/combat.md", "## Combat subaquatique", "## Combat sous l’eau")
+    # A page's title: the whole site, every page's nav with it.
+    server.edit("jeu/caracteristiques.md", "# Les six caractéristiques", "# Les caractéristiques")
     server.wait_for("Reconstruction de tout le site")
-    server.served("jeu/combat/", lambda page: "Combat sous l’eau" in page)
+    server.served("jeu/combat/", lambda page: "Les caractéristiques" in page)

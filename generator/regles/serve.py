@@ -40,9 +40,10 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
+from mkdocs.utils.meta import get_data
 
 from regles.core.build import BuildError, SiteBuild, as_written
-from regles.core.incremental import Stamp, changed_paths, scan_sources
+from regles.core.incremental import Change, Stamp, changed_paths, scan_sources
 from regles.features.glossary.glossary import DATA_FILE
 from regles.features.search.update import Cancelled, RecordCache
 
@@ -89,7 +90,8 @@ class FullBuildNeeded(Exception):
 
 @dataclass(frozen=True)
 class Rebuilt:
-    pages: tuple[str, ...]  # the owner's pages converted again
+    pages: tuple[str, ...]  # the owner's pages saved
+    others: tuple[str, ...]  # the pages that read their sections, converted again with them
     written: frozenset[str]  # files of the site written (paths in it)
     seconds: float
 
@@ -119,10 +121,13 @@ def changed_pages(served: ServedBuild, changed: Iterable[Path]) -> list[File]:
 
 def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
     """Those pages read, converted and written again, with what is made of them (their
-    system's print page, the glossary's data), as the last build made them. FullBuildNeeded,
-    before any file is written, when what the other pages read of one changed (its face,
-    its title or front matter, its anchors). An error in a page, or a warning under
-    `--strict`, raises Abort as MkDocs' build does."""
+    system's print page, the glossary's data), as the last build made them. When the
+    sections of one changed (core/incremental.py `Change`), every page's Markdown passes
+    are run again with the new link targets, and the pages they now make otherwise, or
+    that link to a section of a changed page, are converted and written again too.
+    FullBuildNeeded, before any file is written, when what every page reads of one
+    changed (its title, its calculators, its front matter). An error in a page, or a
+    warning under `--strict`, raises Abort as MkDocs' build does."""
     start = time.monotonic()
     config, build = served.config, served.build
     counter = CountHandler()
@@ -131,25 +136,34 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
     if config.strict:
         logger.addHandler(counter)
     try:
-        pages = []
+        changes: dict[str, Change] = {}
         for file in files:
-            page = file.page
-            assert page is not None
             uri = file.src_uri
             build.forget_page(uri)
             if build.check_source_file(uri, file.content_bytes) is not None:
                 raise FullBuildNeeded(f"{uri} n’est pas lisible en UTF-8")
-            if not build.reread_page(uri, file.content_string):
-                what = "ses titres, ses ancres ou ses calculateurs"
-                raise FullBuildNeeded(f"{uri} : {what} ont changé")
+            changes[uri] = build.reread_page(uri, file.content_string)
+            if changes[uri] == "page":
+                raise FullBuildNeeded(f"{uri} : son titre ou ses calculateurs ont changé")
+        others: set[str] = set()
+        if "sections" in changes.values():
+            build.reindex()
+            others = _reading_the_sections(served, set(changes))
+        pages = []
+        documentation = served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+        for file in documentation:
+            uri = file.src_uri
+            page = file.page
+            if page is None or (uri not in changes and uri not in others):
+                continue
             seen = (page.title, dict(page.meta), page.present_anchor_ids)
             _populate_page(page, config, served.files)
-            if (page.title, dict(page.meta), page.present_anchor_ids) != seen:
+            now = (page.title, dict(page.meta), page.present_anchor_ids)
+            if now[:2] != seen[:2] or (now[2] != seen[2] and changes.get(uri) != "sections"):
                 what = "son titre, son en-tête YAML ou ses ancres"
                 raise FullBuildNeeded(f"{uri} : {what} ont changé")
             pages.append(page)
         build.write_report()
-        documentation = served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
         printed = {p for page in pages if (p := build.printing.print_page_of(page.file.src_uri))}
         written = []
         for page in pages + _pages_of(served.files, printed):
@@ -171,8 +185,42 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         raise Abort("Aborted with a BuildError!") from error
     finally:
         logger.removeHandler(counter)
-    uris = tuple(page.file.src_uri for page in pages)
-    return Rebuilt(uris, frozenset(written), time.monotonic() - start)
+    return Rebuilt(
+        tuple(changes), tuple(sorted(others)), frozenset(written), time.monotonic() - start
+    )
+
+
+def _reading_the_sections(served: ServedBuild, changed: set[str]) -> set[str]:
+    """The pages other than `changed` that their new sections change: those whose Markdown
+    passes (references, links, their checks: run again, their problems with them) now give
+    another text, and those that link to a section of one of them (the print annotations
+    name it)."""
+    build = served.build
+    found = set()
+    for file in served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve):
+        uri, page = file.src_uri, file.page
+        if uri in changed or page is None:
+            continue
+        source = file.content_string
+        markdown, _ = get_data(source)
+        before = build.rendered.get(uri)
+        build.forget_page(uri, ("passes",))
+        again = build.render_markdown(uri, markdown, source)
+        linked = {target.src_uri for target in page.links_to_anchors or ()}
+        if again != before or linked & changed:
+            found.add(uri)
+    return found
+
+
+def _readers(rebuilt: Rebuilt) -> str:
+    """« et les 2 pages qui renvoient à ses sections », for the log."""
+    count = len(rebuilt.others)
+    if not count:
+        return ""
+    whose = "ses" if len(rebuilt.pages) == 1 else "leurs"
+    if count == 1:
+        return f", et la page qui renvoie à {whose} sections ({rebuilt.others[0]})"
+    return f", et les {count} pages qui renvoient à {whose} sections"
 
 
 def _pages_of(files: Files, uris: Iterable[str]) -> list[Page]:
@@ -220,11 +268,13 @@ class Rebuilder:
         served.sources = sources
         served.touched |= rebuilt.written
         self.last, self.rebuilt = "pages", rebuilt
+        one = len(rebuilt.pages) == 1
         log.info(
             "%s en %.2f s : %s (la recherche et la copie hors ligne suivent)",
-            "Page reconstruite seule" if len(rebuilt.pages) == 1 else "Pages reconstruites seules",
+            ("Page reconstruite" if one else "Pages reconstruites")
+            + ("" if rebuilt.others else " seule" if one else " seules"),
             rebuilt.seconds,
-            ", ".join(rebuilt.pages),
+            ", ".join(rebuilt.pages) + _readers(rebuilt),
         )
         cancel = threading.Event()
         thread = threading.Thread(target=self._update, args=(served, cancel), name="regles-apres")

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, NamedTuple
 
 from regles.core.checks import page_ids
 from regles.core.directives import directive_arguments
@@ -22,7 +23,7 @@ from regles.core.markdown_text import PageText
 from regles.core.slugs import fold
 from regles.features.assets.csp import inline_scripts
 
-__all__ = ["Stamp", "changed_paths", "page_face", "scan_sources"]
+__all__ = ["Change", "Face", "Stamp", "changed_paths", "face_change", "page_face", "scan_sources"]
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,26 @@ def changed_paths(before: Mapping[Path, Stamp], after: Mapping[Path, Stamp]) -> 
     }
 
 
-Face = tuple[object, ...]
+class Face(NamedTuple):
+    """What the other pages and the site's files read of a page (`page_face`)."""
+
+    headings: tuple[tuple[int, str, str, int], ...]  # level, text, anchor, line (`page_face`)
+    anchors: tuple[str, ...]
+    conditions: tuple[tuple[str, str], ...]  # `<span id="etat-…">` anchors and their names
+    calculators: tuple[str, ...]
+    scripts: tuple[str, ...]
+
+    @property
+    def page(self) -> tuple[object, ...]:
+        """What every page reads of it: its title (the nav), its calculators and scripts."""
+        titles = tuple(h for h in self.headings if h[0] == 1)
+        return titles, self.calculators, self.scripts
+
+
+# How a page's face changed: not at all; only its sections (headings below its title, its
+# anchors, its conditions): the pages that link to them change; or the page as every page
+# knows it (`Face.page`).
+Change = Literal["", "sections", "page"]
 
 
 def page_face(page: PageText, scripts: bool = False, twin_lines: bool = False) -> Face:
@@ -112,7 +132,7 @@ def page_face(page: PageText, scripts: bool = False, twin_lines: bool = False) -
     counts: dict[str, int] = {}
     for heading in headings:
         counts[fold(heading.text)] = counts.get(fold(heading.text), 0) + 1
-    return (
+    return Face(
         tuple(
             (h.level, h.text, h.anchor, h.line if twin_lines and counts[fold(h.text)] > 1 else 0)
             for h in headings
@@ -122,3 +142,10 @@ def page_face(page: PageText, scripts: bool = False, twin_lines: bool = False) -
         tuple(directive_arguments(page, "calculateur")),
         tuple(inline_scripts(page.text)) if scripts else (),
     )
+
+
+def face_change(before: Face, after: Face) -> Change:
+    """How a page's face changed (see `Change`)."""
+    if before == after:
+        return ""
+    return "sections" if before.page == after.page else "page"

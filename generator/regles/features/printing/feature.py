@@ -40,6 +40,7 @@ class PrintingFeature:
 
     def register(self, stages: Stages) -> None:
         stages.pages.append(self.pages)
+        stages.indexed.append(self.forget_targets)
         stages.html.register(self.for_paper, "paper", 50)
         stages.documents.register(self.fill, "print_page", 70)
 
@@ -110,6 +111,11 @@ class PrintingFeature:
             for uri in self.site.reading_order
             if systems.folder_of(uri) == folder and uri not in self.print_pages
         ]
+
+    def forget_targets(self) -> list[Problem]:
+        """The link targets read again once the pages are (`targets`)."""
+        self._targets = None
+        return []
 
     def targets(self) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
         """Page titles by site path, section titles by site path and anchor."""
