@@ -137,9 +137,9 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         logger.addHandler(counter)
     try:
         changes: dict[str, Change] = {}
+        build.forget_pages(file.src_uri for file in files)
         for file in files:
             uri = file.src_uri
-            build.forget_page(uri)
             if build.check_source_file(uri, file.content_bytes) is not None:
                 raise FullBuildNeeded(f"{uri} n’est pas lisible en UTF-8")
             changes[uri] = build.reread_page(uri, file.content_string)
@@ -197,14 +197,18 @@ def _reading_the_sections(served: ServedBuild, changed: set[str]) -> set[str]:
     name it)."""
     build = served.build
     found = set()
-    for file in served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve):
+    files = [
+        file
+        for file in served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+        if file.src_uri not in changed and file.page is not None
+    ]
+    build.forget_pages((file.src_uri for file in files), ("passes",))
+    for file in files:
         uri, page = file.src_uri, file.page
-        if uri in changed or page is None:
-            continue
+        assert page is not None
         source = file.content_string
         markdown, _ = get_data(source)
         before = build.rendered.get(uri)
-        build.forget_page(uri, ("passes",))
         again = build.render_markdown(uri, markdown, source)
         linked = {target.src_uri for target in page.links_to_anchors or ()}
         if again != before or linked & changed:
@@ -293,6 +297,7 @@ class Rebuilder:
         build = served.build
         try:
             changes = build.search.update_index(self.records, cancel)
+            searched = time.monotonic() - start
             served.touched |= changes.written | changes.removed
             build.offline.update(served.site_dir, served.touched)
             served.touched.clear()
@@ -303,7 +308,11 @@ class Rebuilder:
             log.error("%s ; la prochaine modification reconstruira tout le site", error)
             self.site.served = None
             return
-        log.info("Recherche et copie hors ligne à jour en %.1f s", time.monotonic() - start)
+        log.info(
+            "Recherche et copie hors ligne à jour en %.1f s (l’index de recherche : %.1f s)",
+            time.monotonic() - start,
+            searched,
+        )
 
     def settle(self, cancel: bool = False) -> None:
         """Wait for the search index and the offline copy (stopped first with `cancel`)."""

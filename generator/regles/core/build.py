@@ -166,10 +166,16 @@ class SiteBuild:
         self.report.extend(problems)
         self.page_problems.setdefault((uri, stage), []).extend(self.report.problems[before:])
 
-    def forget_page(self, uri: str, stages: Iterable[str] = ("source", "passes")) -> None:
-        """The report without what the page's own checks and passes found: they are run
-        again (`reread_page`, `render_markdown`)."""
-        old = {p for stage in stages for p in self.page_problems.pop((uri, stage), ())}
+    def forget_pages(
+        self, uris: Iterable[str], stages: Iterable[str] = ("source", "passes")
+    ) -> None:
+        """The report without what those pages' own checks and passes found: they are run
+        again (`reread_page`, `render_markdown`). The report is made again once, whatever
+        the number of pages."""
+        stages = tuple(stages)
+        old = {
+            p for uri in uris for stage in stages for p in self.page_problems.pop((uri, stage), ())
+        }
         if old:
             kept = [p for p in self.report.problems if p not in old]
             self.report.clear()
