@@ -224,13 +224,19 @@ def test_each_save_leaves_the_files_of_a_full_build(served: Served) -> None:
     served.assert_as_a_full_build()
 
     # An error in the page: the rebuild fails as a full build would, the page served is
-    # the last one built; corrected, the page alone again.
+    # the last one built; corrected, the page alone again. Saved back as it was built, it
+    # is rebuilt all the same: the failed rebuild read it.
     served.edit("jeu/maitrise.md", "\n\n", "\n\nUn [lien](absente.md).\n\n")
     with pytest.raises(Abort):
         served.rebuild()
     assert "absente" not in (served.site / "jeu/maitrise/index.html").read_text("utf-8")
     served.edit("jeu/maitrise.md", "Un [lien](absente.md).", "Un lien réparé.")
     served.saved("pages", ("jeu/maitrise.md",))
+    served.edit("jeu/degats-et-soins.md", "\n\n", "\n\nUn [lien](absente.md).\n\n")
+    with pytest.raises(Abort):
+        served.rebuild()
+    served.edit("jeu/degats-et-soins.md", "\n\nUn [lien](absente.md).\n\n", "\n\n")
+    served.saved("pages", ("jeu/degats-et-soins.md",))
     served.assert_as_a_full_build()
 
     # A section renamed: its page is rebuilt with the pages that read it, one by its title

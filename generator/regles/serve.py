@@ -78,6 +78,9 @@ class ServedBuild:
     sources: dict[Path, Stamp]
     # Files of the site written or removed since the offline copy last listed them.
     touched: set[str] = field(default_factory=set)
+    # Pages a rebuild that failed read or converted again without writing them: the next
+    # rebuild does them again, changed or not (their state is no longer their files').
+    pending: set[str] = field(default_factory=set)
 
     @property
     def site_dir(self) -> Path:
@@ -98,7 +101,8 @@ class Rebuilt:
 
 def changed_pages(served: ServedBuild, changed: Iterable[Path]) -> list[File]:
     """The owner's pages whose files are the changed ones, if they all are such pages
-    (still there, built); else FullBuildNeeded."""
+    (still there, built), with the pages a failed rebuild left pending; else
+    FullBuildNeeded."""
     others = sorted(set(served.config.plugins) - KNOWN_PLUGINS)
     if others:
         raise FullBuildNeeded(f"le site a d’autres greffons que regles ({', '.join(others)})")
@@ -108,15 +112,20 @@ def changed_pages(served: ServedBuild, changed: Iterable[Path]) -> list[File]:
         if f.abs_src_path and f.page is not None
     }
     project = Path(served.config.config_file_path).parent
-    pages = []
+    pages = {}
     for path in sorted(changed):
         file = by_path.get(path)
         if file is None or not path.is_file():
             shown = as_written(path, project)
             what = "n’est plus là" if not path.exists() else "n’est pas une page déjà construite"
             raise FullBuildNeeded(f"{shown} a changé et {what}")
-        pages.append(file)
-    return pages
+        pages[file.src_uri] = file
+    for uri in served.pending:
+        pending = served.files.get_file_from_path(uri)
+        if pending is None or pending.page is None:
+            raise FullBuildNeeded(f"{uri} n’est plus une page")
+        pages.setdefault(uri, pending)
+    return [pages[uri] for uri in sorted(pages)]
 
 
 def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
@@ -137,6 +146,7 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         logger.addHandler(counter)
     try:
         changes: dict[str, Change] = {}
+        served.pending |= {file.src_uri for file in files}
         build.forget_pages(file.src_uri for file in files)
         for file in files:
             uri = file.src_uri
@@ -149,6 +159,7 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         if "sections" in changes.values():
             build.reindex()
             others = _reading_the_sections(served, set(changes))
+            served.pending |= others
         pages = []
         documentation = served.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
         for file in documentation:
@@ -180,6 +191,7 @@ def rebuild_pages(served: ServedBuild, files: list[File]) -> Rebuilt:
         if counts := counter.get_counts():
             shown = ", ".join(f"{v} {k.lower()}s" for k, v in counts)
             raise Abort(f"Aborted with {shown} in strict mode!")
+        served.pending.clear()
     except (BuildError, MkDocsBuildError) as error:
         log.error(str(error))
         raise Abort("Aborted with a BuildError!") from error
@@ -259,7 +271,7 @@ class Rebuilder:
             return self._full()
         sources = scan_sources(served.roots, served.sources)
         changed = changed_paths(served.sources, sources)
-        if not changed:
+        if not changed and not served.pending:
             log.info("Aucune source n’a changé : rien à reconstruire")
             self.last, self.rebuilt = "rien", None
             return None
