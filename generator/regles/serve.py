@@ -1,5 +1,5 @@
-"""Rebuilds under `mkdocs serve`: a page whose text alone changed is converted and written
-again alone, by MkDocs' own code and the last build's objects; anything else is a full build.
+"""Rebuilds under `mkdocs serve`: what a save touches is converted and written again, by
+MkDocs' own code and the last build's objects; anything else is a full build.
 
 The plugin keeps, under `mkdocs serve`, what MkDocs made in its last build (`ServedBuild`:
 the config, files, nav and templates, and the build's own state) and gives the server a
@@ -7,19 +7,23 @@ the config, files, nav and templates, and the build's own state) and gives the s
 compares the sources with those the last build read, by content (core/incremental.py):
 
 - nothing changed (a file touched, an editor's swap file): nothing is done;
-- only pages of the owner changed, and what the other pages read of each (its headings,
-  anchors, calculators, title and front matter) is the same: those pages are read,
-  converted and written again (`rebuild_pages`), with the print page of their system and
-  the glossary's data; the page is then served. The search index and the offline copy
-  (`sw.js` and its packs) are updated right after, in the background (`Rebuilder.after`):
-  for a few seconds the search finds the page's old text;
-- anything else (a heading, a page added or removed, the export, mkdocs.yml, the rules,
-  the theme): MkDocs' full build, as without this module.
+- only pages of the owner changed, and what the other pages read of each (its face: its
+  headings, anchors, calculators; its title and front matter) is the same: those pages are
+  read, converted and written again (`rebuild_pages`), with the print page of their system
+  and the glossary's data, and served;
+- only the sections of some pages changed (a heading below the title renamed, an anchor):
+  the same, after every page's Markdown passes are run again with the new link targets,
+  with the pages that now read otherwise or link to those sections;
+- anything else (a page's title, a page added or removed, the export, mkdocs.yml, the
+  rules, the theme): MkDocs' full build, as without this module.
 
-Either way, the files are those a full build of the same sources writes
-(tests/test_incremental.py). A rebuild that fails (an error in the page, a warning under
-`--strict`) leaves the site as it was; the next one starts again from the last build that
-succeeded.
+The search index and the offline copy (`sw.js` and its packs) are updated right after, in
+the background (`Rebuilder._update`): for a few seconds (a page's save on a site of 800
+pages, some ten) the search finds the page's old text. Either way, the files are then those
+a full build of the same sources writes (tests/test_incremental.py). A rebuild that fails
+(an error in a page, a warning under `--strict`) writes nothing more than a full build
+would; the next one starts again from the last build that succeeded, with the pages the
+failed one read.
 """
 
 from __future__ import annotations
@@ -93,7 +97,7 @@ class FullBuildNeeded(Exception):
 
 @dataclass(frozen=True)
 class Rebuilt:
-    pages: tuple[str, ...]  # the owner's pages saved
+    pages: tuple[str, ...]  # the owner's pages saved (and those a failed rebuild left)
     others: tuple[str, ...]  # the pages that read their sections, converted again with them
     written: frozenset[str]  # files of the site written (paths in it)
     seconds: float
@@ -253,11 +257,11 @@ class Serving(Protocol):
 
 class Rebuilder:
     """The server's builder: each call rebuilds what the sources' changes touch, from the
-    last build that succeeded (`site.served`), or calls `full`, MkDocs' own builder. `last`
-    says what the last call did: "rien", "pages", "complète", or "échec"."""
+    last build that succeeded (`serving.served`), or calls `full`, MkDocs' own builder.
+    `last` says what the last call did: "rien", "pages", "complète", or "échec"."""
 
-    def __init__(self, site: Serving, full: Callable[[], None]) -> None:
-        self.site = site
+    def __init__(self, serving: Serving, full: Callable[[], None]) -> None:
+        self.serving = serving
         self.full = full
         self.records = RecordCache()  # each page's search records, across builds
         self.last = ""
@@ -266,7 +270,7 @@ class Rebuilder:
 
     def __call__(self) -> None:
         self.settle(cancel=True)
-        served = self.site.served
+        served = self.serving.served
         if served is None:
             return self._full()
         sources = scan_sources(served.roots, served.sources)
@@ -316,9 +320,9 @@ class Rebuilder:
         except Cancelled:
             log.debug("Recherche et copie hors ligne : arrêtées pour une modification plus récente")
             return  # the next update does it all
-        except (BuildError, OSError) as error:
+        except Exception as error:  # whatever it is, the next save's full build starts anew
             log.error("%s ; la prochaine modification reconstruira tout le site", error)
-            self.site.served = None
+            self.serving.served = None
             return
         log.info(
             "Recherche et copie hors ligne à jour en %.1f s (l’index de recherche : %.1f s)",
