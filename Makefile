@@ -34,8 +34,10 @@ site: deps
 	$(VENV)/bin/mkdocs build --strict
 
 # mkdocs serve rebuilds on every edit of the site (its pages, mkdocs.yml, its rules package,
-# which the build imports anew) and of the generator's theme; an edit of the generator's
-# Python code restarts it, since code already loaded would stay as it was.
+# which the build imports anew) and of the generator's theme: a page whose text alone changed
+# is rebuilt alone (the plugin's builder, generator/regles/serve.py), anything else in full.
+# An edit of the generator's Python code restarts it, since code already loaded would stay
+# as it was.
 serve: deps
 	$(VENV)/bin/watchmedo auto-restart --directory generator \
 		--patterns '**/*.py' --recursive --debounce-interval 1 --kill-after 5 -- \

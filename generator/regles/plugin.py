@@ -12,6 +12,7 @@ from markupsafe import escape
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Link, Navigation, Section
@@ -19,6 +20,7 @@ from mkdocs.structure.pages import Page
 
 from regles.config import ReglesConfig
 from regles.core.build import BuildError, Settings, SiteBuild, as_written
+from regles.core.incremental import Stamp, scan_sources
 from regles.core.slugs import slugify
 from regles.core.stages import SiteFile
 from regles.core.words import words_from
@@ -37,6 +39,7 @@ from regles.features.calculators.package import RulesLimits
 from regles.features.offline.app import App, palette_color, short_name_of
 from regles.features.search.index import searched
 from regles.features.spells.book import SpellSettings
+from regles.serve import Rebuilder, ServedBuild, source_roots
 
 __all__ = ["ReglesPlugin"]
 
@@ -95,9 +98,18 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.serving = False
         self.build: SiteBuild | None = None
+        # Under `mkdocs serve` (not --dirty): the last build that succeeded, which a page's
+        # rebuild alone starts from (serve.py), and what the one under way has made so far.
+        self.rebuilding = False
+        self.served: ServedBuild | None = None
+        self._making: dict[str, Any] = {}
+        self._stamps: dict[Path, Stamp] = {}
+        self._watched: tuple[str, ...] = ()
+        self.rebuilder: Rebuilder | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        self.rebuilding = self.serving and not dirty
 
     def _build(self) -> SiteBuild:
         if self.build is None:
@@ -109,17 +121,26 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
+        # `mkdocs serve` rebuilds when the rules package changes (it is imported anew at
+        # each build), when the site's own theme overrides do, and when an export does.
+        project = Path(config.config_file_path).parent
+        watched = [project / self.config.calculators, config.theme.custom_dir]
+        watched += [project / database.export for database in self.config.databases]
+        for path in watched:
+            if path is not None and Path(path).exists() and str(path) not in config.watch:
+                config.watch.append(str(path))
+        if self.rebuilding:
+            # The sources as this build is about to read them: what a change is compared with.
+            self.served = None
+            roots = source_roots(config, self._watched)
+            self._stamps = scan_sources(roots, self._stamps)
+            self._making = {"config": config, "roots": roots, "sources": self._stamps}
         stylesheets, scripts = self._add_theme(config)
         # A new build each time: `mkdocs serve` rebuilds with the same plugin object.
         try:
             self.build = SiteBuild(self._settings(config, stylesheets, scripts))
         except BuildError as error:
             raise PluginError(str(error)) from error
-        # `mkdocs serve` rebuilds when the rules package changes (it is imported anew at
-        # each build) and when the site's own theme overrides do.
-        for folder in (self.build.rules.folder, config.theme.custom_dir):
-            if folder is not None and str(folder) not in map(str, config.watch):
-                config.watch.append(str(folder))
         self.build.extend_nav(config.nav)
         if config.nav is not None:
             config.nav = titles_as_html(config.nav)
@@ -275,6 +296,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             config.nav,
             Path(config.config_file_path).read_text(encoding="utf-8", errors="replace"),
         )
+        if self.rebuilding:
+            self._making["files"] = files
         return files
 
     def _check_file(self, file: File, build: SiteBuild) -> None:
@@ -299,6 +322,8 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             in_nav = set(order)
             order += [f.src_uri for f in files.documentation_pages() if f.src_uri not in in_nav]
             self._build().read_nav(nav_as_written(nav.items), order)
+            if self.rebuilding:
+                self._making["nav"] = nav
         return nav
 
     # Pages ---------------------------------------------------------------------------
@@ -348,17 +373,46 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         # First: a feature may set what the templates read once every page is converted.
         self._run(build.pages_converted, Path(config.site_dir))
         env.globals.update(build.stages.template_globals)
+        if self.rebuilding:
+            self._making["env"] = env
         return env
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.build is not None:
             self.build.abandon()
+        self.served = None
+        self._making = {}
 
     # After every page is written ---------------------------------------------------------
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.config.enabled:
             self._run(self._build().emit, Path(config.site_dir))
+            if self.rebuilding and self._making:
+                self.served = ServedBuild(build=self._build(), **self._making)
+            self._making = {}
+
+    # Under `mkdocs serve` -------------------------------------------------------------
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[[], None]
+    ) -> LiveReloadServer | None:
+        """The server rebuilds what a change touches (serve.py) instead of the whole site."""
+        if not (self.config.enabled and self.rebuilding):
+            return server
+        # What the server itself was told to watch (the theme, with --watch-theme).
+        self._watched = tuple(getattr(server, "_watched_paths", {}))
+        if self.served is not None:
+            served = self.served
+            served.roots = source_roots(config, self._watched)
+            served.sources = self._stamps = scan_sources(served.roots, served.sources)
+        self.rebuilder = Rebuilder(self, builder)
+        server.builder = self.rebuilder
+        return server
+
+    def on_shutdown(self) -> None:
+        if self.rebuilder is not None:
+            self.rebuilder.settle(cancel=True)  # the search index, the offline copy: stopped
 
 
 def _site_file(file: File) -> SiteFile:

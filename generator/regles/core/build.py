@@ -28,6 +28,7 @@ from typing import Any
 
 from regles.core import checks
 from regles.core.directives import Directive, DirectiveError, expand_directives
+from regles.core.incremental import Change, face_change, page_face
 from regles.core.markdown_text import PageText, segment
 from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, Settings, SiteContext, as_written
@@ -73,17 +74,27 @@ class SiteBuild:
         self.links = LinksFeature(self.site, self.spells.targets, groups, indexes)
         self.calculators = CalculatorsFeature(self.site, groups)
         offline_links = [(b.settings.index_title, b.settings.index_uri) for b in self.spells.books]
+        # Those whose files a page's rebuild alone updates (regles/serve.py), by name.
+        self.glossary = GlossaryFeature(self.site)
+        self.offline = OfflineFeature(self.site, offline_links)
+        self.printing = PrintingFeature(self.site, self.links, self.spells.targets)
+        self.search = SearchFeature(self.site)
         self.features: list[Feature] = [
             self.links,
             self.calculators,
             self.spells,
-            GlossaryFeature(self.site),
-            OfflineFeature(self.site, offline_links),
+            self.glossary,
+            self.offline,
             BackupFeature(self.site),
-            PrintingFeature(self.site, self.links, self.spells.targets),
-            SearchFeature(self.site),
+            self.printing,
+            self.search,
             AssetsFeature(self.site),
         ]
+        # The problems each page's own checks ("source") and passes ("passes") added to the
+        # report, and under `mkdocs serve` the Markdown its passes gave: for a rebuild of
+        # some pages alone to replace them (regles/serve.py).
+        self.page_problems: dict[tuple[str, str], list[Problem]] = {}
+        self.rendered: dict[str, str] = {}
         self.stages = Stages()
         self._register_core(self.stages)
         for feature in self.features:
@@ -146,10 +157,29 @@ class SiteBuild:
         the page from instead of MkDocs' own reading when that would fail (not UTF-8: read
         with « � »), else None."""
         text, problems = checks.decode_source(data, uri)
-        self.report.extend(problems)
-        self.report.extend(checks.check_empty(text, uri))
-        self.report.extend(checks.check_front_matter(text, uri))
+        found = problems + checks.check_empty(text, uri) + checks.check_front_matter(text, uri)
+        self._page_report(uri, "source", found)
         return text if problems else None
+
+    def _page_report(self, uri: str, stage: str, problems: list[Problem]) -> None:
+        before = len(self.report.problems)
+        self.report.extend(problems)
+        self.page_problems.setdefault((uri, stage), []).extend(self.report.problems[before:])
+
+    def forget_pages(
+        self, uris: Iterable[str], stages: Iterable[str] = ("source", "passes")
+    ) -> None:
+        """The report without what those pages' own checks and passes found: they are run
+        again (`reread_page`, `render_markdown`). The report is made again once, whatever
+        the number of pages."""
+        stages = tuple(stages)
+        old = {
+            p for uri in uris for stage in stages for p in self.page_problems.pop((uri, stage), ())
+        }
+        if old:
+            kept = [p for p in self.report.problems if p not in old]
+            self.report.clear()
+            self.report.extend(kept)
 
     def report_unreadable(self, uri: str, error: OSError) -> None:
         reason = error.strerror or type(error).__name__
@@ -197,6 +227,35 @@ class SiteBuild:
             self.report.extend(checks.check_nav(nav, uris, config_text, config_name))
         self.report.extend(site.systems.check(uris))
 
+    def reread_page(self, uri: str, text: str) -> Change:
+        """One of the owner's pages read anew (its whole file), for a rebuild of some pages
+        alone: how what the other pages read of it (its face, core/incremental.py) changed.
+        Unless the page itself changed ("page": its title, its calculators, its scripts;
+        nothing is changed then), the site's reading of it is updated; after "sections",
+        `reindex` makes what every page reads of all of them again."""
+        site = self.site
+        at = next((i for i, (known, _) in enumerate(site.pages) if known == uri), None)
+        if at is None or uri in site.generated:
+            return "page"
+        page = segment(text, front_matter=True)
+        scripts = uri in self.settings.pages_with_scripts
+        # Another page's link to one of its twin headings names their lines.
+        lines = any(p.kind is Kind.AMBIGUOUS_LINK and p.file != uri for p in self.report.problems)
+        change = face_change(
+            page_face(site.pages[at][1], scripts, lines), page_face(page, scripts, lines)
+        )
+        if change != "page":
+            site.pages[at] = (uri, page)
+            site.site_map.headings[uri] = page.headings  # their lines, at least, moved
+            site.site_map.anchors[uri] = {anchor for anchor, _ in checks.page_ids(page)}
+        return change
+
+    def reindex(self) -> None:
+        """What is made of every page read once (the `indexed` stage) made again, after
+        `reread_page` found a page's sections changed."""
+        for indexed in self.stages.indexed:
+            self.report.extend(indexed())
+
     def read_nav(self, nav: Sequence[object], order: Sequence[str]) -> None:
         """The site's nav as MkDocs made it, written as `nav:` is (`{title: page}`,
         `{section: [...]}`, a bare page for one without a title), and every page in reading
@@ -215,7 +274,9 @@ class SiteBuild:
             page, found = markdown_pass(page, job)
             problems += found
         cut = source[: len(source) - len(markdown)] if source.endswith(markdown) else ""
-        self.report.extend(checks.shift_lines(problems, cut.count("\n")))
+        self._page_report(uri, "passes", checks.shift_lines(problems, cut.count("\n")))
+        if self.settings.serving:
+            self.rendered[uri] = page.text
         return page.text
 
     def _source_checks(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:

@@ -5,12 +5,13 @@ file and its hash (offline.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import GeneratedPage, Stages
 from regles.features.offline import offline
+from regles.features.offline.update import update_offline
 
 __all__ = ["OfflineFeature"]
 
@@ -23,6 +24,7 @@ class OfflineFeature:
         self.site = site
         self.links = list(links)
         self.later: Sequence[str] = ()
+        self.summary: offline.OfflineSummary | None = None  # the last written, for `update`
 
     def register(self, stages: Stages) -> None:
         # Filled by other features as they register: read when the site is written.
@@ -44,11 +46,30 @@ class OfflineFeature:
         """Manifest, Workbox runtime, then sw.js listing every file of the site with its hash."""
         settings = self.site.settings
         try:
-            offline.build_offline(
+            self.summary = offline.build_offline(
                 site_dir,
                 node_modules=settings.node_modules,
                 service_worker=settings.theme_file(offline.SERVICE_WORKER_FILE),
                 app=settings.app,
+                cache=settings.cache_dir,
+                later=self.later,
+            )
+        except (OSError, offline.OfflineError) as error:
+            raise BuildError(f"hors ligne : {error}") from error
+
+    def update(self, site_dir: Path, touched: Iterable[str]) -> None:
+        """The packs and sw.js once those files of the site (paths in it) were written or
+        removed since the last `write` or `update` (a page rebuilt alone, update.py)."""
+        settings = self.site.settings
+        if self.summary is None:
+            raise BuildError("hors ligne : copie jamais écrite, rien à mettre à jour")
+        try:
+            self.summary = update_offline(
+                site_dir,
+                self.summary,
+                touched,
+                template=settings.theme_file(offline.SERVICE_WORKER_FILE),
+                workbox=offline.workbox_folder(settings.node_modules),
                 cache=settings.cache_dir,
                 later=self.later,
             )

@@ -41,6 +41,7 @@ class PrintingFeature:
 
     def register(self, stages: Stages) -> None:
         stages.pages.append(self.pages)
+        stages.indexed.append(self.forget_targets)
         stages.html.register(self.for_paper, "paper", 50)
         stages.documents.register(self.fill, "print_page", 70)
 
@@ -95,6 +96,14 @@ class PrintingFeature:
             html = html[:at] + link + html[at:]
         return html
 
+    def print_page_of(self, uri: str) -> str | None:
+        """The print page that holds the page's content, if any (made again with it when
+        it is rebuilt alone: regles/serve.py)."""
+        folder = self.site.systems.folder_of(uri)
+        if folder is None or uri not in self.contents:
+            return None
+        return next((page for page, f in self.print_pages.items() if f == folder), None)
+
     def _system_pages(self, folder: str) -> list[str]:
         """The pages of a system in reading order, its print page left out: found for every
         system at once, the first time a page asks (the reading order is known by then)."""
@@ -106,6 +115,11 @@ class PrintingFeature:
                 if found is not None and uri not in self.print_pages:
                     self._by_system.setdefault(found, []).append(uri)
         return self._by_system.get(folder, [])
+
+    def forget_targets(self) -> list[Problem]:
+        """The link targets read again once the pages are (`targets`)."""
+        self._targets = None
+        return []
 
     def targets(self) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
         """Page titles by site path, section titles by site path and anchor."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import threading
 from pathlib import Path
 
 from markupsafe import Markup
@@ -14,6 +15,7 @@ from markupsafe import Markup
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import HtmlJob, Stages
 from regles.features.search import index as search
+from regles.features.search.update import IndexChanges, IndexUpdate, RecordCache
 from regles.features.search.worker import IndexWorker
 from regles.features.spells.phrases import search_badges, site_phrases
 
@@ -26,6 +28,10 @@ class SearchFeature:
     def __init__(self, site: SiteContext) -> None:
         self.site = site
         self.indexer: IndexWorker | None = None
+        # Under `mkdocs serve`: each page as the index got it (path in the site → article,
+        # area), and the index written, for a page rebuilt alone to update it (update.py).
+        self.pages: dict[str, tuple[str, search.Area | None]] = {}
+        self.update: IndexUpdate | None = None
 
     def register(self, stages: Stages) -> None:
         stages.start.append(self.start)
@@ -59,9 +65,13 @@ class SearchFeature:
     def add_page(self, html: str, job: HtmlJob) -> str:
         """The page's article to the index, unless its front matter says `search: exclude:
         true` or it is searched otherwise (a print page: its pages each on their own)."""
-        if self.indexer is not None and job.searched and job.uri not in self.site.not_searched:
+        if job.searched and job.uri not in self.site.not_searched:
             area = search.area_of(self.site.systems, job.uri)
-            self.indexer.add_page(job.destination, search.article(html, job.title), area)
+            text = search.article(html, job.title)
+            if self.site.settings.serving:
+                self.pages[job.destination] = (text, area)
+            if self.indexer is not None:
+                self.indexer.add_page(job.destination, text, area)
         return html
 
     def ask_for_index(self, site_dir: Path) -> None:
@@ -86,3 +96,22 @@ class SearchFeature:
         except search.SearchIndexError as error:
             raise BuildError(f"recherche : {error}") from error
         search.remove_material_search(site_dir)
+        if self.site.settings.serving:
+            digests = tuple(
+                search.page_digest(path, text, area)
+                for path, (text, area) in self.pages.items()
+                if search.is_indexed(path)
+            )
+            self.update = IndexUpdate(site_dir, self.site.settings.cache_dir, digests)
+
+    def update_index(self, records: RecordCache, cancel: threading.Event) -> IndexChanges:
+        """The index made again of the pages as they are now (a page was rebuilt alone),
+        written into the site where it changed; Cancelled once `cancel` is set (and
+        `self.update.stop()` called)."""
+        if self.update is None:
+            raise BuildError("recherche : index jamais écrit, rien à mettre à jour")
+        pages = [(path, text, area) for path, (text, area) in self.pages.items()]
+        try:
+            return self.update.run(pages, records, cancel)
+        except search.SearchIndexError as error:
+            raise BuildError(f"recherche : {error}") from error

@@ -69,6 +69,7 @@ __all__ = [
     "area_of",
     "article",
     "is_indexed",
+    "kept_folder",
     "log_summary",
     "page_records",
     "page_url",
@@ -753,6 +754,14 @@ def kept_index(cache: Path | None, made_by: str) -> _KeptPages | None:
     return None
 
 
+def kept_folder(cache: Path, made_by: str, pages: Iterable[str]) -> Path:
+    """Where the index of those pages (their digests, in order) is kept in `cache`."""
+    inputs = hashlib.sha256(made_by.encode())
+    for page in pages:
+        inputs.update(page.encode())
+    return cache / f"{KEPT_INDEX_PREFIX}{inputs.hexdigest()[:24]}"
+
+
 def kept_summary(kept: _KeptPages, written: Mapping[str, int]) -> IndexSummary:
     """The summary of a kept index given again (`written`: path → bytes)."""
     return IndexSummary(kept.records, kept.spells, len(written), sum(written.values()))
@@ -863,12 +872,7 @@ class Indexer:
     # a folder that cannot be written or read means making the index again.
 
     def _kept_folder(self) -> Path | None:
-        if self.cache is None:
-            return None
-        inputs = hashlib.sha256(self._made_by.encode())
-        for page in self._pages:
-            inputs.update(page.encode())
-        return self.cache / f"{KEPT_INDEX_PREFIX}{inputs.hexdigest()[:24]}"
+        return kept_folder(self.cache, self._made_by, self._pages) if self.cache else None
 
     def _keep(self, output: Path) -> None:
         folder = self._kept_folder()
