@@ -38,6 +38,7 @@ import hashlib
 import json
 import logging
 import mimetypes
+import os
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ __all__ = [
     "site_version",
     "web_manifest",
     "workbox_folder",
+    "write_listed",
     "write_packs",
     "write_service_worker",
     "write_web_manifest",
@@ -586,17 +588,37 @@ def write_service_worker(
         raise OfflineError(f"page hors ligne de secours absente du site : {fallback}index.html")
     if not (site_dir / workbox / "workbox-sw.js").is_file():
         raise OfflineError(f"Workbox absent du site : {workbox}workbox-sw.js")
-    listed = mark_shell(precache_entries(site_dir, cache=cache, later=later), fallback)
-    entries, packs = write_packs(site_dir, listed, cache)
+    entries = precache_entries(site_dir, cache=cache, later=later)
+    return write_listed(
+        site_dir, entries, template, workbox=workbox, fallback=fallback, cache=cache
+    )
+
+
+def write_listed(
+    site_dir: Path,
+    entries: Sequence[PrecacheEntry],
+    template: Path,
+    *,
+    workbox: str,
+    fallback: str = FALLBACK_PAGE,
+    cache: Path | None = None,
+) -> OfflineSummary:
+    """The packs and `sw.js` of the site's files `entries` lists: `sw.js` replaced whole,
+    so that a server never gives half of it (`mkdocs serve` serves while it is written)."""
+    listed = mark_shell(entries, fallback)
+    packed, packs = write_packs(site_dir, listed, cache)
     text = render_service_worker(
         template.read_text(encoding="utf-8"),
-        entries,
+        packed,
         workbox=workbox,
         fallback=fallback,
         packs=packs,
     )
-    (site_dir / SERVICE_WORKER_FILE).write_text(text, encoding="utf-8")
-    return OfflineSummary(site_version(entries), tuple(entries), tuple(packs))
+    target = site_dir / SERVICE_WORKER_FILE
+    partial = target.with_name(target.name + ".part")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, target)
+    return OfflineSummary(site_version(packed), tuple(packed), tuple(packs))
 
 
 # The whole step ----------------------------------------------------------------------------

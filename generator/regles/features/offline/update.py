@@ -10,23 +10,18 @@ rebuild writes are known, so the list is updated from them alone.
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from regles.features.offline.offline import (
-    FALLBACK_PAGE,
     SERVICE_WORKER_FILE,
     OfflineSummary,
     PrecacheEntry,
     _is_precached,
     file_entry,
     is_later,
-    mark_shell,
-    render_service_worker,
-    site_version,
-    write_packs,
+    write_listed,
 )
 
 __all__ = ["refreshed_entries", "update_offline"]
@@ -66,17 +61,4 @@ def update_offline(
     """The packs and `sw.js` of the site once those files were written or removed, from
     the `summary` of the last offline step (offline.py `write_service_worker`)."""
     entries = refreshed_entries(site_dir, summary.entries, touched, later)
-    listed = mark_shell(entries, FALLBACK_PAGE)
-    packed, packs = write_packs(site_dir, listed, cache)
-    text = render_service_worker(
-        template.read_text(encoding="utf-8"),
-        packed,
-        workbox=workbox,
-        fallback=FALLBACK_PAGE,
-        packs=packs,
-    )
-    target = site_dir / SERVICE_WORKER_FILE
-    partial = target.with_name(target.name + ".part")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, target)  # the server never gives half a worker
-    return OfflineSummary(site_version(packed), tuple(packed), tuple(packs))
+    return write_listed(site_dir, entries, template, workbox=workbox, cache=cache)
