@@ -213,7 +213,7 @@ class SiteStats:
     nav_links: float  # per page, over `nav_sampled` pages
     nav_sampled: int
     site_bytes: int
-    offline_text: int | None  # the service worker's list, without its `later` files
+    offline_text: int | None  # what the phone stores of the text (`stored_text`)
     sw_js: int | None
 
 
@@ -240,6 +240,17 @@ def nav_links(html: str) -> int:
     return count
 
 
+def stored_text(data: dict[str, Any]) -> int:
+    """What the service worker keeps on the phone before Python (the files of its list not
+    marked `later`): each pack whole, as it came (gzip: sw.js stores it so and unzips a file
+    when it is read), and the files in no pack, each as it is."""
+    packed = {int(f["pack"]) for f in data["files"] if f.get("pack") is not None}
+    alone = sum(
+        int(f["size"]) for f in data["files"] if not f.get("later") and f.get("pack") is None
+    )
+    return alone + sum(int(p["size"]) for i, p in enumerate(data.get("packs", [])) if i in packed)
+
+
 def site_stats(site: Path, sample: int = NAV_SAMPLE) -> SiteStats:
     """Counts and sizes of a built site; the navigation links of `sample` pages spread
     over it (reading every page of s30 would take longer than its build)."""
@@ -253,7 +264,7 @@ def site_stats(site: Path, sample: int = NAV_SAMPLE) -> SiteStats:
     text: int | None = None
     if worker.is_file():
         data = offline.read_service_worker_data(worker.read_text(encoding="utf-8"))
-        text = sum(int(f["size"]) for f in data["files"] if not f.get("later"))
+        text = stored_text(data)
     return SiteStats(
         len(html),
         sum(sizes),

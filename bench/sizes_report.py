@@ -250,8 +250,8 @@ def size_table(sizes: Sequence[SizeFigures]) -> str:
         ),
     )
     row(
-        "Mémoire de pointe (tous les processus)",
-        lambda s: _pair(fmt_bytes(_max(s.ours.peaks)), fmt_bytes(_max(s.stock.peaks))),
+        "Mémoire de pointe (tous les processus, médiane)",
+        lambda s: _pair(fmt_bytes(median(s.ours.peaks)), fmt_bytes(median(s.stock.peaks))),
     )
     section("Pages et site")
     row(
@@ -315,10 +315,6 @@ def _times(value: float | None, factor: float) -> float | None:
     return None if value is None else value * factor
 
 
-def _max(samples: Sequence[int]) -> float | None:
-    return float(max(samples)) if samples else None
-
-
 def _growth_rows(sizes: Sequence[SizeFigures]) -> list[GridRow]:
     """The goals that compare sizes: one row each, its figure in the column of the larger
     size compared."""
@@ -342,7 +338,7 @@ def _growth_rows(sizes: Sequence[SizeFigures]) -> list[GridRow]:
     ratio, last, base = growth(sizes, lambda s: s.ours.cpu_per_page, "s3")
     add(f"Temps CPU par page HTML ÷ celui de {base}", ratio, last, goal)
     linear = f"≤ {fmt_number(GROWTH_GOAL, 1)}× (linéaire)"
-    ratio, span = marginal(sizes, lambda s: _max(s.ours.peaks))
+    ratio, span = marginal(sizes, lambda s: median(s.ours.peaks))
     add(f"Mémoire de pointe par page ajoutée, {span}", ratio, _last(span), linear)
     ratio, span = marginal(
         sizes, lambda s: None if s.ours.offline_text is None else float(s.ours.offline_text)

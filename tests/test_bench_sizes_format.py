@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.scale import nav_links
+from bench.scale import nav_links, stored_text
 from bench.scale_run import SizesPart, requested_sizes
 from bench.sizes import size_factor
 from bench.sizes_report import Side, SizeFigures, edit_goal, growth, marginal, size_table
@@ -141,3 +141,19 @@ def test_a_size_is_estimated_from_how_the_last_two_grew(tmp_path: Path) -> None:
     assert part.estimate("s30") == pytest.approx(1200.0)
     part.figures[-1].seconds = 160.0 * (10 / 3) ** 3  # faster than the square: the square
     assert part.estimate("s30") == pytest.approx(part.figures[-1].seconds * 9)
+
+
+def test_the_offline_text_is_counted_as_the_phone_stores_it() -> None:
+    # Packs whole, zipped as they came; the files of no pack as they are; nothing `later`.
+    data = {
+        "files": [
+            {"url": "index.html", "size": 9000},  # the shell: alone
+            {"url": "a/index.html", "size": 50_000, "pack": 0},
+            {"url": "b/index.html", "size": 60_000, "pack": 0},
+            {"url": "c/index.html", "size": 70_000, "pack": 1},
+            {"url": "pyodide.wasm", "size": 9_000_000, "later": True},
+        ],
+        "packs": [{"url": "p0.bin", "size": 30_000}, {"url": "p1.bin", "size": 20_000}],
+    }
+    assert stored_text(data) == 9000 + 30_000 + 20_000
+    assert stored_text({"files": [{"url": "x", "size": 5}]}) == 5  # a site without packs
