@@ -10,6 +10,7 @@ folder (editable or not) or an archive. No MkDocs import: the `regles` command u
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 import re
@@ -135,6 +136,8 @@ def running_source() -> Source:
     source = source_of(distribution)
     if distribution is not None and not _runs(distribution, source):
         return Source(__version__, "unknown")
+    if source.editable:  # its code, not its metadata, says the version once it changed
+        return dataclasses.replace(source, version=__version__)
     return source
 
 
