@@ -17,7 +17,8 @@ NPM_STAMP := node_modules/.installed
 
 .PHONY: serve site test lint bench clean
 
-$(STAMP): requirements.txt pyproject.toml
+# The package's version is read from its code: installed again when it changes.
+$(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt

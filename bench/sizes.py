@@ -37,6 +37,7 @@ from bench.sizes_text import ROOT, Pool, default_pool
 from regles.cli import new_site
 from regles.core.slugs import fold, slugify
 from regles.core.words import Noun
+from tests.conftest import generator_pin
 
 __all__ = [
     "SEED",
@@ -429,7 +430,7 @@ def write_game(game: Game, folder: Path, node_modules: Path | None = None) -> Pa
     """The game's site in `folder` (new, or empty): `regles new`, then its pages, exports,
     rules modules and settings. Returns its mkdocs.yml. `node_modules`: the generator's npm
     packages, shared (else the first build installs them in the site's build/npm)."""
-    new_site(folder, SITE_NAME, pin="regles[test]")
+    new_site(folder, SITE_NAME, pin=generator_pin())
     for path, text in sorted(game.files.items()):
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -29,6 +29,7 @@ from regles.features.assets import npm
 from regles.features.calculators.package import load_rules
 from regles.features.offline.app import App
 from regles.kit import RulesPackage
+from regles.provenance import exact_pin, running_source
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_SITE = ROOT / "tests" / "site" / "mkdocs.yml"  # the generator's own test site
@@ -121,6 +122,14 @@ def free_port() -> int:
 
 
 @functools.cache
+def generator_pin() -> str:
+    """The requirements line of the generator these tests run (`make deps` installs it with
+    -e): what a site made by `regles new` here pins, for its build to accept it."""
+    line = exact_pin(running_source())
+    assert line, "le générateur n’est pas installé par pip : lancez make deps"
+    return line
+
+
 def rules_of_test_site() -> RulesPackage:
     """The test site's rules package (tests/site/regles_essai), loaded as its build loads it:
     its calculators (the kit's dice first), tables and notes, which the generator's tests run

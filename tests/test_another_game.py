@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from regles.cli import new_site
-from tests.conftest import NODE_MODULES, ROOT, build_site, roll_inline_dice
+from tests.conftest import NODE_MODULES, ROOT, build_site, generator_pin, roll_inline_dice
 from tests.test_offline import SiteServer
 from tests.test_offline_browser import READY, first_visit
 
@@ -29,7 +29,7 @@ SYSTEM = "Les Brumes"
 
 def adopt(folder: Path) -> Path:
     """A new site in `folder`, with the other game's pages and calculator; its mkdocs.yml."""
-    new_site(folder, SITE_NAME, pin="regles[test]")
+    new_site(folder, SITE_NAME, pin=generator_pin())
     shutil.copytree(OTHER_GAME / "content" / "brumes", folder / "content" / "brumes")
     shutil.copy(OTHER_GAME / "brumes.py", folder / "calculators" / "brumes.py")
     config = folder / "mkdocs.yml"

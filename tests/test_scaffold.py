@@ -5,7 +5,6 @@ site it writes is built, with another game dropped in, by tests/test_another_gam
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 import subprocess
 import sys
@@ -13,59 +12,17 @@ import tomllib
 import zipfile
 from email.parser import Parser
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
 from regles import __version__
-from regles.cli import CommandError, main, new_site, requirement
+from regles.cli import CommandError, main, new_site
 from tests.conftest import ROOT
 
 GENERATOR = ROOT / "generator" / "regles"
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"  # this repository's own
 PIP_WHEEL = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
-
-
-class FakeDistribution:
-    """What `requirement` reads of an installed distribution."""
-
-    def __init__(self, direct_url: dict[str, Any] | None, version: str = "1.2.3") -> None:
-        self.direct_url = direct_url
-        self.version = version
-
-    def read_text(self, name: str) -> str | None:
-        assert name == "direct_url.json"
-        return json.dumps(self.direct_url) if self.direct_url is not None else None
-
-
-@pytest.mark.parametrize(
-    ("direct_url", "line"),
-    [
-        (None, "regles[test]==1.2.3"),
-        (
-            {
-                "url": "https://github.com/table/regles.git",
-                "vcs_info": {"vcs": "git", "commit_id": "0a0b83a", "requested_revision": "main"},
-            },
-            "regles[test] @ git+https://github.com/table/regles.git@0a0b83a",
-        ),
-        (
-            {"url": "file:///home/mj/regles", "dir_info": {"editable": True}},
-            "regles[test] @ file:///home/mj/regles",
-        ),
-        (
-            {"url": "https://exemple.org/regles-1.2.3.tar.gz", "archive_info": {}},
-            "regles[test] @ https://exemple.org/regles-1.2.3.tar.gz",
-        ),
-    ],
-    ids=["version", "git", "dossier", "archive"],
-)
-def test_a_site_is_pinned_to_the_generator_it_was_written_by(
-    direct_url: dict[str, Any] | None, line: str
-) -> None:
-    assert requirement(FakeDistribution(direct_url)) == line  # type: ignore[arg-type]
-    assert requirement(None) == f"regles[test]=={__version__}"
 
 
 def generator_digests() -> set[str]:
@@ -78,7 +35,7 @@ def generator_digests() -> set[str]:
 
 def test_a_new_site_holds_its_own_settings_and_no_copy_of_the_generator(tmp_path: Path) -> None:
     site = tmp_path / "les-terres"
-    written = new_site(site, pin="regles[test]==9.9.9")
+    written, _ = new_site(site, pin="regles[test]==9.9.9")
     names = sorted(path.relative_to(site).as_posix() for path in written)
     assert names == [
         ".github/workflows/pages.yml",

@@ -8,4 +8,4 @@ Imported in the browser too, by Pyodide, for `regles.kit`: nothing here may impo
 than the standard library.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

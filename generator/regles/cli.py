@@ -2,26 +2,24 @@
 
 The site holds no copy of a generator file: its mkdocs.yml names the `regles` plugin, which
 brings the theme, the page scripts and the calculators' runtime. Its requirements.txt pins
-the generator the command was run from: its version, or, when it was installed from a
-folder or a git URL, that source as pip recorded it (PEP 610, `direct_url.json`).
+the generator the command was run from, as a fresh machine can install it (provenance.py):
+its released version, or its VCS URL at a tag or commit; `--pin` chooses another line.
+`regles --version` says which generator runs, and where it was installed from.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import json
 import sys
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from regles import __version__
 from regles.features.offline.app import short_name_of
+from regles.provenance import PinChoice, best_public_pin, read_pin, running_source
 
-__all__ = ["TEMPLATES", "main", "new_site", "requirement"]
+__all__ = ["TEMPLATES", "main", "new_site"]
 
-DISTRIBUTION = "regles"
 TEMPLATES = Path(__file__).resolve().parent / "scaffold"
 SUFFIX = ".tmpl"
 # Files whose name a template cannot have (a dot file, a folder pip would take for data).
@@ -32,31 +30,6 @@ class CommandError(Exception):
     """What the command cannot do, in French."""
 
 
-def requirement(distribution: importlib.metadata.Distribution | None) -> str:
-    """The requirements.txt line that installs this very generator, with its tests' extra."""
-    name = f"{DISTRIBUTION}[test]"
-    if distribution is None:
-        return f"{name}=={__version__}"
-    direct = distribution.read_text("direct_url.json")
-    if direct:
-        data = json.loads(direct)
-        url = str(data.get("url", ""))
-        vcs = data.get("vcs_info")
-        if isinstance(vcs, dict):
-            commit = vcs.get("commit_id") or vcs.get("requested_revision")
-            return f"{name} @ {vcs.get('vcs', 'git')}+{url}" + (f"@{commit}" if commit else "")
-        if url:
-            return f"{name} @ {url}"
-    return f"{name}=={distribution.version}"
-
-
-def _installed() -> importlib.metadata.Distribution | None:
-    try:
-        return importlib.metadata.distribution(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def _title_of(folder: Path) -> str:
     """« mon-jeu » → « Mon jeu »: a site's name from its folder's."""
     words = folder.resolve().name.replace("_", " ").replace("-", " ").split()
@@ -64,8 +37,12 @@ def _title_of(folder: Path) -> str:
     return text[:1].upper() + text[1:]
 
 
-def new_site(folder: Path, name: str | None = None, pin: str | None = None) -> list[Path]:
-    """Write a new site into `folder` (new, or empty); the files written, in order."""
+def new_site(
+    folder: Path, name: str | None = None, pin: str | None = None
+) -> tuple[list[Path], PinChoice]:
+    """Write a new site into `folder` (new, or empty), its generator pinned by `pin` (a
+    requirements line) or as `best_public_pin` finds; the files written, in order, and the
+    pin with what must be said of it."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise CommandError(f"« {folder} » existe et n’est pas un dossier vide : rien n’est écrit")
     site_name = (name or _title_of(folder)).strip()
@@ -78,12 +55,18 @@ def new_site(folder: Path, name: str | None = None, pin: str | None = None) -> l
             f"nom de site invalide : {site_name!r} (ni guillemet droit, ni barre oblique "
             "inverse, ni caractère de contrôle)"
         )
-    installed = _installed()
+    source = running_source()
+    if pin is None:
+        choice = best_public_pin(source)
+    elif read_pin(pin) is None:
+        raise CommandError(f"« {pin} » n’est pas une ligne qui installe le générateur regles")
+    else:
+        choice = PinChoice(pin.strip())
     values = {
         "{{site_name}}": site_name,
         "{{short_name}}": short_name_of(site_name),
-        "{{requirement}}": pin or requirement(installed),
-        "{{generator}}": f"version {installed.version if installed else __version__}",
+        "{{requirement}}": choice.line,
+        "{{generator}}": f"version {source.version}",
     }
     written = []
     for template in sorted(TEMPLATES.rglob("*" + SUFFIX)):
@@ -95,7 +78,16 @@ def new_site(folder: Path, name: str | None = None, pin: str | None = None) -> l
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         written.append(target)
-    return written
+    return written, choice
+
+
+class _Version(argparse.Action):
+    """`--version`: the running generator and its source, on one line (argparse's own
+    action wraps it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(running_source().describe())
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,7 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="regles",
         description="Générateur de sites de règles de jeu de rôle (MkDocs + Material).",
     )
-    parser.add_argument("--version", action="version", version=f"regles {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        help="dit quel générateur tourne et d’où il a été installé",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     new = commands.add_parser(
         "new",
@@ -113,13 +110,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     new.add_argument("dossier", type=Path, metavar="DOSSIER")
     new.add_argument("--nom", help="le nom du site (par défaut, celui du dossier)")
+    new.add_argument(
+        "--pin",
+        metavar="LIGNE",
+        help="la ligne de requirements.txt qui installe le générateur, ex. "
+        "« regles[test] @ git+https://github.com/…@v0.3.0 » (par défaut, celle qui installe "
+        "ce générateur-ci)",
+    )
     arguments = parser.parse_args(argv)
     try:
-        written = new_site(arguments.dossier, arguments.nom)
+        written, pin = new_site(arguments.dossier, arguments.nom, arguments.pin)
     except CommandError as error:
         print(f"regles new : {error}", file=sys.stderr)
         return 2
     folder = arguments.dossier
+    if pin.warning:
+        print(f"regles new : attention, {pin.warning}.", file=sys.stderr)
+    print(f"Générateur figé dans requirements.txt : {pin.line}")
     print(f"Site écrit dans {folder} ({len(written)} fichiers). Ensuite :")
     print(f"  cd {folder}")
     print("  make serve   # le site sur http://127.0.0.1:8000/")

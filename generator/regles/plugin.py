@@ -39,6 +39,7 @@ from regles.features.calculators.package import RulesLimits
 from regles.features.offline.app import App, palette_color, short_name_of
 from regles.features.search.index import searched
 from regles.features.spells.book import SpellSettings
+from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 
 __all__ = ["ReglesPlugin"]
@@ -124,6 +125,9 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         # `mkdocs serve` rebuilds when the rules package changes (it is imported anew at
         # each build), when the site's own theme overrides do, and when an export does.
         project = Path(config.config_file_path).parent
+        # The generator the site pins is the one that builds it, or nothing is built.
+        if mismatch := check_pin(project):
+            raise PluginError(mismatch)
         watched = [project / self.config.calculators, config.theme.custom_dir]
         watched += [project / database.export for database in self.config.databases]
         for path in watched:
