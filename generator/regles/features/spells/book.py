@@ -347,11 +347,13 @@ def export_problems(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS)
             # The entry the export stops in is kept, cut short: name it.
             message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
             spell, college = spell or last[0], college or last[2]
+        # Text before the first group is in none: no name to quote.
+        in_group = f", {words.group.one} « {college} »" if college else ""
         problems.append(
             dataclasses.replace(
                 p,
                 severity="info" if uncertain else p.severity,
-                message=f"colonne {p.column}, {words.group.one} « {college or '?'} » : {message}",
+                message=f"colonne {p.column}{in_group} : {message}",
                 subject=spell,
                 context=college,
             )
