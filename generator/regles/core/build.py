@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from regles.core import checks
+from regles.core.config_file import duplicate_keys, inherited_files
 from regles.core.directives import Directive, DirectiveError, expand_directives
 from regles.core.incremental import Change, face_change, page_face
 from regles.core.markdown_text import PageText, segment
@@ -222,10 +223,13 @@ class SiteBuild:
         for indexed in self.stages.indexed:
             self.report.extend(indexed())
         uris = [uri for uri, _ in pages]
+        config_name = self.settings.config_name
         if nav is not None:
-            config_name = self.settings.config_name
             self.report.extend(checks.check_nav(nav, uris, config_text, config_name))
         self.report.extend(site.systems.check(uris))
+        self.report.extend(duplicate_keys(config_text, config_name))
+        for parent, text in inherited_files(config_text, self.settings.project):
+            self.report.extend(duplicate_keys(text, self.settings.shown(parent)))
 
     def reread_page(self, uri: str, text: str) -> Change:
         """One of the owner's pages read anew (its whole file), for a rebuild of some pages

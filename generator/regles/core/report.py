@@ -63,8 +63,11 @@ class Kind(StrEnum):
     PAGE_OUTSIDE_SYSTEMS = "page-hors-systeme"
     SETTING_PAGE_MISSING = "reglage-page-absente"  # a glossary, a new home of an old address
     PRINT_PAGE_TAKEN = "page-impression-prise"  # the owner's page where a print page would go
+    DUPLICATE_KEY = "cle-en-double"  # YAML keeps the last one: the first is lost
     # The spell export
     EXPORT_UNREADABLE = "export-illisible"
+    RAW_EXPORT = "export-publie"  # a file shaped like an export, which no database declares
+    EMPTY_DATABASE = "base-vide"  # a database whose export has no group and no entry
     EXPORT_ENTRY = "export-sorts"
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"

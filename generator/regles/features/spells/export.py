@@ -100,6 +100,7 @@ __all__ = [
     "RejectedEntry",
     "SourcePosition",
     "Spell",
+    "ends_as_export",
     "group_marker",
     "group_markers_named",
     "int_to_roman",
@@ -461,6 +462,7 @@ def _description_markdown(raw: str) -> str:
 # --------------------------------------------------------------------------
 
 _END_RE = re.compile(r"(?<!\S)---\s+Fin du fichier(?!\S)")
+_END_AT_LAST_RE = re.compile(r"(?<!\S)---\s+Fin du fichier\s*\Z")
 # A group's description marker in any words: « **Description des anciens cultes :** ».
 _ANY_MARKER_RE = re.compile(r"\*\*Description d[^*\n]{1,60}?[ \t\xa0]*:\*\*")
 _HEADING_RE = re.compile(r"(?<!\S)(###|##)(?=[ \t])")
@@ -494,6 +496,11 @@ def shortened(text: str, length: int = 60) -> str:
         return text
     cut = text[:length].rsplit(" ", 1)[0] if " " in text[:length] else text[:length]
     return cut.rstrip(" ,;:") + "…"
+
+
+def ends_as_export(tail: str) -> bool:
+    """Whether a text ends as an export does, with « --- Fin du fichier »."""
+    return _END_AT_LAST_RE.search(tail) is not None
 
 
 _FIELD_RE = re.compile(r"- \*\*(?P<key>[^*\n]*?)[ \t\xa0]*:\*\*(?=\s|$)")
