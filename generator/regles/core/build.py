@@ -51,6 +51,7 @@ from regles.features.glossary.feature import GlossaryFeature
 from regles.features.links.feature import LinksFeature
 from regles.features.offline.feature import OfflineFeature
 from regles.features.printing.feature import PrintingFeature
+from regles.features.redirects.feature import RedirectsFeature
 from regles.features.search.feature import SearchFeature
 from regles.features.spells.feature import SpellsFeature
 
@@ -89,6 +90,7 @@ class SiteBuild:
             BackupFeature(self.site),
             self.printing,
             self.search,
+            RedirectsFeature(self.site, self.spells.default_uris, self.template_document),
             AssetsFeature(self.site),
         ]
         # The problems each page's own checks ("source") and passes ("passes") added to the
@@ -194,6 +196,7 @@ class SiteBuild:
         pages = [page for add in self.stages.pages for page in add(owner)]
         self.site.owner_pages = owner
         self.site.generated = frozenset(page.uri for page in pages)
+        self.site.page_keys = {page.uri: page.key for page in pages if page.key is not None}
         return [(page.uri, page.markdown, page.in_nav) for page in pages]
 
     def set_page_urls(self, urls: Mapping[str, str]) -> None:

@@ -129,7 +129,16 @@ class SpellsFeature:
         return FileChanges(removed=removed)
 
     def pages(self, owner: frozenset[str]) -> list[GeneratedPage]:
-        return [GeneratedPage(uri, text) for book in self.books for uri, text in book.pages()]
+        pages = []
+        for book in self.books:
+            keys = book.page_keys()
+            pages += [GeneratedPage(uri, text, key=keys.get(uri)) for uri, text in book.pages()]
+        return pages
+
+    def default_uris(self) -> dict[str, str]:
+        """Where each database's index, fields and lists pages would be with the default
+        words and titles, by their keys (`GeneratedPage.key`)."""
+        return {key: uri for book in self.books for key, uri in book.default_uris().items()}
 
     def index_table(self, html: str, job: HtmlJob) -> str:
         """A database's index, converted, with its table (book.with_table)."""
