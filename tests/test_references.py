@@ -213,6 +213,7 @@ def test_notes_are_decided_by_their_kind() -> None:
         Kind.UNRESOLVED_MENTION,
         Kind.OTHER_SYSTEM_MENTION,
         Kind.EXPORT_SUMMARY,
+        Kind.MOVED_ADDRESS,
     }
     assert not Kind.UNCERTAIN_SPLIT.is_note  # what the build guessed: to check, in full
 

@@ -42,6 +42,7 @@ def test_a_new_site_holds_its_own_settings_and_no_copy_of_the_generator(tmp_path
         ".gitignore",
         "Makefile",
         "README.md",
+        "adresses.json",
         "calculators/__init__.py",
         "calculators/reussite.py",
         "content/index.md",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, words_from
-from regles.features.spells.book import SpellSettings, summary_text
+from regles.features.spells.book import SpellSettings, export_problems, summary_text
 from regles.features.spells.export import group_marker, parse_export
 from regles.features.spells.phrases import phrases, search_badges, site_phrases
 
@@ -135,10 +135,69 @@ def test_a_group_s_description_marker_is_in_the_game_s_words(group: Noun, marker
 def test_an_export_in_other_words_than_the_site_s_says_which_marker_it_lacks() -> None:
     result = parse_export(export_of("Description du culte"))  # the default words: collège
     errors = [p.message for p in result.problems if p.severity == "error"]
-    assert any(
-        "collège sans marqueur « **Description du collège :** »" in message for message in errors
-    ), errors
+    assert errors == [
+        "marqueur « **Description du culte :** » inconnu : la description d’un collège suit "
+        "« **Description du collège :** »"
+    ]
+    assert result.colleges[0].name == "Soleil"  # told apart all the same
     assert group_marker(DEFAULT_WORDS.group)[1] == "**Description du collège :**"
+
+
+DEN = Noun("repaire", "repaires", "m")
+# An export another tool wrote, in its own (the default) words: one group on one line, the
+# other on its own lines.
+TOOL_EXPORT = (
+    "# Bestiaire _Généré le 01/01/2027 à 10:00_ ---\n"
+    "## Marais **Description du collège :** Les eaux mortes.\n"
+    "### Goule (II) - **Taille :** moyenne Une silhouette grise.\n"
+    "## Lande\n\n**Description du collège :** Les hauteurs nues.\n\n"
+    "### Loup gris (I) - **Taille :** moyenne Il chasse en meute.\n"
+    "--- Fin du fichier\n"
+)
+
+
+def test_an_export_in_the_default_words_reads_the_same_in_the_game_s_words() -> None:
+    for group in (DEN, DEFAULT_WORDS.group):
+        result = parse_export(TOOL_EXPORT, group=group)
+        assert [p.message for p in result.problems if p.severity == "error"] == []
+        assert [(c.name, c.description) for c in result.colleges] == [
+            ("Marais", "Les eaux mortes."),
+            ("Lande", "Les hauteurs nues."),
+        ]
+
+
+def test_a_marker_in_words_neither_the_game_s_nor_the_default_is_named_with_its_group() -> None:
+    # The site's words before (« culte »), in an export written then: the group's name is
+    # quoted as written, not run on into its marker and description, in both forms; in the
+    # line-broken one, the marker would otherwise have been kept as the description's text.
+    text = TOOL_EXPORT.replace("du collège", "du culte")
+    result = parse_export(text, group=DEN)
+    errors = [(p.line, p.context, p.message) for p in result.problems if p.severity == "error"]
+    said = (
+        "marqueur « **Description du culte :** » inconnu : la description d’un repaire suit "
+        "« **Description du repaire :** » ou « **Description du collège :** »"
+    )
+    assert errors == [(2, "Marais", said), (6, "Lande", said)]
+    assert [c.description for c in result.colleges] == ["Les eaux mortes.", "Les hauteurs nues."]
+    report = [p.message for p in export_problems(result, Words(PRAYER, DEN, BOOK))]
+    assert f"colonne 11, repaire « Marais » : {said}" in report, report
+
+
+def test_a_group_without_any_marker_is_quoted_by_its_start() -> None:
+    description = "Les eaux mortes où la brume ne se lève jamais, " * 3
+    text = TOOL_EXPORT.replace("**Description du collège :** Les eaux mortes.", description)
+    result = parse_export(text, group=DEN)
+    (problem,) = [p for p in result.problems if p.severity == "error"]
+    assert problem.message == (
+        "repaire sans marqueur « **Description du repaire :** » ou « **Description du "
+        "collège :** » : nom et description indiscernables"
+    )
+    assert problem.context == "Marais Les eaux mortes où la brume ne se lève jamais, Les…"
+    assert len(problem.context or "") <= 61
+    # Text before the first group is in no group: none is named (no « ? »).
+    early = parse_export(TOOL_EXPORT.replace("## Marais", "Égaré ## Marais"), group=DEN)
+    report = [p.message for p in export_problems(early, Words(PRAYER, DEN, BOOK))]
+    assert "colonne 1 : texte hors repaire avant le premier repaire" in report, report
 
 
 @pytest.mark.parametrize(

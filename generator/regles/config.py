@@ -441,6 +441,9 @@ class ReglesConfig(Config):  # type: ignore[no-untyped-call]
     node_modules = c.Optional(c.Dir(exists=False))
     cache_dir = c.Dir(exists=False, default="build/cache")
     report_file = c.File(exists=False, default="build/rapport-construction.json")
+    # Every address the generated pages have had (features/redirects): kept by the build,
+    # committed with the site, so that a build from a clean clone knows them too.
+    addresses_file = c.File(exists=False, default="adresses.json")
 
     def validate(self) -> Any:
         failed, warnings = super().validate()

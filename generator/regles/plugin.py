@@ -239,6 +239,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             snapshot=options.snapshot,
             cache_dir=Path(options.cache_dir),
             report_file=Path(options.report_file),
+            addresses_file=Path(options.addresses_file),
             theme_dirs=tuple(Path(folder) for folder in config.theme.dirs),
             stylesheets=tuple(stylesheets),
             scripts=tuple(scripts),

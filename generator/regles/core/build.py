@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from regles.core import checks
+from regles.core.config_file import duplicate_keys, inherited_files
 from regles.core.directives import Directive, DirectiveError, expand_directives
 from regles.core.incremental import Change, face_change, page_face
 from regles.core.markdown_text import PageText, segment
@@ -50,6 +51,7 @@ from regles.features.glossary.feature import GlossaryFeature
 from regles.features.links.feature import LinksFeature
 from regles.features.offline.feature import OfflineFeature
 from regles.features.printing.feature import PrintingFeature
+from regles.features.redirects.feature import RedirectsFeature
 from regles.features.search.feature import SearchFeature
 from regles.features.spells.feature import SpellsFeature
 
@@ -88,6 +90,7 @@ class SiteBuild:
             BackupFeature(self.site),
             self.printing,
             self.search,
+            RedirectsFeature(self.site, self.spells.default_uris, self.template_document),
             AssetsFeature(self.site),
         ]
         # The problems each page's own checks ("source") and passes ("passes") added to the
@@ -193,6 +196,7 @@ class SiteBuild:
         pages = [page for add in self.stages.pages for page in add(owner)]
         self.site.owner_pages = owner
         self.site.generated = frozenset(page.uri for page in pages)
+        self.site.page_keys = {page.uri: page.key for page in pages if page.key is not None}
         return [(page.uri, page.markdown, page.in_nav) for page in pages]
 
     def set_page_urls(self, urls: Mapping[str, str]) -> None:
@@ -222,10 +226,13 @@ class SiteBuild:
         for indexed in self.stages.indexed:
             self.report.extend(indexed())
         uris = [uri for uri, _ in pages]
+        config_name = self.settings.config_name
         if nav is not None:
-            config_name = self.settings.config_name
             self.report.extend(checks.check_nav(nav, uris, config_text, config_name))
         self.report.extend(site.systems.check(uris))
+        self.report.extend(duplicate_keys(config_text, config_name))
+        for parent, text in inherited_files(config_text, self.settings.project):
+            self.report.extend(duplicate_keys(text, self.settings.shown(parent)))
 
     def reread_page(self, uri: str, text: str) -> Change:
         """One of the owner's pages read anew (its whole file), for a rebuild of some pages

@@ -63,8 +63,13 @@ class Kind(StrEnum):
     PAGE_OUTSIDE_SYSTEMS = "page-hors-systeme"
     SETTING_PAGE_MISSING = "reglage-page-absente"  # a glossary, a new home of an old address
     PRINT_PAGE_TAKEN = "page-impression-prise"  # the owner's page where a print page would go
+    DUPLICATE_KEY = "cle-en-double"  # YAML keeps the last one: the first is lost
+    ADDRESSES_FILE = "adresses-illisibles"  # the file of the pages' old addresses is damaged
+    MOVED_ADDRESS = "adresse-deplacee"  # a page's old address, which leads to its new one
     # The spell export
     EXPORT_UNREADABLE = "export-illisible"
+    RAW_EXPORT = "export-publie"  # a file shaped like an export, which no database declares
+    EMPTY_DATABASE = "base-vide"  # a database whose export has no group and no entry
     EXPORT_ENTRY = "export-sorts"
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
@@ -88,6 +93,7 @@ NOTE_KINDS = frozenset(
         Kind.UNRESOLVED_MENTION,
         Kind.OTHER_SYSTEM_MENTION,
         Kind.EXPORT_SUMMARY,
+        Kind.MOVED_ADDRESS,
     }
 )
 

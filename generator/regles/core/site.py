@@ -53,6 +53,9 @@ class Settings:
     snapshot: bool = True
     cache_dir: Path = Path("build/cache")
     report_file: Path = Path("build/rapport-construction.json")
+    # Every address the generated pages have had, kept by the build beside mkdocs.yml and
+    # committed with the site: an old one leads to the new (features/redirects).
+    addresses_file: Path = Path("adresses.json")
     theme_dirs: Sequence[Path] = ()  # where templates are looked for, the site's own first
     # The pages' stylesheets and entry scripts, the generator's then the site's own: each is
     # a file of the site, by its path (features/assets).
@@ -61,7 +64,10 @@ class Settings:
     serving: bool = False  # `mkdocs serve`: its live-reload script is inline
 
     def __post_init__(self) -> None:
-        for name in ("calculators", "node_modules", "pyodide_dir", "cache_dir", "report_file"):
+        for name in (
+            *("calculators", "node_modules", "pyodide_dir"),
+            *("cache_dir", "report_file", "addresses_file"),
+        ):
             path: Path | None = getattr(self, name)
             if path is not None and not path.is_absolute():
                 object.__setattr__(self, name, self.project / path)  # frozen: set once here
@@ -110,6 +116,7 @@ class SiteContext:
     # Once every page is known (after the `pages` stage):
     owner_pages: frozenset[str] = frozenset()  # the owner's pages, by path in the docs
     generated: frozenset[str] = frozenset()  # the pages the generator wrote
+    page_keys: dict[str, str] = field(default_factory=dict)  # path → `GeneratedPage.key`
     page_urls: dict[str, str] = field(default_factory=dict)  # path → site path "jeu/combat/"
     files: list[str] = field(default_factory=list)  # every file of the site, pages included
     # Once every page is read (the `indexed` stage): each page read once, front matter

@@ -90,6 +90,10 @@ class GeneratedPage:
     uri: str  # its path in the docs: "sorts/feu.md"
     markdown: str
     in_nav: bool = True
+    # What the page is, whatever its address (« base bestiaire.txt : listes »), for a page
+    # whose address follows the site's words or folders: every address it had keeps leading
+    # to it (features/redirects).
+    key: str | None = None
 
 
 @dataclass(frozen=True)

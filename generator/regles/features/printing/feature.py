@@ -68,7 +68,10 @@ class PrintingFeature:
                 )
                 continue
             self.print_pages[uri] = folder
-            pages.append(GeneratedPage(uri, print_page_markdown(systems.names[folder]), False))
+            name = systems.names[folder]
+            # Its key is the system's name: a system whose folder is renamed keeps its page.
+            key = f"impression : {name}"
+            pages.append(GeneratedPage(uri, print_page_markdown(name), False, key))
         self.site.not_searched |= set(self.print_pages)
         return pages
 

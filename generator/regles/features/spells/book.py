@@ -20,7 +20,7 @@ from regles.core.cache import code_digest, keep_object, kept_object
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
 from regles.core.typography import spaced_markdown
-from regles.core.words import DEFAULT_WORDS, Noun, Words
+from regles.core.words import DEFAULT_WORDS, Noun, Words, capitalized
 from regles.features.links.references import SpellTarget
 from regles.features.spells import export as spellbook
 from regles.features.spells import terms as spell_terms
@@ -29,6 +29,10 @@ from regles.features.spells.columns import Column, index_columns
 __all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
 
 DATA_FOLDER = "data/bases"  # a database's entries: <its folder, as a slug>.json
+DEFAULT_FIELDS_TITLE = "Champs et abréviations"
+# Each page's part in its database, in its key (`SpellBook.page_keys`), as the site's
+# addresses file shows it to the owner.
+INDEX_KEY, FIELDS_KEY, LISTS_KEY, GROUP_KEY = "index", "champs", "listes", "groupe"
 CACHE_PREFIX = "livre-"  # a book kept in the build cache
 
 
@@ -40,7 +44,7 @@ class SpellSettings:
     section: str  # the nav section they are appended to
     index_title: str
     system: str | None = None  # as the search filters name it; None: the section's name
-    fields_title: str = "Champs et abréviations"  # the page of the export's fields and terms
+    fields_title: str = DEFAULT_FIELDS_TITLE  # the page of the export's fields and terms
     grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of entries
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
@@ -143,6 +147,36 @@ class SpellBook:
             pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
         pages.append((settings.grimoire_uri, grimoire))
         return pages
+
+    def page_keys(self) -> dict[str, str]:
+        """What each of its pages is, whatever its address (`GeneratedPage.key`): the
+        database, by its export, then the page's part in it."""
+        settings = self.settings
+        base = f"base {settings.export_name} :"
+        keys = {
+            settings.college_uri(c): f"{base} {GROUP_KEY} « {c.name} »"
+            for c in self.result.colleges
+        }
+        keys[settings.index_uri] = f"{base} {INDEX_KEY}"
+        keys[settings.fields_uri] = f"{base} {FIELDS_KEY}"
+        keys[settings.grimoire_uri] = f"{base} {LISTS_KEY}"
+        return keys
+
+    def default_uris(self) -> dict[str, str]:
+        """Where its index, fields and lists pages would be with the default words and
+        titles, by their keys: the addresses a site had before it chose its own."""
+        settings = dataclasses.replace(
+            self.settings,
+            index_title=capitalized(DEFAULT_WORDS.entry.every()),
+            fields_title=DEFAULT_FIELDS_TITLE,
+            words=DEFAULT_WORDS,
+        )
+        base = f"base {settings.export_name} :"
+        return {
+            f"{base} {INDEX_KEY}": settings.index_uri,
+            f"{base} {FIELDS_KEY}": settings.fields_uri,
+            f"{base} {LISTS_KEY}": settings.grimoire_uri,
+        }
 
     def college_pages(self) -> dict[str, str]:
         """College name of each college page."""
@@ -347,11 +381,13 @@ def export_problems(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS)
             # The entry the export stops in is kept, cut short: name it.
             message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
             spell, college = spell or last[0], college or last[2]
+        # Text before the first group is in none: no name to quote.
+        in_group = f", {words.group.one} « {college} »" if college else ""
         problems.append(
             dataclasses.replace(
                 p,
                 severity="info" if uncertain else p.severity,
-                message=f"colonne {p.column}, {words.group.one} « {college or '?'} » : {message}",
+                message=f"colonne {p.column}{in_group} : {message}",
                 subject=spell,
                 context=college,
             )

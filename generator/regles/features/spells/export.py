@@ -100,7 +100,9 @@ __all__ = [
     "RejectedEntry",
     "SourcePosition",
     "Spell",
+    "ends_as_export",
     "group_marker",
+    "group_markers_named",
     "int_to_roman",
     "markdown_for_page",
     "mention_linker",
@@ -460,16 +462,45 @@ def _description_markdown(raw: str) -> str:
 # --------------------------------------------------------------------------
 
 _END_RE = re.compile(r"(?<!\S)---\s+Fin du fichier(?!\S)")
+_END_AT_LAST_RE = re.compile(r"(?<!\S)---\s+Fin du fichier\s*\Z")
+# A group's description marker in any words: « **Description des anciens cultes :** ».
+_ANY_MARKER_RE = re.compile(r"\*\*Description d[^*\n]{1,60}?[ \t\xa0]*:\*\*")
 _HEADING_RE = re.compile(r"(?<!\S)(###|##)(?=[ \t])")
 
 
+def _marker_words(group: Noun) -> list[str]:
+    """« Description du culte », then « Description du collège » (the default words)."""
+    return list(dict.fromkeys(f"Description {noun.of()}" for noun in (group, DEFAULT_WORDS.group)))
+
+
 def group_marker(group: Noun) -> tuple[re.Pattern[str], str]:
-    """The marker between a group's name and its description, in the game's words: the
-    pattern that finds it (either apostrophe) and the text that names it in messages:
-    « **Description du collège :** », « **Description de la confrérie :** »."""
-    words = f"Description {group.of()}"
-    pattern = re.escape(words).replace(APOSTROPHE, "['’]")
-    return re.compile(rf"\*\*{pattern}[ \t\xa0]*:\*\*"), f"**{words} :**"
+    """The marker between a group's name and its description: the pattern that finds it
+    and the text that names it in messages, « **Description de la confrérie :** » in the
+    game's words. The pattern also finds it in the default words, « **Description du
+    collège :** », as an export tool writes it whatever the site calls its groups: choosing
+    one's words never makes an export unreadable. Either apostrophe."""
+    either = "|".join(re.escape(w).replace(APOSTROPHE, "['’]") for w in _marker_words(group))
+    return re.compile(rf"\*\*(?:{either})[ \t\xa0]*:\*\*"), f"**Description {group.of()} :**"
+
+
+def group_markers_named(group: Noun) -> str:
+    """The markers a group's description may follow, as a message names them:
+    « « **Description du culte :** » ou « **Description du collège :** » »."""
+    return " ou ".join(f"« **{words} :** »" for words in _marker_words(group))
+
+
+def shortened(text: str, length: int = 60) -> str:
+    """`text` cut after `length` characters, at a word, with « … »: a name that runs on
+    into a description, in a message."""
+    if len(text) <= length:
+        return text
+    cut = text[:length].rsplit(" ", 1)[0] if " " in text[:length] else text[:length]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def ends_as_export(tail: str) -> bool:
+    """Whether a text ends as an export does, with « --- Fin du fichier »."""
+    return _END_AT_LAST_RE.search(tail) is not None
 
 
 _FIELD_RE = re.compile(r"- \*\*(?P<key>[^*\n]*?)[ \t\xa0]*:\*\*(?=\s|$)")
@@ -514,7 +545,7 @@ class _Scanner:
         # « le premier collège », « la première guilde »: where a text comes too early.
         article = "la" if group.feminine else "le"
         self.first_group = f"{article} {group.agreed('premier')} {group.one}"
-        self.group_marker, self.group_marker_text = group_marker(group)
+        self.group_marker, _ = group_marker(group)
         self.source = source
         self.reserved_slugs = frozenset(reserved_slugs)
         self.newlines = [m.start() for m in re.finditer("\n", text)]
@@ -660,12 +691,25 @@ class _Scanner:
         """The college whose ``##`` is at ``start``, up to ``end``: the next heading, i.e.
         its first spell (or the next college when it has none)."""
         marker = self.group_marker.search(self.text, body, end)
+        # Without one, a marker in other words (those the site had before): the name and
+        # the description are told apart all the same, and the message quotes both.
+        other = None if marker else _ANY_MARKER_RE.search(self.text, body, end)
+        found = marker or other
         newline = self.line_break(body, end)
-        name_end = min(marker.start() if marker else end, newline if newline >= 0 else end)
+        name_end = min(found.start() if found else end, newline if newline >= 0 else end)
         name = _collapse(self.text[body:name_end])
-        if marker is not None and self.skip_ws(name_end, end) == marker.start():
-            desc_start = marker.end()
-            self.brk(marker.start(), "\n\n")
+        right_after = found is not None and self.skip_ws(name_end, end) == found.start()
+        if found is not None and right_after:
+            desc_start = found.end()
+            self.brk(found.start(), "\n\n")
+            if other is not None:
+                self.report(
+                    "error",
+                    other.start(),
+                    f"marqueur « {_collapse(other.group())} » inconnu : la description "
+                    f"d’{self.group.a()} suit {group_markers_named(self.group)}",
+                    college=shortened(name),
+                )
         elif newline >= 0:
             desc_start = newline
         else:
@@ -673,9 +717,10 @@ class _Scanner:
             self.report(
                 "error",
                 start,
-                f"{self.group.one} sans marqueur « {self.group_marker_text} » : "
+                f"{self.group.one} sans marqueur {group_markers_named(self.group)} : "
                 "nom et description indiscernables",
-                college=name,
+                # Its name runs on into its description: the message shows where it starts.
+                college=shortened(name),
             )
         if not name:
             self.report("error", start, f"{self.group.one} sans nom")

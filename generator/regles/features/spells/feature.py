@@ -11,13 +11,20 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from regles.core.report import Problem
+from regles.core.config_file import setting_line
+from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import FileChanges, GeneratedPage, HtmlJob, SiteFile, Stages
 from regles.features.links.references import SpellTarget
-from regles.features.spells.book import SpellBook, read_spell_book
+from regles.features.spells.book import SpellBook, SpellSettings, read_spell_book
+from regles.features.spells.export import ends_as_export
 
 __all__ = ["SpellsFeature"]
+
+
+# The files an export is written as: one of them that no database declares, lying among the
+# pages, would be published as it is.
+EXPORT_SUFFIXES = (".txt", ".text")
 
 
 class SpellsFeature:
@@ -32,6 +39,8 @@ class SpellsFeature:
             site.report.extend(problems)
             if book is not None:
                 self.books.append(book)
+                if not book.result.colleges and not book.result.rejected:
+                    site.report.add(self._empty(settings))
         self.college_pages: Mapping[str, str] = {
             page: group for book in self.books for page, group in book.college_pages().items()
         }
@@ -44,12 +53,35 @@ class SpellsFeature:
     def targets(self) -> list[SpellTarget]:
         return [target for book in self.books for target in book.targets()]
 
+    def _empty(self, settings: SpellSettings) -> Problem:
+        """A database whose export has no group (and so no entry): its pages would be empty,
+        and its export is likely not the file the owner meant."""
+        project = self.site.settings.project
+        export = settings.export.resolve()
+        try:
+            text = (project / self.site.settings.config_name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        line = setting_line(text, "export", lambda given: (project / given).resolve() == export)
+        words = settings.words
+        return Problem(
+            settings.config_name,
+            line,
+            "warning",
+            Kind.EMPTY_DATABASE,
+            f"la base « {settings.folder} » n’a {words.group.count(0)} ni "
+            f"{words.entry.count(0)} : son export « {settings.export_name} » n’a aucun titre "
+            "« ## … » ; ses pages seraient vides (est-ce le bon fichier ?)",
+            settings.folder,
+        )
+
     def register(self, stages: Stages) -> None:
+        # Even without a database: an export that none declares is a mistake to name.
+        stages.files.register(self.leave_out_exports, "spell_export", 90)
         if not self.site.settings.databases:
             return
         stages.nav.append(self.extend_nav)
         stages.indexed.append(partial(self.name_list_pages, stages.template_globals))
-        stages.files.register(self.leave_out_exports, "spell_export", 90)
         stages.pages.append(self.pages)
         # First: its table is HTML already, and what follows reads it as the page's.
         stages.html.register(self.index_table, "spell_index_table", 90)
@@ -70,18 +102,43 @@ class SpellsFeature:
         return []
 
     def leave_out_exports(self, files: Mapping[str, SiteFile]) -> FileChanges:
-        """The exports, when they lie among the pages: read by the build, never published."""
+        """The exports, when they lie among the pages: read by the build, never published.
+        A file among them that ends as an export does and that no database declares (one
+        dropped from mkdocs.yml) is an error: it would be published as it is."""
         exports = {settings.export.resolve() for settings in self.site.settings.databases}
-        return FileChanges(
-            removed={
-                path
-                for path, file in files.items()
-                if file.source is not None and file.source.resolve() in exports
-            }
-        )
+        removed = set()
+        for path, file in files.items():
+            if file.source is None:
+                continue
+            if file.source.resolve() in exports:
+                removed.add(path)
+            elif path.lower().endswith(EXPORT_SUFFIXES) and ends_as_export(file_end(file.source)):
+                self.site.report.add(
+                    Problem(
+                        path,
+                        None,
+                        "error",
+                        Kind.RAW_EXPORT,
+                        "ce fichier finit comme l’export d’une base (« --- Fin du fichier ») "
+                        "mais aucune base ne le déclare : il serait publié tel quel dans le "
+                        "site. Déclarez sa base sous « databases » du greffon regles dans "
+                        f"{self.site.settings.config_name}, ou sortez-le du dossier des pages",
+                        path,
+                    )
+                )
+        return FileChanges(removed=removed)
 
     def pages(self, owner: frozenset[str]) -> list[GeneratedPage]:
-        return [GeneratedPage(uri, text) for book in self.books for uri, text in book.pages()]
+        pages = []
+        for book in self.books:
+            keys = book.page_keys()
+            pages += [GeneratedPage(uri, text, key=keys.get(uri)) for uri, text in book.pages()]
+        return pages
+
+    def default_uris(self) -> dict[str, str]:
+        """Where each database's index, fields and lists pages would be with the default
+        words and titles, by their keys (`GeneratedPage.key`)."""
+        return {key: uri for book in self.books for key, uri in book.default_uris().items()}
 
     def index_table(self, html: str, job: HtmlJob) -> str:
         """A database's index, converted, with its table (book.with_table)."""
@@ -101,3 +158,15 @@ class SpellsFeature:
             data.parent.mkdir(parents=True, exist_ok=True)
             records = json.dumps(book.records(), ensure_ascii=False)
             data.write_text(records, encoding="utf-8")
+
+
+def file_end(path: Path, size: int = 256) -> str:
+    """The last characters of a file (about `size` bytes), as text; "" when it cannot be
+    read."""
+    try:
+        with path.open("rb") as stream:
+            length = stream.seek(0, 2)
+            stream.seek(max(0, length - size))
+            return stream.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""

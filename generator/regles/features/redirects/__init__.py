@@ -1,0 +1,1 @@
+"""A way back: every address a generated page has had leads to where it is now."""
