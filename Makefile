@@ -14,8 +14,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.installed
+# Node.js ≥ 22 for every command below: the machine's, else Node 24 that .ci/node installs
+# from the npm registry into build/node/ (whose bin/ holds a `node` only then).
+export PATH := $(CURDIR)/build/node/bin:$(PATH)
 
-.PHONY: serve site test lint bench clean
+.PHONY: serve site test lint bench clean node
 
 # The package's version is read from its code: installed again when it changes.
 $(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py
@@ -25,11 +28,15 @@ $(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(NPM_STAMP): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json | node
 	npm ci --no-audit --no-fund
 	touch $@
 
-deps: $(STAMP) $(NPM_STAMP)
+# Checked at each command (a fraction of a second): the machine's Node may change.
+node:
+	@bash .ci/node >/dev/null
+
+deps: node $(STAMP) $(NPM_STAMP)
 
 site: deps
 	$(VENV)/bin/mkdocs build --strict
@@ -55,7 +62,7 @@ test: deps
 
 # Lighthouse, pinned in bench/package.json, installed apart from the site's own npm packages.
 BENCH_NPM_STAMP := bench/node_modules/.installed
-$(BENCH_NPM_STAMP): bench/package.json bench/package-lock.json
+$(BENCH_NPM_STAMP): bench/package.json bench/package-lock.json | node
 	npm ci --prefix bench --no-audit --no-fund
 	touch $@
 

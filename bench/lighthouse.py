@@ -1,4 +1,4 @@
-"""Lighthouse 12.2.3 (pinned in bench/package.json) on Debian's Chromium, JSON output."""
+"""Lighthouse (pinned in bench/package.json: `VERSION`) on Debian's Chromium, JSON output."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from bench.report import median
 __all__ = [
     "CATEGORIES",
     "LATE_PAINT_MS",
+    "VERSION",
     "LighthouseRun",
     "good_runs",
     "lighthouse_problem",
@@ -34,7 +35,10 @@ CLI = BENCH / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 PASS = 0.9  # Lighthouse shows an audit as passed from this score on
 LATE_PAINT_MS = 500  # a first paint this long after the load is the browser's (LighthouseRun)
-MIN_NODE = (18, 16)
+# Lighthouse 13's `engines`: Node 22.19 (.ci/node installs a Node 24 where the machine's is
+# older, and the Makefile puts it first on PATH).
+MIN_NODE = (22, 19)
+VERSION = json.loads((BENCH / "package.json").read_text("utf-8"))["dependencies"]["lighthouse"]
 
 
 def _node_version(node: str) -> tuple[int, int] | None:
@@ -56,7 +60,8 @@ def lighthouse_problem() -> str | None:
         return "node introuvable"
     version = _node_version(node)
     if version is None or version < MIN_NODE:
-        return f"Node {version} trop ancien (Lighthouse 12 demande ≥ 18.16)"
+        needed = ".".join(map(str, MIN_NODE))
+        return f"Node {version} trop ancien (Lighthouse {VERSION} demande ≥ {needed})"
     if not CLI.is_file():
         return "Lighthouse absent : lancer « npm ci --prefix bench » (ce que fait make bench)"
     if chromium_path() is None:

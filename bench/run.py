@@ -40,6 +40,7 @@ from bench.builds import (
 from bench.lighthouse import (
     CATEGORIES,
     LATE_PAINT_MS,
+    VERSION,
     LighthouseRun,
     good_runs,
     lighthouse_problem,
@@ -895,7 +896,7 @@ class Bench:
                     lambda: self.offline_slow(chrome),
                     [Row(f"Hors ligne, {OFFLINE_SLOW[0]}", NA)],
                 )
-            self.rows.append(section("Lighthouse 12.2.3 (mobile, réseau simulé)"))
+            self.rows.append(section(f"Lighthouse {VERSION} (mobile, réseau simulé)"))
             self.part("lighthouse", self.lighthouse, [Row("Lighthouse", NA)])
         finally:
             for server in self.servers.values():

@@ -1,9 +1,10 @@
 """Another table's game in a site that `regles new` wrote, as a game master adopts the
 generator: the scaffold's example pages and calculator, plus the pages of another game
 (tests/integration/autre-jeu/content/brumes/) and its calculator module dropped into the
-site's rules package, with no registry to edit. It builds with --strict and, in Chromium under
-a project sub-path, its search, its calculators (the example, the other game's, the generic
-dice and the inline dice) and its offline copy work."""
+site's rules package, with no registry to edit, its logo and a favicon of its own. It builds
+with --strict, its app's icons are its logo on its colour, and, in Chromium under a project
+sub-path, its search, its calculators (the example, the other game's, the generic dice and
+the inline dice) and its offline copy work."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from regles.cli import new_site
+from regles.features.assets.theme import THEME_DIR
 from tests.conftest import NODE_MODULES, ROOT, build_site, generator_pin, roll_inline_dice
 from tests.test_offline import SiteServer
 from tests.test_offline_browser import READY, first_visit
@@ -32,11 +35,16 @@ def adopt(folder: Path) -> Path:
     new_site(folder, SITE_NAME, pin=generator_pin())
     shutil.copytree(OTHER_GAME / "content" / "brumes", folder / "content" / "brumes")
     shutil.copy(OTHER_GAME / "brumes.py", folder / "calculators" / "brumes.py")
+    # Its logo, and a favicon of its own (the generator's files replaced by the site's).
+    (folder / "content" / "assets" / "icons").mkdir(parents=True)
+    shutil.copy(OTHER_GAME / "logo-brumes.svg", folder / "content" / "assets" / "brumes.svg")
+    shutil.copy(OTHER_GAME / "favicon.png", folder / "content" / "assets" / "icons")
     config = folder / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
-    # What the game master edits: the new system, its pages in the nav; and, here, the
-    # generator's npm packages that the tests share (a site installs its own in build/npm).
+    # What the game master edits: the new system, its pages in the nav, its logo; and, here,
+    # the generator's npm packages that the tests share (a site installs its own in build/npm).
     edits = (
+        ("  icon:\n    logo: material/dice-d20\n", "  logo: assets/brumes.svg\n"),
         ("      systems:\n", f"      systems:\n        brumes: {SYSTEM}\n"),
         ("      calculators: calculators\n", f"      node_modules: {NODE_MODULES}\n"),
         ("nav:\n", f"nav:\n  - {SYSTEM}:\n      - brumes/regles.md\n      - brumes/combat.md\n"),
@@ -100,6 +108,23 @@ def test_it_is_named_after_itself(served: tuple[Path, str, str]) -> None:
     home = (site / "index.html").read_text(encoding="utf-8")
     assert f"<title>{SITE_NAME}</title>" in home
     assert 'name="apple-mobile-web-app-title" content="Chroniques"' in home
+
+
+def test_its_app_icons_are_its_logo_on_its_colour_and_its_own_favicon(
+    served: tuple[Path, str, str],
+) -> None:
+    site, _, _ = served
+    icons = site / "assets" / "icons"
+    for name in ("icone-192.png", "icone-512.png", "icone-masquable-512.png"):
+        assert (icons / name).read_bytes() != (THEME_DIR / "assets/icons" / name).read_bytes()
+    with Image.open(icons / "icone-masquable-512.png") as icon:
+        pixels = icon.convert("RGB")
+        assert pixels.size == (512, 512)
+        assert pixels.getpixel((0, 0)) == (0, 148, 133)  # teal, the scaffold's palette
+        assert pixels.getpixel((256, 256)) == (255, 179, 0)  # the logo's moon, as drawn
+    assert (icons / "favicon.png").read_bytes() == (OTHER_GAME / "favicon.png").read_bytes()
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'src="assets/brumes.svg"' in home  # Material's header shows the same logo
 
 
 def test_its_pages_are_searched_under_their_own_system(served: tuple[Path, str, str]) -> None:

@@ -84,6 +84,32 @@ def test_every_job_of_the_pages_workflows_has_a_time_limit(tmp_path: Path) -> No
             assert isinstance(minutes, int) and 0 < minutes <= 60, (workflow, name, minutes)
 
 
+# The major version of each action the Pages workflows use: the current one (a version
+# behind runs on an older runtime and gets no fixes).
+CURRENT_ACTIONS = {
+    "actions/cache": "v6",
+    "actions/checkout": "v7",
+    "actions/configure-pages": "v6",
+    "actions/deploy-pages": "v5",
+    "actions/setup-node": "v7",
+    "actions/setup-python": "v7",
+    "actions/upload-pages-artifact": "v5",
+}
+
+
+def test_the_pages_workflows_use_the_current_actions_and_node(tmp_path: Path) -> None:
+    # In the workflow `regles new` writes, and in this repository's own.
+    new_site(tmp_path / "site", pin="regles[test]")
+    for workflow in (tmp_path / "site" / ".github" / "workflows" / "pages.yml", WORKFLOW):
+        jobs = yaml.safe_load(workflow.read_text("utf-8"))["jobs"]
+        steps = [step for job in jobs.values() for step in job["steps"] if "uses" in step]
+        used = {step["uses"].split("@")[0]: step["uses"].split("@")[1] for step in steps}
+        assert used == {name: CURRENT_ACTIONS[name] for name in used}, workflow
+        assert "actions/cache" in used, workflow
+        nodes = [step["with"]["node-version"] for step in steps if "setup-node" in step["uses"]]
+        assert nodes and all(int(node) >= 22 for node in nodes), (workflow, nodes)
+
+
 def test_a_new_site_takes_the_name_it_is_given_as_yaml_reads_it(tmp_path: Path) -> None:
     new_site(tmp_path / "site", "Donjons : l’aube", pin="regles[test]")
     config = (tmp_path / "site" / "mkdocs.yml").read_text("utf-8")

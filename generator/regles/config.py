@@ -382,12 +382,14 @@ class RulesLimitsConfig(Config):  # type: ignore[no-untyped-call]
 
 class AppConfig(Config):  # type: ignore[no-untyped-call]
     """`app:` — the installed app, as the phone shows it: its name under the icon and in
-    the app switcher, and the colour of its title bar. Defaults: the site's name, its first
-    words up to 12 characters, and the primary colour of the theme's palette."""
+    the app switcher, the colour of its title bar, and the image its icons are made of.
+    Defaults: the site's name, its first words up to 12 characters, the primary colour of
+    the theme's palette, and the theme's logo (features/offline/icons.py)."""
 
     name = c.Optional(c.Type(str))
     short_name = c.Optional(c.Type(str))
     theme_color = c.Optional(c.Type(str))
+    icon = c.Optional(c.Type(str))  # an image (PNG, JPEG, WebP, SVG), from mkdocs.yml's folder
 
     def validate(self) -> Any:
         failed, warnings = super().validate()
@@ -403,6 +405,9 @@ class AppConfig(Config):  # type: ignore[no-untyped-call]
                 f"plus (sous l’icône d’un téléphone) ; reçu : {self.short_name!r}"
             )
             failed.append(("short_name", ValidationError(message)))
+        if self.icon is not None and not self.icon.strip():
+            message = "le chemin de l’image de l’icône est vide (« content/assets/logo.png »…)"
+            failed.append(("icon", ValidationError(message)))
         color = self.theme_color
         if color is not None and not re.fullmatch(r"#[0-9a-fA-F]{6}", color.strip()):
             message = f"une couleur « #rrvvbb » est attendue, comme « #795548 » ; reçu : {color!r}"

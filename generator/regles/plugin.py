@@ -36,7 +36,7 @@ from regles.features.assets.theme import (
     TOC_SETTINGS,
 )
 from regles.features.calculators.package import RulesLimits
-from regles.features.offline.app import App, palette_color, short_name_of
+from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
 from regles.features.search.index import searched
 from regles.features.spells.book import SpellSettings
 from regles.provenance import check_pin
@@ -247,15 +247,27 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         )
 
     def _app(self, config: MkDocsConfig) -> App:
-        """The installed app: the `app:` settings, else the site's name and palette."""
+        """The installed app: the `app:` settings, else the site's name, palette and logo."""
         options = self.config.app
         name = (options.name or config.site_name).strip()
-        palette = config.theme.get("palette")
+        theme = config.theme
+        color = (options.theme_color or palette_color(theme.get("palette"), theme.dirs)).strip()
+        icon = theme.get("icon")
+        logo = site_logo(
+            options.icon,
+            theme.get("logo"),
+            icon.get("logo") if isinstance(icon, dict) else None,
+            project=Path(config.config_file_path).parent,
+            docs_dir=Path(config.docs_dir),
+            theme_dirs=[Path(folder) for folder in theme.dirs],
+        )
         return App(
             name=name,
             short_name=(options.short_name or short_name_of(name)).strip(),
             description=config.site_description or "",
-            theme_color=(options.theme_color or palette_color(palette, config.theme.dirs)).strip(),
+            theme_color=color,
+            text_color=readable_on(color),
+            logo=logo,
         )
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:

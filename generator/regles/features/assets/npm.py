@@ -67,7 +67,7 @@ def installed(folder: Path) -> Path:
         npm = shutil.which("npm")
         if npm is None:
             raise NpmError(
-                "npm est introuvable : Node.js (≥ 20) et npm sont nécessaires pour installer "
+                "npm est introuvable : Node.js (≥ 22) et npm sont nécessaires pour installer "
                 "Pyodide, Workbox et esbuild, que le site sert lui-même"
             )
         log.info(

@@ -6,9 +6,9 @@ itself validates them and their anchors.
 
 Each game system is read on its own (`TargetIndex.scope_of`: a system's folder, or the spell
 database's): a mention in one system's text resolves to that system's sections and spells,
-or to the site's own pages, never to another system's homonym (a 5e « boule de feu » is not
-the spell database's). Such a mention stays text and the report notes it. A page outside
-any system (home, tools) may link anywhere.
+or to the site's own pages, never to another system's homonym (one game's « Lumière » is
+not another's, nor the spell database's). Such a mention stays text and the report notes
+it. A page outside any system (home, tools) may link anywhere.
 
 A reference to a chapter the site does not hold (« Équipement », « voir Épées », a link to
 the site the text was copied from) keeps the owner's words and gets a mark, « absent du

@@ -1,16 +1,17 @@
 """Offline reading, as a feature of the build: the page served for a page never downloaded
-while the network is down (unless the owner wrote one), and, after every other file of the
-site is written, the web app manifest, Workbox's runtime and the service worker with every
-file and its hash (offline.py)."""
+while the network is down (unless the owner wrote one), the installed app's icons made from
+the site's logo (icons.py), and, after every other file of the site is written, the web app
+manifest, Workbox's runtime and the service worker with every file and its hash (offline.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from regles.core.site import BuildError, SiteContext
-from regles.core.stages import GeneratedPage, Stages
-from regles.features.offline import offline
+from regles.core.stages import FileChanges, GeneratedPage, SiteFile, Stages
+from regles.features.assets.theme import THEME_DIR
+from regles.features.offline import icons, offline
 from regles.features.offline.update import update_offline
 
 __all__ = ["OfflineFeature"]
@@ -25,11 +26,14 @@ class OfflineFeature:
         self.links = list(links)
         self.later: Sequence[str] = ()
         self.summary: offline.OfflineSummary | None = None  # the last written, for `update`
+        self.icons: dict[str, bytes] = {}  # the app's icons made from the logo, by path
 
     def register(self, stages: Stages) -> None:
         # Filled by other features as they register: read when the site is written.
         self.later = stages.offline_later
         stages.pages.append(self.fallback)
+        stages.files.register(self.app_icons, "app_icons", 40)
+        stages.emitters.register(self.write_icons, "app_icons", 20)  # before the offline copy
         # Last of all: it hashes every file of the site, so every other one must be there.
         stages.emitters.register(self.write, "offline", 10)
         stages.template_globals["regles_app"] = self.site.settings.app  # partials/pwa-head.html
@@ -41,6 +45,27 @@ class OfflineFeature:
         home = next((p for p in ("index.md", "README.md") if p in owner), None)
         page = offline.fallback_page(home, self.links)
         return [GeneratedPage(offline.FALLBACK_SOURCE, page, in_nav=False)]
+
+    def app_icons(self, files: Mapping[str, SiteFile]) -> FileChanges:
+        """The app's icons made from the site's logo, in place of the generator's (written
+        once every page is: `write_icons`); the site's own icon files stay as they are."""
+        own = {
+            path: not icons.is_generators(file.source, THEME_DIR)
+            for path, file in files.items()
+            if path.startswith(icons.ICONS_FOLDER + "/")
+        }
+        settings = self.site.settings
+        try:
+            self.icons = icons.site_icons(settings.app, own, settings.cache_dir)
+        except icons.IconError as error:
+            raise BuildError(f"icône de l’application : {error}") from error
+        return FileChanges(removed={path for path in self.icons if path in files})
+
+    def write_icons(self, site_dir: Path) -> None:
+        for path, data in self.icons.items():
+            target = site_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
 
     def write(self, site_dir: Path) -> None:
         """Manifest, Workbox runtime, then sw.js listing every file of the site with its hash."""

@@ -34,7 +34,7 @@ cut deterministically, in this order:
    words (``Zone``, ``Info``, ``Info Zone``, ``Blocage``, ``Projectile``…),
    Résistance an attribute with optional modifiers (``San``, ``Vol-3``,
    ``Vol+Magerie``…), ``Sort sujet``, ``Pouvoir de l’objet``, ``Test de
-   Frayeur`` or the name of a spell of the same export (``Serrure de mage``).
+   Frayeur`` or the name of an entry of the same export (``Mur de brume``).
    Every prefix of the tail (of at most 16 words) ending at a word boundary
    that matches the grammar AND is followed by a sentence start (a capital
    letter, a digit, ``_``, ``*``, ``«``, ``•``, ``[`` or a signed number) or by

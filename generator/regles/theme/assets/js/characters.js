@@ -9,7 +9,7 @@
  * values; rules.js reads and fills the forms.
  *
  * Storage: localStorage, one key per site root (several sites may share an origin):
- *   { version: 1, current: "Aldric", characters: [{ id, name: "Aldric", values: { key: value } }] }
+ *   { version: 1, current: "<name>", characters: [{ id, name: "<name>", values: { key: value } }] }
  * A value is what the field held, as the reader typed it (a text, a box ticked or not, a
  * list's rows). Unknown fields are written back as they were; a value a newer site wrote is
  * read, never written over; an unreadable one is copied aside before anything replaces it.
@@ -384,7 +384,7 @@ export async function manageCharacters() {
   const legend = el("legend", {}, hadCharacters ? "Personnage utilisé" : "Premier personnage");
   const fresh = el("input", { type: "radio", name: "personnage-choix", id: "personnage-choix-nouveau", value: "", checked: !currentIn(store) });
   const freshName = el("input", { type: "text", id: "personnage-dialogue-nouveau", maxlength: String(MAX_NAME), autocomplete: "off",
-    placeholder: "ex. : Aldric", "aria-label": "Nom du nouveau personnage", value: hadCharacters ? "" : firstName() });
+    placeholder: "Nom", "aria-label": "Nom du nouveau personnage", value: hadCharacters ? "" : firstName() });
   // The name it holds at first (the last list's) is selected: what the reader types replaces it.
   freshName.addEventListener("focus", () => { fresh.checked = true; freshName.select(); });
   const freshRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, fresh,

@@ -157,7 +157,7 @@ const addToGrimoire = async (record) => {
   const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
-    autocomplete: "off", placeholder: "ex. : Aldric", "aria-label": say("new_list_name") });
+    autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
   const newRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
     el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName);

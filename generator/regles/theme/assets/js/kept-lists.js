@@ -2,7 +2,7 @@
  * and changes them): read, written, set aside when unreadable.
  *
  * Storage: localStorage, one key per site root and database (page.js's listsKey):
- *   { version: 1, last: "Aldric", lists: [{ id, name: "Aldric", spells: [{ id, url, name, college }] }] }
+ *   { version: 1, last: "<name>", lists: [{ id, name: "<name>", spells: [{ id, url, name, college }] }] }
  * Unknown fields, lists and entries are written back as they were; a value a newer site
  * wrote is shown, never written over; an unreadable one is copied aside before anything
  * replaces it. A list without an id (kept before lists had ids, or never renamed since) has

@@ -529,8 +529,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // makes the browser restyle and lay them all out again: not for nothing.
   let sortInPlace = "";
   // Without an order chosen, words typed put the entries whose name holds them first, in
-  // the export's order: « lumiere » shows the spell « Lumière » before the 21 spells of the
-  // college « Ombre & Lumière ».
+  // the export's order: « brume » shows the entry « Brume » before the 20 entries of the
+  // group « Brume & Vent ».
   const namedFirst = () => {
     const words = state.sort ? [] : fold(state.text).split(" ").filter(Boolean);
     if (!words.length) return [];
