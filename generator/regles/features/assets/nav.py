@@ -72,7 +72,9 @@ class NavItems:
 
     def __init__(self) -> None:
         self._html: dict[Key, Any] = {}
-        self._targets: dict[int, list[list[str]]] = {}  # by id(item): the nav lives all build
+        # By id(item) (the nav lives all build): every folder its links lead into, each as
+        # the tuple of its parts, so that a page asks in one lookup, not one per link.
+        self._targets: dict[int, frozenset[tuple[str, ...]]] = {}
         self.rendered = 0  # items rendered, for the tests
         self.reused = 0
 
@@ -85,9 +87,10 @@ class NavItems:
             return None
         targets = self._targets.get(id(item))
         if targets is None:
-            targets = [_folder(url + "/") for url in _urls(item) if "://" not in url]
+            parts = [_folder(url + "/") for url in _urls(item) if "://" not in url]
+            targets = frozenset(tuple(p[:n]) for p in parts for n in range(1, len(p) + 1))
             self._targets[id(item)] = targets
-        if any(target[: len(folder)] == folder for target in targets):
+        if tuple(folder) in targets:
             return None  # a link into the current page's folder
         return (path, tuple(folder[:-1]), bool(getattr(parent, "active", False)))
 
