@@ -45,6 +45,8 @@ def shipped_texts() -> dict[Path, str]:
     for path in sorted(GENERATOR.rglob("*")):
         if not path.is_file() or {"__pycache__", "node_modules"} & set(path.parts):
             continue
+        if any(part.endswith(".egg-info") for part in path.parts):
+            continue  # what an editable install writes there: this repository's README
         try:
             texts[path] = path.read_text("utf-8")
         except UnicodeDecodeError:

@@ -310,11 +310,15 @@ def test_make_site_installs_the_pinned_generator_even_at_the_same_version(tmp_pa
     init = tree / "generator" / "regles" / "__init__.py"
     original = init.read_text(encoding="utf-8")
     wheels = {}
-    for build in ("A", "B"):
-        init.write_text(original + f'BUILD = "{build}"\n', encoding="utf-8")
+    for build in ("A", "B", "C"):
+        text = original + f'BUILD = "{build}"\n'
+        if build == "C":  # the next release: another version number
+            text = text.replace(f'__version__ = "{__version__}"', '__version__ = "99.0.0"')
+        init.write_text(text, encoding="utf-8")
         shutil.rmtree(tree / "build", ignore_errors=True)
         wheels[build] = wheel_of(tree, tmp_path / build)
     assert wheels["A"].name == wheels["B"].name  # the same version
+    assert wheels["C"].name == "regles-99.0.0-py3-none-any.whl"
 
     site = tmp_path / "site"
     new_site(site, "Essai", pin=f"regles[test] @ {wheels['A'].as_uri()}")
@@ -352,6 +356,14 @@ def test_make_site_installs_the_pinned_generator_even_at_the_same_version(tmp_pa
     second = make(site, "site")
     assert second.returncode == 0, second.stdout + second.stderr
     assert running_build(site) == "B"
+
+    # Then to the next release, another version number.
+    pin_to(site, wheels["C"])
+    third = make(site, "site")
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert running_build(site) == "C"
+    pin_to(site, wheels["B"])
+    assert make(site, "site").returncode == 0 and running_build(site) == "B"
 
     # Another generator put back behind the Makefile's back: the build stops and says why.
     subprocess.run(
