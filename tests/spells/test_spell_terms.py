@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from synth import SEED, seed_text
 
+from regles.core.cache import kept_object
 from regles.core.report import Kind
 from regles.features.spells import terms as spell_terms
 from regles.features.spells.book import SpellSettings, read_spell_book
@@ -153,3 +154,23 @@ def test_a_term_configured_for_nothing_is_reported(tmp_path: Path) -> None:
     assert [(p.subject, p.file) for p in header] == [("XYZ", "mkdocs.yml")]
     fields_page = dict(book.pages())["sorts/champs-et-abreviations.md"]
     assert "« points de magie »" in fields_page and "rien" not in fields_page
+
+
+def test_each_databases_book_stays_in_the_build_cache(tmp_path: Path) -> None:
+    # Three databases in one cache: each warm build reads all three from it (keeping one
+    # book once removed the other databases' books, so they were read again every build).
+    cache = tmp_path / "cache"
+    folders = ("magie", "magie-noire", "prieres")
+    settings = [
+        SpellSettings(SEED, SEED.name, folder, folder.title(), "Index") for folder in folders
+    ]
+    for each in settings:
+        read_spell_book(each, cache)
+    assert len(list(cache.glob("livre-*.pickle"))) == 3
+    for each in settings:
+        entry = next(cache.glob(f"livre-{each.folder}.*.pickle"))
+        kept = kept_object(entry)
+        assert kept is not None and kept.settings == each
+        book, _ = read_spell_book(each, cache)
+        assert book is not None and book.settings == each
+    assert len(list(cache.glob("livre-*.pickle"))) == 3

@@ -312,7 +312,11 @@ def list_slug(words: Words) -> str:
 def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook:
     """The export's text parsed, its terms read; from the cache when it has them."""
     key = hashlib.sha256(f"{code_digest()}\0{settings!r}\0{text}".encode()).hexdigest()[:24]
-    entry = cache / f"{CACHE_PREFIX}{key}.pickle" if cache is not None else None
+    # One entry per database (its folder, unique in a site; a slug has no dot, so that
+    # « magie. » is no prefix of « magie-noire. »): keeping one book removes the older ones
+    # of that database only, not the other databases' books.
+    own = f"{CACHE_PREFIX}{slugify(settings.folder) or 'base'}."
+    entry = cache / f"{own}{key}.pickle" if cache is not None else None
     kept = kept_object(entry) if entry is not None else None
     if isinstance(kept, SpellBook) and kept.settings == settings:
         return kept
@@ -333,7 +337,7 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
     )
     _ = book.terms  # read now, and kept with the book
     if entry is not None:
-        keep_object(entry, book, stale=f"{CACHE_PREFIX}*.pickle")
+        keep_object(entry, book, stale=f"{own}*.pickle")
     return book
 
 
