@@ -313,8 +313,8 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
     """The export's text parsed, its terms read; from the cache when it has them."""
     key = hashlib.sha256(f"{code_digest()}\0{settings!r}\0{text}".encode()).hexdigest()[:24]
     # One entry per database (its folder, unique in a site; a slug has no dot, so that
-    # « magie. » is no prefix of « magie-noire. »): keeping one book removes the older ones
-    # of that database only, not the other databases' books.
+    # « betes. » is no prefix of « betes-de-nuit. »): keeping one book removes the older
+    # ones of that database only, not the other databases' books.
     own = f"{CACHE_PREFIX}{slugify(settings.folder) or 'base'}."
     entry = cache / f"{own}{key}.pickle" if cache is not None else None
     kept = kept_object(entry) if entry is not None else None
