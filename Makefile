@@ -26,6 +26,9 @@ $(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	# What setuptools leaves beside the package (its metadata, this README inside): not
+	# the package's, and the installed metadata is in the venv.
+	rm -rf generator/regles.egg-info
 	touch $@
 
 $(NPM_STAMP): package.json package-lock.json | node
