@@ -122,6 +122,29 @@ def free_port() -> int:
 
 
 @functools.cache
+def package_source(into: Path) -> Path:
+    """A copy of what the package is made of, as a clone holds it (setuptools writes into the
+    folder it builds from: build/lib, *.egg-info), for a test to build or change; its path."""
+    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
+    shutil.copytree(ROOT / "generator", into / "generator", ignore=ignored)
+    for name in ("pyproject.toml", "README.md", "CHANGELOG.md"):
+        shutil.copy(ROOT / name, into / name)
+    return into
+
+
+def wheel_of(source: Path, into: Path) -> Path:
+    """The wheel `pip install <source>` would install, built into `into`; its path."""
+    pip = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
+    subprocess.run(
+        [*pip, "-w", str(into), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = into.glob("regles-*.whl")
+    return wheel
+
+
 def generator_pin() -> str:
     """The requirements line of the generator these tests run (`make deps` installs it with
     -e): what a site made by `regles new` here pins, for its build to accept it."""

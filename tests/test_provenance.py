@@ -29,9 +29,8 @@ from regles.provenance import (
     read_pin,
     source_of,
 )
-from tests.conftest import NODE_MODULES, ROOT
+from tests.conftest import NODE_MODULES, package_source, wheel_of
 
-PIP_WHEEL = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
 GIT_URL = "https://github.com/table/regles.git"
 
 
@@ -246,17 +245,6 @@ def test_the_command_says_which_generator_runs_and_what_it_pinned(
 # End to end -----------------------------------------------------------------------------
 
 
-def wheel_of(source_tree: Path, into: Path) -> Path:
-    subprocess.run(
-        [*PIP_WHEEL, "-w", str(into), str(source_tree)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    (wheel,) = into.glob("regles-*.whl")
-    return wheel
-
-
 def shared_dependencies(into: Path) -> Path:
     """The packages the generator needs, as installed for these tests, without the generator
     itself: a site's virtual environment reads them through a .pth file, so that its `make
@@ -302,11 +290,7 @@ def pin_to(site: Path, wheel: Path) -> None:
 
 def test_make_site_installs_the_pinned_generator_even_at_the_same_version(tmp_path: Path) -> None:
     # Two builds of the generator at the same version number, told apart by a marker.
-    tree = tmp_path / "source"
-    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
-    shutil.copytree(ROOT / "generator", tree / "generator", ignore=ignored)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, tree / name)
+    tree = package_source(tmp_path / "source")
     init = tree / "generator" / "regles" / "__init__.py"
     original = init.read_text(encoding="utf-8")
     wheels = {}

@@ -5,7 +5,6 @@ release.yml)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -15,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from regles import __version__
-from tests.conftest import ROOT
+from tests.conftest import ROOT, package_source
 
 RELEASE = ROOT / ".github" / "workflows" / "release.yml"
 BUILD = (sys.executable, "-c")  # setuptools' own backend, as `python -m build` calls it
@@ -35,11 +34,7 @@ def backend(source: Path, hook: str, into: Path) -> Path:
 
 
 def test_the_sdist_builds_the_wheel_the_repository_builds(tmp_path: Path) -> None:
-    source = tmp_path / "source"
-    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    shutil.copytree(ROOT / "generator", source / "generator", ignore=ignored)
-    for name in ("pyproject.toml", "README.md", "CHANGELOG.md"):
-        shutil.copy(ROOT / name, source / name)
+    source = package_source(tmp_path / "source")
     sdist = backend(source, "build_sdist", tmp_path / "dist")
     assert sdist.name == f"regles-{__version__}.tar.gz"
     wheel = backend(source, "build_wheel", tmp_path / "wheel")

@@ -5,9 +5,6 @@ site it writes is built, with another game dropped in, by tests/test_another_gam
 from __future__ import annotations
 
 import hashlib
-import shutil
-import subprocess
-import sys
 import tomllib
 import zipfile
 from email.parser import Parser
@@ -18,11 +15,10 @@ import yaml
 
 from regles import __version__
 from regles.cli import CommandError, main, new_site
-from tests.conftest import ROOT
+from tests.conftest import ROOT, package_source, wheel_of
 
 GENERATOR = ROOT / "generator" / "regles"
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"  # this repository's own
-PIP_WHEEL = (sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q")
 
 
 def generator_digests() -> set[str]:
@@ -147,18 +143,7 @@ def test_the_package_installs_as_regles_with_its_files_and_nothing_of_this_site(
 ) -> None:
     # A wheel of a copy of what the package is made of (setuptools writes into the folder it
     # builds: build/lib, *.egg-info), as `pip install <clone>` makes it.
-    source = tmp_path / "source"
-    ignored = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    shutil.copytree(ROOT / "generator", source / "generator", ignore=ignored)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
-    subprocess.run(
-        [*PIP_WHEEL, "-w", str(tmp_path), str(source)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    (wheel,) = tmp_path.glob("regles-*.whl")
+    wheel = wheel_of(package_source(tmp_path / "source"), tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     tops = {name.split("/", 1)[0] for name in names}
     assert tops == {"regles", f"regles-{__version__}.dist-info"}, tops
