@@ -209,13 +209,9 @@ def _url(relative: str) -> str:
 
 def file_entry(site_dir: Path, path: Path) -> PrecacheEntry:
     """The precache entry of one file of the site, hashed from its bytes."""
-    digest = hashlib.sha256()
-    size = 0
     with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-            size += len(block)
-    raw = digest.digest()
+        size = os.fstat(stream.fileno()).st_size
+        raw = hashlib.file_digest(stream, "sha256").digest()
     relative = path.relative_to(site_dir).as_posix()
     return PrecacheEntry(
         url=_url(relative),
