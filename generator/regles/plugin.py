@@ -6,13 +6,12 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from markupsafe import escape
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Link, Navigation, Section
@@ -41,6 +40,9 @@ from regles.features.search.index import searched
 from regles.features.spells.book import SpellSettings
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
+
+if TYPE_CHECKING:  # imported by `mkdocs serve` only: a build does without it
+    from mkdocs.livereload import LiveReloadServer
 
 __all__ = ["ReglesPlugin"]
 

@@ -8,6 +8,7 @@ be read here, and nothing in the file is run."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,11 +22,16 @@ MERGE_TAG = "tag:yaml.org,2002:merge"  # `<<: *defaults`: a merge, not a key
 INHERIT = "INHERIT"  # MkDocs' key: the settings this file adds to (a parent file)
 
 
+# libyaml's reader when PyYAML has it (its wheels do): the same nodes and marks, faster.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.lru_cache(maxsize=8)  # a build reads the file for each check: composed once
 def _composed(text: str) -> yaml.Node | None:
-    """The file's YAML nodes; None when it is not YAML that MkDocs could have read (MkDocs
-    says why itself)."""
+    """The file's YAML nodes (never changed by their readers); None when it is not YAML that
+    MkDocs could have read (MkDocs says why itself)."""
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return None
 

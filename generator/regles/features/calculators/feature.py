@@ -66,7 +66,10 @@ class CalculatorsFeature:
         try:
             if settings.calculators.exists():
                 self._process = RulesProcess(
-                    settings.calculators, settings.rules_limits, settings.project
+                    settings.calculators,
+                    settings.rules_limits,
+                    settings.project,
+                    settings.cache_dir,
                 )
                 self.rules = LoadedRules(self._process, self._process.name, settings.calculators)
             else:

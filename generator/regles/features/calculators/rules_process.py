@@ -20,10 +20,18 @@ package's modules start and end their import, `{"exiting": code, "at": [file, li
 its code calls os._exit, and one answer per request: `{"ok": …}` or `{"error": {"type":
 "exception" | "exit" | "size" | "message", "text", "at", …}}` ("message": a whole French
 sentence).
+
+The rules code is pure (the same answer for the same inputs, whatever the machine): what
+the child answered is kept in the build cache (`KEPT_FOLDER`), under a digest of the
+package's files, the limits, Python's and the generator's versions. A build whose package
+has not changed then starts no child at all; the first question a kept answer does not
+cover starts one. Only answers are kept, never a failure: a package that fails is run again
+at each build, and says why again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import queue
@@ -39,6 +47,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any
 
+from regles.core.cache import code_digest, keep_object, kept_object
 from regles.features.calculators.package import RulesLimits, RulesPackageError, package_name
 from regles.features.calculators.rules_child import Message, inside
 from regles.kit import Follows, Table
@@ -55,6 +64,7 @@ OPTION = "du greffon regles"
 # went wrong (the watchdog stopped by the rules code, a machine out of breath).
 GRACE_SECONDS = 30.0
 START_SECONDS = 60.0
+KEPT_FOLDER = "calculateurs"  # in the build cache: the child's answers (see the docstring)
 
 
 class RulesCallError(Exception):
@@ -199,6 +209,54 @@ class _Child:
         return _Ended(status, dump, self.exiting, self.importing, killed)
 
 
+LOAD = "load"  # the kept answer to the package's import
+
+
+class KeptAnswers:
+    """The child's answers kept in the build cache for the package in `folder` as it is
+    now (see the module's docstring); nothing kept without a `cache_dir`."""
+
+    def __init__(self, folder: Path, limits: RulesLimits, cache_dir: Path | None) -> None:
+        self.entry: Path | None = None
+        self.answers: dict[str, Any] = {}
+        self.changed = False
+        if cache_dir is None:
+            return
+        self.entry = cache_dir / KEPT_FOLDER / f"{package_digest(folder, limits)}.pickle"
+        kept = kept_object(self.entry)
+        if isinstance(kept, dict):
+            self.answers = kept
+
+    def answer(self, key: str) -> Any | None:
+        return self.answers.get(key)
+
+    def add(self, key: str, answer: Any) -> None:
+        if self.entry is not None:
+            self.answers[key] = answer
+            self.changed = True
+
+    def keep(self) -> None:
+        """Write the answers if the build asked new questions (older packages' removed)."""
+        if self.entry is not None and self.changed:
+            keep_object(self.entry, self.answers, stale="*.pickle")
+            self.changed = False
+
+
+def package_digest(folder: Path, limits: RulesLimits) -> str:
+    """What the child's answers depend on: every file of the package (its data too, which
+    its code may read), the limits, Python's version and the generator's code."""
+    digest = hashlib.sha256()
+    for part in (code_digest(), sys.version, repr(limits)):
+        digest.update(part.encode() + b"\0")
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if "__pycache__" in relative.parts or not path.is_file():
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
 # A frame of faulthandler's traceback: `  File "/x/calculators/boucle.py", line 3 in f`.
 DUMP_FRAME = re.compile(r'^\s*File "(.*)", line (\d+) in ', re.MULTILINE)
 
@@ -209,12 +267,15 @@ class RulesProcess:
     failing a RulesCallError; both name the file and line of the package's code, from
     `project` (the folder of mkdocs.yml). A child that ended is replaced at the next call."""
 
-    def __init__(self, folder: Path, limits: RulesLimits, project: Path) -> None:
+    def __init__(
+        self, folder: Path, limits: RulesLimits, project: Path, cache_dir: Path | None = None
+    ) -> None:
         self.folder = folder.resolve()
         self.name = package_name(folder)
         self.limits = limits
         self.project = project
         self._child: _Child | None = None
+        self._kept = KeptAnswers(self.folder, limits, cache_dir)
         loaded = self._load()
         self._catalog: list[JsonDict] = loaded["catalog"]
         self._notes: Mapping[str, str] = MappingProxyType(dict(loaded["notes"]))
@@ -251,6 +312,7 @@ class RulesProcess:
         )
 
     def close(self) -> None:
+        self._kept.keep()
         if self._child is not None:
             self._child.close()
             self._child = None
@@ -258,6 +320,15 @@ class RulesProcess:
     # Its child process -------------------------------------------------------------------
 
     def _load(self) -> Message:
+        """What the package declares (catalog, tables, notes), kept or from a new child."""
+        kept = self._kept.answer(LOAD)
+        if kept is not None:
+            return dict(kept)
+        loaded = self._start()
+        self._kept.add(LOAD, loaded)
+        return loaded
+
+    def _start(self) -> Message:
         """A new child, the package imported in it; RulesPackageError if it cannot be."""
         child = _Child(self.limits)
         limits = self.limits
@@ -276,9 +347,13 @@ class RulesProcess:
         return dict(answer["ok"])
 
     def _call(self, request: Message, what: str) -> Any:
+        key = json.dumps(request, sort_keys=True)
+        kept = self._kept.answer(key)
+        if kept is not None:
+            return kept
         if self._child is None:
             try:
-                self._load()
+                self._start()
             except RulesPackageError as error:
                 raise RulesCallError(what, f"le paquet ne s’importe plus : {error}") from None
         child = self._child
@@ -290,6 +365,7 @@ class RulesProcess:
             raise RulesCallError(what, self._call_ended(ended)) from None
         if "error" in answer:
             raise RulesCallError(what, self._call_failed(answer["error"]))
+        self._kept.add(key, answer["ok"])
         return answer["ok"]
 
     # Messages ------------------------------------------------------------------------------

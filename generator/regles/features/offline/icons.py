@@ -28,11 +28,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-
-from PIL import Image, ImageDraw, ImageOps
+from typing import TYPE_CHECKING
 
 from regles.core.cache import code_digest, keep_object, kept_object
 from regles.features.offline.app import App, Logo
+
+# Pillow is imported where an icon is drawn: most builds take the icons from the cache.
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = [
     "ICONS",
@@ -131,6 +134,8 @@ def read_logo(logo: Logo, data: bytes, svg: bool) -> Image.Image:
 
 
 def _raster_image(named: str, data: bytes) -> Image.Image:
+    from PIL import Image, ImageOps
+
     try:
         with Image.open(io.BytesIO(data)) as opened:
             if opened.width * opened.height > MAX_LOGO_PIXELS:
@@ -151,6 +156,7 @@ def _raster_image(named: str, data: bytes) -> Image.Image:
 
 def _svg_image(named: str, data: bytes) -> Image.Image:
     import resvg_py  # only for an SVG logo
+    from PIL import Image
 
     try:
         text = (gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).decode("utf-8")
@@ -185,6 +191,8 @@ def _rgba(color: str, under: tuple[int, int, int] | None = None) -> tuple[int, i
 
 
 def _background(shape: IconShape, color: tuple[int, int, int, int]) -> Image.Image:
+    from PIL import Image, ImageDraw
+
     if shape.full_bleed:
         return Image.new("RGBA", (shape.size, shape.size), color)
     large = shape.size * SUPERSAMPLING
@@ -197,6 +205,8 @@ def _background(shape: IconShape, color: tuple[int, int, int, int]) -> Image.Ima
 
 
 def _fitted(logo: Image.Image, side: int) -> Image.Image:
+    from PIL import Image
+
     scale = side / max(logo.size)
     size = (max(1, round(logo.width * scale)), max(1, round(logo.height * scale)))
     return logo.resize(size, Image.Resampling.LANCZOS)
@@ -205,6 +215,8 @@ def _fitted(logo: Image.Image, side: int) -> Image.Image:
 def draw_icons(logo: Image.Image, app: App, glyph: bool = False) -> dict[str, bytes]:
     """Every icon (its file name → PNG), `logo` (RGBA, margins cut) on `app`'s colour; a
     `glyph` is its shape alone, in the app's text colour."""
+    from PIL import Image
+
     color = _rgba(app.theme_color)
     if glyph:
         ink = _rgba(app.text_color, under=color[:3])
