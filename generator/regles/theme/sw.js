@@ -282,6 +282,20 @@ const GROUPS = {
   later: ENTRIES.filter((e) => e.later),
 };
 
+// What has arrived of the files and packs under way: a file's bytes (by its key), a pack's
+// share (by its address). The percentage moves while a large file comes (Python's 10 MB take
+// a minute on a slow link), not only when it is whole.
+const arriving = new Map();
+const PACK_OF = new Map(PACKS.flatMap((pack) => pack.entries.map((entry) => [entry, pack])));
+
+function arrived(entry) {
+  const bytes = arriving.get(entry.key);
+  if (bytes !== undefined) return Math.min(bytes, entry.size);
+  const pack = PACK_OF.get(entry);
+  const share = pack && arriving.get(pack.url);
+  return share ? share * entry.size : 0;
+}
+
 function groupStatus(entries) {
   let done = 0;
   let missing = 0;
@@ -292,7 +306,10 @@ function groupStatus(entries) {
     total += weight;
     bytes += entry.size;
     if (isStored(entry)) done += weight;
-    else missing += 1;
+    else {
+      missing += 1;
+      done += arrived(entry);
+    }
   }
   return { files: entries.length, missing, bytes, progress: total ? done / total : 1 };
 }
@@ -346,37 +363,54 @@ const PARALLEL = 32;
 const PATIENCE_MS = 30 * 1000;
 const SLOWEST_BYTES_PER_MS = 16;
 
-/** Fetch one file and store it under its key; null once stored, else what went wrong. */
+/** Fetch one file and store it under its key; null once stored, else what went wrong. Its
+ * bytes are read here as they come, counted (`arriving`), then checked against its hash:
+ * a fetch given the hash itself (`integrity`) would only answer once the whole file is
+ * there, and the percentage would stand still for as long. */
 async function store(cache, entry) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), PATIENCE_MS + entry.size / SLOWEST_BYTES_PER_MS);
   try {
     let response;
+    const chunks = [];
     try {
-      response = await fetch(
-        new Request(new URL(entry.url, self.location.href).href, {
-          integrity: entry.integrity,
-          // Revalidated: never a stale copy, and a file the page itself just downloaded
-          // comes from the browser's HTTP cache after a 304 instead of twice.
-          cache: "no-cache",
-          credentials: "same-origin",
-          signal: abort.signal,
-        }),
-      );
+      response = await fetch(new URL(entry.url, self.location.href).href, {
+        // Revalidated: never a stale copy, and a file the page itself just downloaded
+        // comes from the browser's HTTP cache after a 304 instead of twice.
+        cache: "no-cache",
+        credentials: "same-origin",
+        signal: abort.signal,
+      });
+      if (!response.ok || response.redirected || !response.body) return "server";
+      const reader = response.body.getReader();
+      let received = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        received += value.length;
+        arriving.set(entry.key, received);
+        progressSoon();
+      }
     } catch {
-      return "network";
+      return "network"; // no answer, or the body broke off half-way: nothing is stored
     }
-    if (!response.ok || response.redirected) return "server";
+    const body = joined(chunks);
+    if (!(await matches(entry, body))) return "server";
+    // The body is already decoded: the headers that described it on the wire go.
+    const headers = new Headers(response.headers);
+    headers.delete("Content-Encoding");
+    headers.delete("Content-Length");
     try {
-      await cache.put(entry.key, response);
+      await cache.put(entry.key, new Response(body, { status: response.status, headers }));
     } catch (error) {
-      // The body can also break off half-way (the connection dropped): nothing is stored.
       return quotaError(error) ? "quota" : "network";
     }
     stored.add(entry.key);
     progressSoon();
     return null;
   } finally {
+    arriving.delete(entry.key);
     clearTimeout(timer);
   }
 }
@@ -447,7 +481,17 @@ async function storePack(cache, pack) {
     // The pack as it comes, to be stored so, and unzipped, to check its files.
     const [asItCame, toUnzip] = response.body.tee();
     const zipped = new Response(asItCame).arrayBuffer().catch(() => null);
-    const reader = toUnzip.pipeThrough(new DecompressionStream("gzip")).getReader();
+    // Its share arrived, counted on the bytes as they came (the pack's size is theirs).
+    let received = 0;
+    const counter = new TransformStream({
+      transform(chunk, stream) {
+        received += chunk.length;
+        arriving.set(pack.url, Math.min(1, received / pack.size));
+        progressSoon();
+        stream.enqueue(chunk);
+      },
+    });
+    const reader = toUnzip.pipeThrough(counter).pipeThrough(new DecompressionStream("gzip")).getReader();
     let cut = false;
     try {
       for (;;) {
@@ -460,6 +504,7 @@ async function storePack(cache, pack) {
     }
     return await storePackBody(cache, pack, joined(chunks), await zipped, cut);
   } finally {
+    arriving.delete(pack.url);
     clearTimeout(timer);
   }
 }

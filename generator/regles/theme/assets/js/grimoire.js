@@ -139,10 +139,14 @@ let notice = null;
 const announce = (nodes) => {
   if (notice) notice.remove();
   const close = el("button", { type: "button", class: "grimoire-annonce__fermer", "aria-label": "Fermer" });
-  notice = el("div", { class: "grimoire-annonce", role: "status" }, el("p", {}, ...nodes), close);
+  // One line: the words shortened if they must be, never the link after them.
+  const words = nodes.filter((node) => typeof node === "string");
+  const text = el("span", { class: "grimoire-annonce__texte", title: words.join(" ") }, ...words);
+  notice = el("div", { class: "grimoire-annonce", role: "status" },
+    el("p", {}, text, ...nodes.filter((node) => typeof node !== "string")), close);
   const mine = notice;
   close.addEventListener("click", () => mine.remove());
-  showNotice(notice);
+  showNotice(notice, { thisPage: true });
   setTimeout(() => mine.remove(), 8000);
 };
 

@@ -53,6 +53,7 @@ const state = {
   version: null, // of the active worker
   newVersion: false, // a new worker is waiting
   bannerClosed: false,
+  chipClosed: null, // the reader closed the download's notice in this tab (read once)
   downloadSeen: false, // this page saw a download: confirm its end among the notices
   persistRefused: false, // the browser may evict the copy
 };
@@ -186,32 +187,80 @@ function renderFooter() {
 }
 
 // Among the notices, outside the swapped content: during a download, then a confirmation.
+// One line, which the reader may close: it then stays closed in this tab (sessionStorage),
+// and the footer still says where the download is.
 let chip = null;
 let announcer = null;
 let lastMilestone = null;
+const CHIP_CLOSED = root.pathname + ".avis-copie-ferme";
+
+function readChipClosed() {
+  try {
+    return sessionStorage.getItem(CHIP_CLOSED) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function closeChip() {
+  try {
+    sessionStorage.setItem(CHIP_CLOSED, "1");
+  } catch {
+    // not kept: closed on this page only
+  }
+  state.chipClosed = true;
+  render();
+}
+
+// Why a download stopped, in the few words a one-line notice has room for.
+const STOPPED_SHORT = {
+  network: "reprendra avec la connexion",
+  quota: "plus de place sur l’appareil",
+  server: "nouvel essai plus tard",
+};
+
+/** The notice's line: the group under way and its share, the rest is the footer's. */
+function chipText() {
+  const status = state.offline;
+  if (state.phase !== PHASE.downloading) {
+    if (state.phase === PHASE.ready) return "Disponible hors ligne";
+    const why = (status && STOPPED_SHORT[status.problem]) || STOPPED_SHORT.network;
+    return `Copie hors ligne arrêtée : ${why}`;
+  }
+  if (!status) return "Copie hors ligne…";
+  if (!groupDone(status.text)) return `Copie hors ligne : pages ${percent(status.text.progress)} %`;
+  return `Copie hors ligne : calculateurs ${percent(status.later.progress)} %`;
+}
 
 function renderCorner() {
   if (!chip) {
-    // aria-hidden: the live region below speaks for it.
-    chip = el("div", { class: "hors-ligne-puce", "aria-hidden": "true" },
-      el("span", { class: "hors-ligne-puce__texte", "data-texte": "" }),
+    const close = el("button", { type: "button", class: "hors-ligne-puce__fermer",
+      title: "Masquer", "aria-label": "Masquer l’avis de copie hors ligne" }, "×");
+    close.addEventListener("click", closeChip);
+    // The text is aria-hidden: the live region below speaks for it.
+    chip = el("div", { class: "hors-ligne-puce" },
+      el("span", { class: "hors-ligne-puce__texte", "data-texte": "", "aria-hidden": "true" }),
+      close,
       progressBar("hors-ligne-puce__barre"));
     chip.hidden = true;
     announcer = el("div", { class: "hors-ligne-annonce", role: "status", "aria-live": "polite" });
     document.body.append(announcer);
     showNotice(chip);
   }
+  if (state.chipClosed === null) state.chipClosed = readChipClosed();
   const running = state.phase === PHASE.downloading;
-  if (running) {
+  if (state.chipClosed) {
+    chip.hidden = true;
+  } else if (running) {
     state.downloadSeen = true;
     clearTimeout(hideChipTimer);
     hideChipTimer = null;
     chip.hidden = false;
-    fill(chip, statusText(), progressShown());
+    fill(chip, chipText(), progressShown());
   } else if (state.downloadSeen && state.phase !== PHASE.waiting) {
     // Over: say how it ended a moment (« … hors ligne », or where and why it stopped).
     if (!chip.hidden && hideChipTimer === null) {
-      fill(chip, state.phase === PHASE.ready ? "Disponible hors ligne" : statusText(), null);
+      fill(chip, chipText(), null);
       hideChipTimer = setTimeout(() => {
         chip.hidden = true;
         state.downloadSeen = false;

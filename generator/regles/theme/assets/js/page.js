@@ -193,7 +193,26 @@ export function onEachPage(setup) {
  * calculator's summary as its distance from the bottom, so that no notice covers the end of
  * the page or an answer. `notice` is appended to it (or stays where it already is). */
 let notices = null;
-export function showNotice(notice) {
+// Notices about the page they were shown on (`thisPage`), each with its page's address: they
+// go when the reader moves to another page (instant navigation keeps the notices' column).
+const pageNotices = new Set();
+let pageNoticesFollowed = false;
+export function showNotice(notice, { thisPage = false } = {}) {
+  if (thisPage) {
+    notice.dataset.page = location.pathname;
+    pageNotices.add(notice);
+    if (!pageNoticesFollowed) {
+      pageNoticesFollowed = true;
+      onEachPage(() => {
+        for (const shown of pageNotices) {
+          if (!shown.isConnected || shown.dataset.page !== location.pathname) {
+            shown.remove();
+            pageNotices.delete(shown);
+          }
+        }
+      });
+    }
+  }
   if (!notices) {
     notices = el("div", { class: "regles-avis" });
     document.body.append(notices);
