@@ -2,8 +2,9 @@
 one and opens its tray beside it (assets/js/dice.js): the roll's number, its total, each die,
 the modifiers, then the earlier rolls of the session, newest first, kept in sessionStorage
 across instant navigation and a reload. A d20 rolls with advantage or disadvantage in one tap,
-said in words; a roll never moves the words around the dice; it works offline once Python is
-there, and says in French when it cannot roll."""
+said in words; a roll never moves the words around the dice; a die the build wrote rolls at
+once, offline and before Python; another works offline once Python is there, and says in
+French when it cannot roll."""
 
 from __future__ import annotations
 
@@ -353,6 +354,28 @@ def test_a_roll_works_offline_once_python_is_there(phone: Any, site_url: str) ->
         assert 6 <= total_of(entries[0]) <= 25
         stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
         assert [e["n"] for e in stored["jets"]] == [1]
+    finally:
+        phone.set_offline(False)
+
+
+def test_a_die_of_the_texts_rolls_at_once_without_python(phone: Any, site_url: str) -> None:
+    # Python's files never came and the link is down: a die the build wrote, with its terms
+    # (dice_buttons.py), rolls all the same, with advantage too (dice-roll.js).
+    phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))
+    page = opened(phone, site_url)
+    phone.set_offline(True)
+    try:
+        die = page.locator("article button.de[data-de='1d20'][data-de-termes]").first
+        entries = roll(page, die, 1)
+        assert 1 <= total_of(entries[0]) <= 20
+        advantage = page.locator(TRAY).get_by_role("button", name="Avec avantage")
+        entries = roll(page, advantage, 2)
+        faces = entries[0]["faces"]
+        assert len(faces) == 2 and [f["dropped"] for f in faces].count(True) == 1, faces
+        assert total_of(entries[0]) == max(f["value"] for f in faces)
+        assert words_of(entries[0]).endswith(f"garde {total_of(entries[0])}")
+        stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
+        assert [e["n"] for e in stored["jets"]] == [2, 1]
     finally:
         phone.set_offline(False)
 

@@ -1,13 +1,22 @@
-"""Dice expressions in the rule texts (1d6, 1d6+6, 1d6x100…) become roll buttons."""
+"""Dice expressions in the rule texts (1d6, 1d6+6, 1d6x100…) become roll buttons.
+
+Each button carries its expression's terms as the kit parses them (`data-de-termes`), so that
+the page rolls it at once, before Python has come (theme/assets/js/dice-roll.js): the kit
+stays the one definition of an expression. One it refuses (past its limits) gets none, and
+is rolled by the rules code, which says why."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import json
 import re
 
 from regles.core.markdown_text import HEADING, PageText, sub_outside_protected
+from regles.kit.dice import Term, parse
+from regles.kit.errors import CalculatorInputError
 
-__all__ = ["DICE", "dice_buttons"]
+__all__ = ["DICE", "dice_buttons", "written_terms"]
 
 # A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll.
 DICE = re.compile(
@@ -16,12 +25,38 @@ DICE = re.compile(
 )
 
 
+_DEFAULT_TERM = Term(sign=1)
+
+
+def written_terms(expression: str) -> str | None:
+    """The terms of `expression` as a button carries them (JSON: each Term's fields but
+    those at their default), or None when the kit refuses it."""
+    try:
+        terms = parse(expression).terms
+    except CalculatorInputError:
+        return None
+    return json.dumps(
+        [
+            {
+                field.name: getattr(term, field.name)
+                for field in dataclasses.fields(Term)
+                if getattr(term, field.name) != getattr(_DEFAULT_TERM, field.name)
+            }
+            for term in terms
+        ],
+        separators=(",", ":"),
+    )
+
+
 def _button(match: re.Match[str]) -> str:
     text = match.group(1)
-    expression = html.escape(text.replace("−", "-").replace(" ", ""), quote=True)
+    expression = text.replace("−", "-").replace(" ", "")
+    terms = written_terms(expression)
+    data = f' data-de-termes="{html.escape(terms, quote=True)}"' if terms else ""
+    escaped = html.escape(expression, quote=True)
     return (
-        f'<button type="button" class="de" data-de="{expression}" '
-        f'title="Lancer {expression}">{html.escape(text)}</button>'
+        f'<button type="button" class="de" data-de="{escaped}"{data} '
+        f'title="Lancer {escaped}">{html.escape(text)}</button>'
     )
 
 

@@ -1,8 +1,11 @@
 /* The dice of the rule texts (features/calculators/dice_buttons.py writes them as buttons):
- * a tap rolls one through the rules code's dice calculator (kit/dice.py) and shows the roll
- * in a tray beside it, above the earlier rolls of the session; « Chances » beside it opens
- * its law of chances in the same place. */
+ * a tap rolls one and shows the roll in a tray beside it, above the earlier rolls of the
+ * session; « Chances » beside it opens its law of chances in the same place. A die whose
+ * terms the build wrote (data-de-termes) rolls at once, here (dice-roll.js), Python or not;
+ * any other, and the law of chances, go through the rules code's dice calculator
+ * (kit/dice.py). */
 import { barsIcon } from "./charts.js";
+import { readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
 import { DICE_CHART, drawInto, formatNumber, run } from "./rules.js";
 
@@ -459,10 +462,16 @@ async function rollDice(dice, mode) {
   const state = dicePopover;
   const mine = ++state.rolls;
   const expression = dice.dataset.de;
-  const twoD20 = Boolean(withD20(expression));
-  const rolled = twoD20 ? mode : "";
-  state.advantage.hidden = !twoD20;
-  state.disadvantage.hidden = !twoD20;
+  const oneD20 = Boolean(withD20(expression));
+  const rolled = oneD20 ? mode : "";
+  state.advantage.hidden = !oneD20;
+  state.disadvantage.hidden = !oneD20;
+  const compiled = readTerms(dice.dataset.deTermes);
+  const terms = compiled && rolled ? twoD20Terms(compiled, rolled === "advantage" ? "kh" : "kl") : compiled;
+  if (terms) {
+    showLocalRoll(dice, state, opened, { expression, mode: rolled, ...rollTerms(terms) });
+    return;
+  }
   // A roll of the tray already open, with Python ready, takes a few milliseconds: the roll
   // before stays until it comes, rather than the tray flickering through « Jet en cours ».
   clearTimeout(state.pending);
@@ -499,6 +508,16 @@ async function rollDice(dice, mode) {
     showRoll(state, entry, log);
     placeDicePopover(state);
   }
+}
+
+/** A roll drawn here (`roll`: { expression, mode, total, terms }): logged and shown at once. */
+function showLocalRoll(dice, state, opened, roll) {
+  clearTimeout(state.pending);
+  const { entry, log } = logRoll(roll);
+  showLastTotal(dice, entry);
+  showRoll(state, entry, log);
+  placeDicePopover(state);
+  if (opened) state.box.focus({ preventScroll: true });
 }
 
 function setupDice(button) {
