@@ -380,6 +380,34 @@ def test_a_die_of_the_texts_rolls_at_once_without_python(phone: Any, site_url: s
         phone.set_offline(False)
 
 
+def test_a_page_whose_dice_roll_without_python_does_not_start_it(
+    browser: Any, site_url: str
+) -> None:
+    # The page's own dice only (the build wrote their terms): Python's 20 MB are not asked
+    # for on the reader's link; its first « Chances » would start it.
+    context = browser.new_context(
+        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto(site_url + "licences/")  # a die (1d6), no calculator
+        page.locator("article button.de[data-de-termes] ~ output.de-resultat").first.wait_for(
+            state="attached"
+        )
+        # Past the moment the page would have started it: painted, then the browser idle.
+        page.evaluate(
+            """() => new Promise((done) => requestAnimationFrame(() => setTimeout(() =>
+                requestIdleCallback(() => requestIdleCallback(done, { timeout: 3000 }),
+                                    { timeout: 3000 }), 0)))"""
+        )
+        assert page.evaluate("() => window.rules.status().state") == "idle"
+        assert [url for url in asked if "rules-runtime" in url or "pyodide" in url] == []
+    finally:
+        context.close()
+
+
 def test_a_roll_that_cannot_be_made_says_so_and_is_not_logged(phone: Any, site_url: str) -> None:
     # Python's files never came (offline before the first calculation).
     phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))

@@ -962,7 +962,8 @@ function setupPage() {
   watchApproach();
   watchHeadlines();
   const forms = document.querySelectorAll("form.calculateur");
-  const dice = document.querySelectorAll("button.de[data-de]");
+  // A die the build wrote the terms of rolls without Python (dice.js): only its chances ask.
+  const dice = document.querySelectorAll("button.de[data-de]:not([data-de-termes])");
   for (const form of forms) {
     // A shared link's inputs are shown and computed at once, wherever the form is.
     if (folded(form) && approach && !inputsFromUrl(form.dataset.calculateur)) {
