@@ -533,7 +533,18 @@ CALCULATORS = (
         title="Modificateur de caractéristique",
         headline=("modifier_text",),
         description="Donne le modificateur associé à une valeur de caractéristique.",
-        inputs=(Field("score", "Valeur de caractéristique", "int", default=10, min=1, max=30),),
+        inputs=(
+            Field(
+                "score",
+                "Valeur de caractéristique",
+                "int",
+                default=10,
+                min=1,
+                max=30,
+                # The Force the character keeps for the carrying calculator.
+                offered=("encumbrance.strength",),
+            ),
+        ),
         outputs=(Output("modifier_text", "Modificateur"),),
         handler=_h_ability,
     ),

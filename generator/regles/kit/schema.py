@@ -65,6 +65,9 @@ class Field:
     A field of a list's row may count only when another field of the row holds one of
     some values: ``shown_if=("category", ("item",))``; the form shows it only then (its
     value is still sent).
+    A field may be ``offered`` the value the reader's character keeps for another
+    calculator's field, named ``"calculator.field"`` (a score that another calculator
+    keeps as « Force »): the form offers it, a tap away, when the character has one.
     """
 
     name: str
@@ -87,6 +90,7 @@ class Field:
     initial: object = None
     presets: tuple[Mapping[str, object], ...] = ()
     shown_if: tuple[str, tuple[str, ...]] | None = None
+    offered: tuple[str, ...] = ()
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this input."""
@@ -120,6 +124,8 @@ class Field:
             out["presets"] = _thaw(self.presets)
         if self.shown_if is not None:
             out["shown_if"] = {"field": self.shown_if[0], "values": list(self.shown_if[1])}
+        if self.offered:
+            out["offered"] = list(self.offered)
         return out
 
 

@@ -50,6 +50,8 @@ CALCULATORS = (
                 default=10,
                 min=SCORES.start,
                 max=SCORES.stop - 1,
+                # The Force a reader's character keeps for the carrying calculator.
+                offered=("charge.strength",),
             ),
         ),
         outputs=(Output("modifier_text", "Modificateur"),),

@@ -20,6 +20,7 @@ from regles.features.calculators.dice_buttons import dice_buttons
 from regles.features.calculators.forms import (
     FOLD_SCRIPT,
     Followed,
+    field_offers,
     markdown_table,
     note_admonition,
     start_value,
@@ -181,7 +182,12 @@ class CalculatorsFeature:
                 f"calculateur inconnu « {directive.argument} » ; attendu l’un de : "
                 + ", ".join(sorted(self.catalog)),
             )
-        form = widget_form(entry, self._default_result(entry), self.memory.get(directive.argument))
+        try:
+            offers = field_offers(entry, self.catalog, self.memory)
+        except ValueError as error:
+            raise DirectiveError(Kind.UNKNOWN_CALCULATOR, str(error)) from error
+        memory = self.memory.get(directive.argument)
+        form = widget_form(entry, self._default_result(entry), memory, offers)
         rule_page = self.homes().get(directive.argument)
         if rule_page and rule_page != directive.file:
             link = href(directive.file, rule_page, None)

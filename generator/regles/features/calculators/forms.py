@@ -15,6 +15,8 @@ from regles.features.calculators.memory import RANDOM_SEED
 
 __all__ = [
     "Followed",
+    "Offer",
+    "field_offers",
     "markdown_table",
     "note_admonition",
     "start_value",
@@ -106,6 +108,74 @@ def _memory_attrs(spec: Mapping[str, Any], keys: str | None) -> str:
     return attrs
 
 
+def _signed(spec: Mapping[str, Any]) -> bool:
+    """Whether a number field may hold a negative value (it has no bound, or one below 0)."""
+    return spec.get("min") is None or spec["min"] < 0
+
+
+def _number_pad(spec: Mapping[str, Any]) -> str:
+    """The phone's keyboard for a field that takes numbers (`inputmode`), never its letters:
+    « numeric », digits alone, for a whole number that is never negative; « decimal »,
+    digits and the decimal comma, for any other number (« 1,5 ») and for a list of numbers
+    (the comma separates them). Android's number pads show the minus sign with either;
+    iOS's show it with neither, so a signed field gets a « ± » button (_SIGN_BUTTON)."""
+    whole = spec.get("type", "text") == "int" and not _signed(spec)
+    return f' inputmode="{"numeric" if whole else "decimal"}"'
+
+
+# Beside a number field that may be negative: changes the sign of what is typed
+# (form-values.js), for the phones whose number pad has no minus sign.
+_SIGN_BUTTON = (
+    '<button type="button" class="saisie-signe" aria-label="Changer le signe de « {label} »"'
+    ' title="Changer le signe">±</button>'
+)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A value the reader's character keeps for another calculator's field, offered to a
+    field (kit's `Field.offered`): where it is kept (memory.py's keys) and that field's
+    label, which the offer names (« Force de Mon personnage : 18 »)."""
+
+    keys: str
+    label: str
+
+
+def field_offers(
+    entry: Mapping[str, Any],
+    catalog: Mapping[str, Mapping[str, Any]],
+    memory: Mapping[str, Mapping[str, str]],
+) -> dict[str, tuple[Offer, ...]]:
+    """The offers of each field of a calculator (by name), from its `offered` fields named
+    « calculator.field »; ValueError, in French, for a name that is no field of the site's
+    calculators."""
+    found: dict[str, tuple[Offer, ...]] = {}
+    for spec in entry["inputs"]:
+        offers = []
+        for named in spec.get("offered", []):
+            calc_id, _, name = str(named).partition(".")
+            others = [s for s in catalog.get(calc_id, {}).get("inputs", []) if s["name"] == name]
+            keys = memory.get(calc_id, {}).get(name)
+            if not others or keys is None:
+                raise ValueError(
+                    f"calculateur « {entry['id']} », champ « {spec['name']} » : il propose "
+                    f"« {named} », qui n’est le champ d’aucun calculateur (attendu "
+                    "« calculateur.champ »)"
+                )
+            offers.append(Offer(keys, str(others[0].get("label", name))))
+        if offers:
+            found[str(spec["name"])] = tuple(offers)
+    return found
+
+
+def _offers_html(offers: Sequence[Offer]) -> str:
+    """Where the page (characters.js) offers the character's kept values: hidden until the
+    character holds one."""
+    data = [{"cles": o.keys, "libelle": o.label} for o in offers]
+    described = _attr(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return f'<p class="champ-offres" data-offres="{described}" hidden></p>'
+
+
 def _field(
     calc_id: str,
     spec: Mapping[str, Any],
@@ -113,6 +183,7 @@ def _field(
     value: object = _DEFAULT,
     keys: str | None = None,
     presets: str | None = None,
+    offers: Sequence[Offer] = (),
 ) -> str:
     """One labelled control; its id is unique in the page as each calculator appears once.
     A required field that can be emptied (a number, a text) says so to assistive tools:
@@ -145,6 +216,7 @@ def _field(
     )
     help_text = spec.get("help")
     help_html = f'<span class="aide" id="{help_id}">{_attr(help_text)}</span>' if help_text else ""
+    sign = ""  # a number field that may be negative: its « ± », after its unit
     if kind == "bool":
         checked = " checked" if default else ""
         control = f'<input type="checkbox" {common}{checked}>'
@@ -179,25 +251,26 @@ def _field(
     elif kind in ("int", "float"):
         # Text, not type="number": that one reads « 7,5 » by the browser's locale (75, or
         # nothing) and never says so. The page's script reads « 7,5 » and « 7.5 » alike and
-        # leaves anything else to the rules' message (rules.js readControl). A phone shows
-        # its number pad unless the value may be negative (the pad may lack « - »).
-        signed = spec.get("min") is None or spec["min"] < 0
-        pad = "" if signed else f' inputmode="{"numeric" if kind == "int" else "decimal"}"'
+        # leaves anything else to the rules' message (rules.js readControl).
         value = "" if default is None else f' value="{_attr(number_text(default))}"'
-        control = f'<input type="text"{pad} autocomplete="off" {common}{value}>'
+        control = f'<input type="text"{_number_pad(spec)} autocomplete="off" {common}{value}>'
+        sign = _SIGN_BUTTON.format(label=label) if _signed(spec) else ""
     else:
         if kind == "int_list" and isinstance(default, list):
             default = ", ".join(str(v) for v in default)
         value = "" if default is None else f' value="{_attr(default)}"'
         offered = f' list="{presets}"' if presets else ""
+        pad = _number_pad(spec) if kind == "int_list" else ""
         control = (
-            f'<input type="text" autocomplete="off" spellcheck="false"{offered} {common}{value}>'
+            f'<input type="text"{pad} autocomplete="off" spellcheck="false"{offered} '
+            f"{common}{value}>"
         )
     unit = spec.get("unit")
     unit_html = f'<span class="unite">{_attr(unit)}</span>' if unit else ""
     return (
         f'<div class="champ"{holder}><label for="{control_id}">{label}</label>'
-        f'<span class="saisie">{control}{unit_html}</span>{help_html}'
+        f'<span class="saisie">{control}{unit_html}{sign}</span>{help_html}'
+        f"{_offers_html(offers) if offers else ''}"
         f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
     )
 
@@ -349,18 +422,23 @@ def widget_form(
     entry: Mapping[str, Any],
     result: Mapping[str, object] | None = None,
     memory: Mapping[str, str] | None = None,
+    offers: Mapping[str, Sequence[Offer]] | None = None,
 ) -> str:
     """The form of one calculator, generated from its catalogue entry (never by hand); with
     `result`, the outputs for its default inputs, the form is whole before any script runs:
     the outputs that are a draw of the dice (`rolled`) wait for the reader to roll. `memory`
     names where a reader's character keeps each field (memory.py); without it, nothing is
-    kept."""
+    kept. `offers` (field_offers) names, by field, the values of the character's other
+    fields it is offered."""
     calc_id = entry["id"]
     keys = memory or {}
+    offered = offers or {}
     fields = "".join(
         _list_field(calc_id, spec, keys.get(spec["name"]))
         if spec.get("type") == "list"
-        else _field(calc_id, spec, keys=keys.get(spec["name"]))
+        else _field(
+            calc_id, spec, keys=keys.get(spec["name"]), offers=offered.get(spec["name"], ())
+        )
         for spec in entry["inputs"]
         if spec["name"] != RANDOM_SEED
     )

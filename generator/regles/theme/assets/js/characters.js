@@ -37,6 +37,7 @@ import {
   listsKey,
   modal,
   newId,
+  onEachPage,
   parsedOr,
   siteRoot,
   storeValue,
@@ -478,3 +479,42 @@ export async function manageCharacters() {
   }
   return "";
 }
+
+/* ---------------------------------------------------------------- values offered to a field */
+
+/** A field offered the values the character keeps for other calculators' fields (the kit's
+ * Field.offered; forms.py writes where in p.champ-offres, their keys and their labels): one
+ * button each, « Force de votre personnage : 18 », which puts the value in the field as if
+ * typed (rules.js then computes and keeps it). Hidden while the character has none; redrawn
+ * when the character or their values change, here or in another tab. */
+function offerKeptValues() {
+  const places = document.querySelectorAll(".calculateur p.champ-offres[data-offres]");
+  if (!places.length) return;
+  const character = currentCharacter();
+  for (const place of places) {
+    const offers = character ? parsedOr(place.dataset.offres, []) : [];
+    const buttons = (Array.isArray(offers) ? offers : []).flatMap((offer) => {
+      const value = offer && typeof offer.cles === "string" ? keptValue(character, offer.cles) : undefined;
+      const text = typeof value === "string" || typeof value === "number" ? String(value).trim() : "";
+      if (!text) return [];
+      const button = el("button", { type: "button" }, `${String(offer.libelle ?? "")} de votre personnage : ${text}`);
+      button.addEventListener("click", () => {
+        const field = place.closest(".champ")?.querySelector("input[data-type]");
+        if (!field) return;
+        field.value = text;
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      return [button];
+    });
+    // The same offers: left as they are (the focus stays on the one just pressed).
+    const said = buttons.map((button) => button.textContent).join("\n");
+    if (place.dataset.propose === said && place.hidden === !buttons.length) continue;
+    place.dataset.propose = said;
+    place.replaceChildren(...buttons);
+    place.hidden = buttons.length === 0;
+  }
+}
+
+onEachPage(offerKeptValues);
+document.addEventListener(CHARACTER_CHANGED, offerKeptValues);
+document.addEventListener(VALUES_KEPT, offerKeptValues);

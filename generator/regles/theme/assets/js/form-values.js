@@ -60,3 +60,27 @@ export function unreadableNote(labels, source) {
     ? `Valeurs gardées illisibles pour ${quoted(labels)} : les valeurs par défaut sont utilisées.`
     : `Valeur gardée illisible pour ${quoted(labels)} : la valeur par défaut est utilisée.`;
 }
+
+/** A number field's text with its sign changed, as typed: « 3 » → « -3 », « −1,5 » →
+ * « 1,5 », « +2 » → « -2 »; an empty field gets « - », for the digits that follow. */
+export function signFlipped(text) {
+  const typed = String(text).trim();
+  if (/^[-−]/.test(typed)) return typed.slice(1).trimStart();
+  return `-${typed.replace(/^\+/, "").trimStart()}`;
+}
+
+// The « ± » beside a number field that may be negative (forms.py), for the phones whose
+// number pad has no minus sign: it changes the sign of what the field holds, and the form
+// takes it as typed (rules.js listens to « input »). Pressed, it leaves the focus (and the
+// phone's keyboard) in the field. One listener for every form, whichever page brings it.
+if (typeof document !== "undefined") {
+  const signOf = (event) => (event.target instanceof Element ? event.target.closest("button.saisie-signe") : null);
+  document.addEventListener("mousedown", (event) => { if (signOf(event)) event.preventDefault(); });
+  document.addEventListener("click", (event) => {
+    const button = signOf(event);
+    const field = button?.closest(".saisie")?.querySelector("input[data-type]");
+    if (!field) return;
+    field.value = signFlipped(field.value);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}

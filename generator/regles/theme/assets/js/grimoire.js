@@ -37,6 +37,7 @@ import {
   askName,
   confirmAction,
   databaseOf,
+  databases,
   downloadText,
   el,
   entryCount,
@@ -252,12 +253,59 @@ const addToGrimoire = async (record) => {
   announce([say("added", { entry: entry.name, name: list.name }),
     el("a", { href: page.href, class: "grimoire-annonce__lien" }, say("see_list"))]);
   if (currentPage) currentPage.refresh();
+  markAddButtons();
 };
 
-const addButton = (label, key, withText) => el("button", {
+const addButton = (label, key, withText) => markAddButton(el("button", {
   type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
   "aria-label": withText ? null : label, title: label,
-}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null);
+}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null));
+
+/** The entry an add button is for (a key of the data file), else "". */
+const buttonKey = (button) => {
+  if (button.dataset.grimoireSort) return button.dataset.grimoireSort;
+  const link = button.closest("td")?.querySelector("a[href]");
+  return (link && linkKey(link)) || "";
+};
+
+/** The reader's current list of a database (the one the add dialog checks first), as kept
+ * now: { name, keys: Set of its entries' addresses }, or null. */
+const currentList = (database) => {
+  const store = readStore(database);
+  const list = findList(store, store.last) || store.lists[store.lists.length - 1] || null;
+  return list && { name: list.name, keys: new Set(list.spells.map((s) => s.url).filter(Boolean)) };
+};
+
+/** An add button says whether its entry is in the reader's current list: « ✓ » and
+ * « Dans « Aldric » » instead of « + » (grimoire.css), and in its name, which a screen
+ * reader reads, before what it does (it still adds the entry to a list, another one).
+ * `lists` caches each database's current list during one pass over the page. */
+function markAddButton(button, lists = new Map()) {
+  const key = buttonKey(button);
+  const database = databaseOf(key) || pageDatabase();
+  const folder = database ? database.folder : "";
+  if (!lists.has(folder)) lists.set(folder, currentList(database));
+  const list = lists.get(folder);
+  const inside = Boolean(key && list && list.keys.has(key));
+  // Most buttons of an index say nothing new: left untouched (no restyling of its rows).
+  if (!inside && !button.classList.contains("grimoire-ajout--dedans")) return button;
+  // What it says when the entry is in no list: the build's name, or its text's.
+  if (button.dataset.ajout === undefined) {
+    button.dataset.ajout = button.getAttribute("aria-label") || button.title || "";
+    button.dataset.texte = button.textContent;
+  }
+  button.classList.toggle("grimoire-ajout--dedans", inside);
+  const where = inside ? `Dans « ${list.name} »` : "";
+  if (button.classList.contains("grimoire-ajout--texte")) button.textContent = inside ? where : button.dataset.texte;
+  button.setAttribute("aria-label", inside ? `${where}. ${button.dataset.ajout}` : button.dataset.ajout);
+  return button;
+}
+
+/** Every add button of the page, after a list changed (here, in another tab) or a page came. */
+const markAddButtons = () => {
+  const lists = new Map();
+  for (const button of document.querySelectorAll("button.grimoire-ajout")) markAddButton(button, lists);
+};
 
 // One listener for every add button of the site (they come and go with the pages).
 document.addEventListener("click", (e) => {
@@ -639,6 +687,7 @@ const setupGrimoirePage = (signal) => {
       try { writeStore(fresh); } catch (error) { status = error.message; statusKind = "erreur"; redraw(); return; }
       [status, statusKind] = Array.isArray(said) ? said : [said ?? done, "info"];
       redraw();
+      markAddButtons();
     };
     // The grimoire shown next (null: the last used).
     const show = (list) => {
@@ -851,4 +900,9 @@ onEachPage(() => {
   controller = new AbortController();
   addButtons();
   setupGrimoirePage(controller.signal);
+  markAddButtons();
+  // Another tab changed the lists: the buttons say what they hold now.
+  for (const database of databases()) {
+    controller.signal.addEventListener("abort", followStored(() => storeKey(database), markAddButtons), { once: true });
+  }
 });
