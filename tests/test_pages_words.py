@@ -14,11 +14,7 @@ from bs4 import BeautifulSoup
 from regles.core.build import Settings, SiteBuild
 from regles.core.markdown_text import segment
 from regles.core.systems import Systems
-from regles.features.backup.feature import (
-    BACKUP_SOURCE,
-    BACKUP_TITLE,
-    BackupFeature,
-)
+from regles.features.backup.feature import BACKUP_SOURCE, BackupFeature
 from regles.features.links import references as links
 from regles.features.links.references import TargetIndex
 from regles.features.search import index as search
@@ -48,7 +44,7 @@ def test_the_data_page_is_in_the_menu_and_the_search(tmp_path: Path) -> None:
     (page,) = feature(tmp_path).page(frozenset({"index.md"}))
     assert page.uri == BACKUP_SOURCE and page.in_nav is True
     text = page.markdown
-    assert f"# {BACKUP_TITLE}" in text and "exclude" not in text
+    assert "# Vos données" in text and "exclude" not in text
     # The words a player types to find it, in the text the search indexes.
     prose = text.split('<div id="regles-donnees"')[0].lower()
     assert "données" in prose
