@@ -48,8 +48,8 @@ def test_the_data_page_is_in_the_menu_and_the_search(tmp_path: Path) -> None:
     # The words a player types to find it, in the text the search indexes.
     prose = text.split('<div id="regles-donnees"')[0].lower()
     assert "données" in prose
-    # A title that begins with « Sauvegarde »: found before a game's « jets de sauvegarde ».
-    assert "\n## sauvegarde" in prose
+    # Titles that begin with the words typed: found before a game's « jets de sauvegarde ».
+    assert "\n## sauvegarde" in prose and "\n## données" in prose
     assert search.is_indexed("donnees/index.html")
     assert "donnees/index.html" not in search.EXCLUDED_PAGES
 

@@ -20,10 +20,10 @@ BACKUP_TITLE = "Vos données"
 
 
 def backup_page() -> str:
-    """The page's Markdown; backup.js fills div#regles-donnees. A section's title begins
-    with « Sauvegarde »: the word a player types in the search to find it, which a game's
-    « jet de sauvegarde » would otherwise bury (search.js ranks a title that begins with the
-    query first)."""
+    """The page's Markdown; backup.js fills div#regles-donnees. Its sections' titles begin
+    with « Données » and « Sauvegarde »: the words a player types in the search to find it,
+    which a game's rules (« jet de sauvegarde », « les données par… ») would otherwise bury
+    (search.js ranks a title that begins with the query first)."""
     return "\n".join(
         [
             "---",
@@ -32,6 +32,8 @@ def backup_page() -> str:
             "---",
             "",
             f"# {BACKUP_TITLE}",
+            "",
+            "## Données gardées dans ce navigateur",
             "",
             "Ce que vous gardez sur ce site (vos listes, vos réglages) n’est enregistré que dans "
             "ce navigateur, sur cet appareil : aucun serveur n’en a de copie. Effacer les "
