@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.test_axe_browser import axe_on_parts, axe_source
 from tests.test_grimoire_browser import KEY
 from tests.test_spells_browser import PREFIX, Tab, base, served, tab
 
@@ -138,6 +139,13 @@ def test_a_missing_address_gets_a_french_page_with_its_ways_back(
     page.wait_for_load_state("load")
     assert failed == [phone.base + MISSING]
     expect(page.locator(".md-header")).to_be_visible()
+    # Its field, its link and the footer's link to the data page, for every reader.
+    source = axe_source()
+    page.route("**/__axe.min.js", lambda r: r.fulfill(body=source, content_type="text/javascript"))
+    page.add_script_tag(url=phone.base + "__axe.min.js")
+    found = axe_on_parts(page, "article", ".regles-pied-donnees")
+    assert found["violations"] == [], found["violations"]
+    assert "label" in found["passed"] and "link-name" in found["passed"]
 
     home = page.get_by_role("link", name="Retour à l’accueil")
     home.tap()
