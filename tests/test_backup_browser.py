@@ -64,7 +64,7 @@ def test_everything_kept_goes_out_in_one_file_and_comes_back(
     kinds = [item.split(" (")[0] for item in listed]
     assert kinds == [
         "Réglages de l’affichage",
-        "Lecture hors ligne\u00a0: dernière demande de stockage durable",
+        "Pages hors ligne\u00a0: dernière demande au navigateur de les garder",
         "Grimoires",
     ]
     with page.expect_download() as download:
@@ -90,7 +90,7 @@ def test_everything_kept_goes_out_in_one_file_and_comes_back(
 @pytest.mark.parametrize(
     ("content", "said"),
     [
-        (b"{pas du json", "n’est pas un fichier JSON"),
+        (b"{pas du json", "son contenu est illisible ici"),
         (b'{"format": "regles-grimoire", "nom": "A", "sorts": []}', "n’est pas une sauvegarde"),
         (b'{"format": "regles-donnees", "version": 7, "items": {}}', "version plus récente"),
         (b'{"format": "regles-donnees", "version": 1, "items": {"x": "y"}}', "aucune donnée"),

@@ -115,7 +115,7 @@ def test_the_field_works_again_after_an_instant_navigation(phone: Any, site_url:
     page.goto(site_url)
     page.wait_for_function("() => window.rules && typeof window.rules.search === 'function'")
     mark_the_document(page)
-    page.locator(LINKS).last.tap()
+    page.locator(f"{LINKS}[href$='licences/']").tap()
     page.wait_for_url(re.compile(r".*/licences/(#.*)?$"))
     page.go_back()
     page.wait_for_url(site_url)

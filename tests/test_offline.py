@@ -632,14 +632,14 @@ def test_offline_page_is_built_but_not_in_the_menu(site_dir: Path) -> None:
 
 
 def test_the_data_page_is_the_generators_unless_the_site_has_one(tmp_path: Path) -> None:
-    # The page where a reader saves what the browser keeps (backup.js): out of the menu and
-    # of the search; an owner's donnees.md replaces it.
+    # The page where a reader saves what the browser keeps (backup.js): in the menu and the
+    # search (tests/test_pages_words.py); an owner's donnees.md replaces it.
     build = SiteBuild(
         Settings(tmp_path, "mkdocs.yml", SITE_APP, calculators=tmp_path / "sans-paquet")
     )
     pages = {uri: (text, in_nav) for uri, text, in_nav in build.generated_pages(["index.md"])}
     text, in_nav = pages[BACKUP_SOURCE]
-    assert in_nav is False and 'id="regles-donnees"' in text and "exclude: true" in text
+    assert in_nav is True and 'id="regles-donnees"' in text and "exclude: true" not in text
     assert "que dans ce navigateur" in text
     owned = build.generated_pages(["index.md", BACKUP_SOURCE])
     assert BACKUP_SOURCE not in [uri for uri, _, _ in owned]

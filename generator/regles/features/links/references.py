@@ -359,6 +359,13 @@ class TargetIndex:
         return re.compile(rf"\b((?:l[’']|d[’'])?états? )({names})(?![\w-])")
 
 
+def names_itself(from_page: str, target: Target) -> bool:
+    """Whether `target` is the page the mention is on, as a whole (its title): such a link
+    only reloads the page a reader is on (« Installer l’application » on that very page,
+    taken for the install button), so the mention stays text."""
+    return target.page == from_page and (not target.anchor or target.level <= 1)
+
+
 def href(from_page: str, page: str, anchor: str | None) -> str:
     """Relative Markdown link from one source page to a page or one of its anchors."""
     fragment = f"#{anchor}" if anchor else ""
@@ -542,6 +549,8 @@ def link_references(
                     unresolved(Kind.UNRESOLVED_REFERENCE, name, f"« {name} »", NO_SECTION)
                     return absent(match.group(0), name)
                 return match.group(0)
+            if names_itself(file, target):
+                return match.group(0)
             ambiguous(name, target)
             return f"« [{name}]({href(file, target.page, target.anchor)}) »"
 
@@ -550,6 +559,8 @@ def link_references(
             if target is None:  # the pattern lists every title: this one is another system's
                 name = match.group(2)
                 unresolved(Kind.OTHER_SYSTEM_MENTION, name, f"table « {name} »", NO_SECTION)
+                return match.group(0)
+            if names_itself(file, target):
                 return match.group(0)
             link = href(file, target.page, target.anchor)
             return f"{match.group(1)}[{match.group(2)}]({link})"
@@ -572,6 +583,8 @@ def link_references(
             if target is None:
                 unresolved(Kind.UNRESOLVED_REFERENCE, name, f"« voir {name} »", NO_SECTION)
                 return absent(match.group(0), name)
+            if names_itself(file, target):
+                return match.group(0)
             ambiguous(name, target)
             return f"{match.group(1)} [{name}]({href(file, target.page, target.anchor)})"
 
@@ -585,6 +598,8 @@ def link_references(
             found = index.spell(name, college, file)
             if not found:
                 target = index.section(name, file)
+                if target is not None and names_itself(file, target):
+                    return match.group(0)
                 if target is not None:
                     return f"[_{name}_]({href(file, target.page, target.anchor)})"
                 unresolved(Kind.UNRESOLVED_MENTION, name, f"_{name}_", NO_MENTION)

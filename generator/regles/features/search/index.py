@@ -45,7 +45,6 @@ from typing import IO, Any
 
 from regles.core.systems import Systems
 from regles.core.words import Noun
-from regles.features.backup.feature import BACKUP_PAGE
 from regles.features.offline.offline import FALLBACK_PAGE
 
 __all__ = [
@@ -165,12 +164,12 @@ def area_of(systems: Systems, page: str) -> Area | None:
 
 
 # Pages that are not content: the home page (a list of links to the other pages), the error
-# page, the offline fallback page and the reader's data page.
+# page and the offline fallback page. The reader's data page is searched: a player looks for
+# « sauvegarde » there.
 EXCLUDED_PAGES: tuple[str, ...] = (
     "index.html",
     "404.html",
     f"{FALLBACK_PAGE}index.html",
-    f"{BACKUP_PAGE}index.html",
 )
 
 # Never indexed: interactive widgets (a calculator's form repeats its option labels), code

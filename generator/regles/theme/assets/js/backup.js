@@ -4,7 +4,8 @@
  * What the site keeps in this browser (localStorage) is named by the modules that keep it
  * (page.js's keepsData: grimoires, the data they set aside, the offline state) and here for
  * the theme's own settings (Material keeps them as "<site path>.__<name>"). « Tout exporter »
- * writes every such key and its value, as they are, into one JSON file; « Importer » reads
+ * writes every such key and its value, as they are, into one JSON file, and says its name
+ * once it is made; « Importer » reads
  * one back: it checks the file and each of its values (by the check of the module that keeps
  * it: a value it could not read is named and left out, the one kept here stays), says what
  * it holds, and replaces those keys only once the reader agrees, all or nothing (a full
@@ -92,16 +93,16 @@ function readBackup(text, file) {
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(`« ${file} » n’est pas un fichier JSON : une sauvegarde de ce site l’est.`);
+    throw new Error(`« ${file} » n’est pas une sauvegarde de ce site : son contenu est illisible ici (une sauvegarde est le fichier « .json » que « Tout exporter » enregistre).`);
   }
   if (!data || typeof data !== "object" || data.format !== FORMAT) {
-    throw new Error(`« ${file} » n’est pas une sauvegarde des données de ce site (format « ${FORMAT} »).`);
+    throw new Error(`« ${file} » n’est pas une sauvegarde des données de ce site.`);
   }
   if (typeof data.version !== "number" || data.version > VERSION) {
     throw new Error(`« ${file} » vient d’une version plus récente du site : elle ne peut pas être lue ici.`);
   }
   if (!data.items || typeof data.items !== "object" || Array.isArray(data.items)) {
-    throw new Error(`« ${file} » ne contient pas de données (champ « items »).`);
+    throw new Error(`« ${file} » ne contient aucune donnée : il est peut-être abîmé.`);
   }
   const from = typeof data.site === "string" ? data.site : siteRoot().pathname;
   const here = siteRoot().pathname;
@@ -173,7 +174,11 @@ function setup() {
       const content = { format: FORMAT, version: VERSION, site: siteRoot().pathname, date,
         items: Object.fromEntries(items.map(({ key, value }) => [key, value])) };
       const site = foldAccents(document.title.split(" - ").pop() || "site").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-      downloadText(`${JSON.stringify(content, null, 2)}\n`, `donnees-${site || "site"}-${date.slice(0, 10)}.json`, "application/json");
+      const name = `donnees-${site || "site"}-${date.slice(0, 10)}.json`;
+      downloadText(`${JSON.stringify(content, null, 2)}\n`, name, "application/json");
+      // The download happens in the browser's own bar, which a phone may not show: the
+      // page says that the file is made and its name, to find it among the downloads.
+      draw(`C’est fait : vos données sont dans le fichier « ${name} », enregistré par votre navigateur avec vos téléchargements. Gardez-le : « Importer une sauvegarde » le relit, ici ou dans un autre navigateur.`);
     });
     const input = el("input", { type: "file", id: "regles-donnees-fichier", accept: ".json,application/json", class: "regles-donnees__fichier" });
     input.addEventListener("change", () => {

@@ -25,7 +25,7 @@ const root = siteRoot();
 // localStorage, one site per path. The name is the one installed sites already keep.
 const STORAGE_PREFIX = root.pathname + ".hors-ligne.";
 keepsData(
-  (key) => (key.startsWith(STORAGE_PREFIX) ? "Lecture hors ligne : dernière demande de stockage durable" : null),
+  (key) => (key.startsWith(STORAGE_PREFIX) ? "Pages hors ligne : dernière demande au navigateur de les garder" : null),
   (value) => /^\d{1,16}$/.test(value), // a date, in milliseconds
 );
 const MINUTE = 60 * 1000;
