@@ -366,13 +366,17 @@ const SLOWEST_BYTES_PER_MS = 16;
 /** Fetch one file and store it under its key; null once stored, else what went wrong. Its
  * bytes are read here as they come, counted (`arriving`), then checked against its hash:
  * a fetch given the hash itself (`integrity`) would only answer once the whole file is
- * there, and the percentage would stand still for as long. */
+ * there, and the percentage would stand still for as long. A file cut off half-way keeps
+ * what had come (`keepPart`); the next try asks for the rest only (`Range`), and takes the
+ * whole file again if the server sends it whole, or if the joined bytes do not match. */
 async function store(cache, entry) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), PATIENCE_MS + entry.size / SLOWEST_BYTES_PER_MS);
+  const chunks = [];
+  let received = 0;
   try {
+    const part = await keptPart(entry);
     let response;
-    const chunks = [];
     try {
       response = await fetch(new URL(entry.url, self.location.href).href, {
         // Revalidated: never a stale copy, and a file the page itself just downloaded
@@ -380,10 +384,18 @@ async function store(cache, entry) {
         cache: "no-cache",
         credentials: "same-origin",
         signal: abort.signal,
+        headers: part ? { Range: `bytes=${part.length}-` } : {},
       });
       if (!response.ok || response.redirected || !response.body) return "server";
+      if (response.status === 206) {
+        if (!part || rangeStart(response) !== part.length) {
+          await dropPart(entry); // not the rest of what was kept: the whole file next time
+          return "server";
+        }
+        chunks.push(part);
+        received = part.length;
+      }
       const reader = response.body.getReader();
-      let received = 0;
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
@@ -393,16 +405,18 @@ async function store(cache, entry) {
         progressSoon();
       }
     } catch {
-      return "network"; // no answer, or the body broke off half-way: nothing is stored
+      await keepPart(entry, chunks); // no answer, or the body broke off: the rest comes later
+      return "network";
     }
+    await dropPart(entry);
     const body = joined(chunks);
     if (!(await matches(entry, body))) return "server";
-    // The body is already decoded: the headers that described it on the wire go.
+    // The body is already decoded: the headers that described it on the wire (or a part of
+    // it) go; what the page is served is the whole file, as a 200.
     const headers = new Headers(response.headers);
-    headers.delete("Content-Encoding");
-    headers.delete("Content-Length");
+    for (const name of ["Content-Encoding", "Content-Length", "Content-Range"]) headers.delete(name);
     try {
-      await cache.put(entry.key, new Response(body, { status: response.status, headers }));
+      await cache.put(entry.key, new Response(body, { status: 200, headers }));
     } catch (error) {
       return quotaError(error) ? "quota" : "network";
     }
@@ -412,6 +426,50 @@ async function store(cache, entry) {
   } finally {
     arriving.delete(entry.key);
     clearTimeout(timer);
+  }
+}
+
+// Parts of files cut off half-way, by key, with the bytes that had come. In a cache of their
+// own (a phone stops an idle worker: memory would forget them); not "workbox-precache-…".
+const PART_CACHE = "rules-parts-" + self.registration.scope;
+// Below this, a part is not worth keeping: the file comes again whole.
+const PART_MIN_BYTES = 64 * 1024;
+
+function rangeStart(response) {
+  const range = /^bytes (\d+)-/.exec(response.headers.get("Content-Range") || "");
+  return range ? Number(range[1]) : -1;
+}
+
+// Opened only to keep a part: the cache exists while it holds one, no longer.
+async function keptPart(entry) {
+  try {
+    const kept = await caches.match(entry.key, { cacheName: PART_CACHE });
+    if (!kept) return null;
+    const bytes = new Uint8Array(await kept.arrayBuffer());
+    return bytes.length > 0 && bytes.length < entry.size ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+async function keepPart(entry, chunks) {
+  const bytes = joined(chunks);
+  if (bytes.length < PART_MIN_BYTES || bytes.length >= entry.size) return;
+  try {
+    await (await caches.open(PART_CACHE)).put(entry.key, new Response(bytes));
+  } catch {
+    // not kept: the whole file comes again
+  }
+}
+
+async function dropPart(entry) {
+  try {
+    if (!(await caches.has(PART_CACHE))) return;
+    const cache = await caches.open(PART_CACHE);
+    await cache.delete(entry.key);
+    if ((await cache.keys()).length === 0) await caches.delete(PART_CACHE);
+  } catch {
+    // gone already
   }
 }
 
@@ -604,6 +662,16 @@ self.addEventListener("install", (event) => {
   );
 });
 
+/** Delete the parts of files this version does not list (an older deploy's). */
+async function dropOldParts() {
+  if (!(await caches.has(PART_CACHE))) return;
+  const cache = await caches.open(PART_CACHE);
+  for (const request of await cache.keys()) {
+    if (!ENTRY_BY_KEY.has(request.url)) await cache.delete(request);
+  }
+  if ((await cache.keys()).length === 0) await caches.delete(PART_CACHE);
+}
+
 /** Delete the packs that hold no file of this version (an older deploy's). */
 async function dropOldPacks() {
   const cache = await readPacks();
@@ -619,7 +687,7 @@ async function dropOldPacks() {
 self.addEventListener("activate", (event) => {
   // The files of the previous version that this one does not list go; the others are shared.
   event.waitUntil(
-    Promise.all([controller.activate(event), dropOldPacks()]).then(() =>
+    Promise.all([controller.activate(event), dropOldPacks(), dropOldParts()]).then(() =>
       announce({ type: "ACTIVE" }),
     ),
   );
