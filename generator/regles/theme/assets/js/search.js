@@ -439,6 +439,21 @@ function setOpen(open) {
   }
 }
 
+/* Below 960 px, Material locks the page's scroll while the search covers it (body
+ * [data-md-scrolllock], the reader's offset in body.style.top) and releases it 100 ms after
+ * the box closes, scrolling back to that offset. A result's anchor followed before then (the
+ * same page, or another that instant navigation brings in sooner) could not scroll the locked
+ * page, and the release put the reader back where they were: the lock is released at the
+ * tap, before the link is followed. Material's own release then finds nothing to undo. */
+function releaseScrollLock() {
+  const body = document.body;
+  if (!body.hasAttribute("data-md-scrolllock")) return;
+  const offset = -parseInt(body.style.top, 10) || 0;
+  body.removeAttribute("data-md-scrolllock");
+  body.style.top = "";
+  window.scrollTo(0, offset);
+}
+
 function isOpen() {
   const toggle = document.getElementById("__search");
   return Boolean(toggle && toggle.checked);
@@ -620,7 +635,9 @@ function setupBox(box) {
   }
   more.addEventListener("click", () => showMore());
   list.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest("a")) setOpen(false);
+    if (!(event.target instanceof Element && event.target.closest("a"))) return;
+    setOpen(false);
+    releaseScrollLock();
   });
 
   // The header's magnifier (phones) and the overlay toggle the box: focus follows.
