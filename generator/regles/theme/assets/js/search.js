@@ -452,6 +452,9 @@ function releaseScrollLock() {
   body.removeAttribute("data-md-scrolllock");
   body.style.top = "";
   window.scrollTo(0, offset);
+  // Instant navigation keeps the offset it last heard of (0, under the lock) in the history
+  // entry it leaves: told now, before it takes the tap, Back returns to where the reader was.
+  window.dispatchEvent(new Event("scroll"));
 }
 
 function isOpen() {
