@@ -9,9 +9,11 @@ page hands Material (its #__config), as a site without it would."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.conftest import (
     is_the_marked_document,
@@ -86,24 +88,32 @@ def search_and_tap_first(page: Any, phone: bool) -> None:
 def assert_heading_on_top(page: Any, where: str) -> None:
     """The heading at the top of the screen, just under Material's sticky header: not under
     it, not lower than one header's height below it, once the page has stopped moving."""
+    on_top = """(id) => {
+        const heading = document.getElementById(id);
+        const header = document.querySelector('header.md-header').getBoundingClientRect();
+        const top = heading ? heading.getBoundingClientRect().top : -1;
+        return top >= header.bottom && top <= header.bottom + header.height;
+    }"""
     wait_for_page(page, READ)
-    page.wait_for_function("(id) => location.hash === '#' + id", arg=ANCHOR)
-    page.wait_for_function("(id) => document.getElementById(id) !== null", arg=ANCHOR)
+    with contextlib.suppress(PlaywrightTimeoutError):  # the assertion below says where it is
+        page.wait_for_function(on_top, arg=ANCHOR, timeout=10_000)
     wait_for_still_scroll(page)
     header = page.locator("header.md-header").bounding_box()
     heading = page.locator(f"[id='{ANCHOR}']").bounding_box()
     assert header is not None and heading is not None
     below = header["y"] + header["height"]
     assert below <= heading["y"] <= below + header["height"], (where, heading, header)
+    assert page.url.endswith(f"{READ}#{ANCHOR}"), (where, page.url)
     assert not page.evaluate("document.getElementById('__search').checked"), where
 
 
 def assert_back_to(page: Any, url: str, where: str) -> None:
     """Back: the page left, at its own address, without the section of the page just left."""
     page.go_back()
-    page.wait_for_url(url)
+    page.wait_for_function("(path) => location.href.split('#')[0] === path", arg=url)
     wait_for_still_scroll(page)
-    assert page.url == url, where
+    assert page.url.split("#")[0] == url, (where, page.url)
+    assert not page.url.endswith(f"#{ANCHOR}"), (where, page.url)
 
 
 def lands_and_goes_back(browser: Any, site_url: str, instant: bool) -> None:
@@ -117,7 +127,9 @@ def lands_and_goes_back(browser: Any, site_url: str, instant: bool) -> None:
         assert_heading_on_top(page, f"même page, {where}")
         assert is_the_marked_document(page), where  # no reload, whichever the setting
         assert_back_to(page, site_url + READ, f"même page, retour, {where}")
-        assert abs(page.evaluate("scrollY") - READING_AT) <= 1, where  # where the reader was
+        # Where the reader was, not at the top nor at the heading: within half a screen, as a
+        # calculator form near there may open (and grow) while the page is away.
+        assert abs(page.evaluate("scrollY") - READING_AT) < 400, where
         page.context.close()
         # From another page.
         page = open_page(browser, site_url + OTHER, width, phone, instant)

@@ -457,6 +457,42 @@ function releaseScrollLock() {
   window.dispatchEvent(new Event("scroll"));
 }
 
+/* Material writes into the current history entry some time after the page last scrolled:
+ * the offset (100 ms) and, with navigation.tracking, the section in view as the address's
+ * fragment (250 ms). A navigation in between (a result tapped, Back) got the page left's
+ * writes: Back to a page gave it the section just left (#attaques-d-opportunite) or that
+ * page's offset. Each scroll notes which entry it happened in; a later write to another
+ * entry, made for a scroll of the one left, is dropped (a write to another page's address,
+ * one that a scroll of this entry made, or one of the site's own modules goes through). */
+const entries = { current: 0, scrolled: 0 };
+const nextEntry = () => { entries.current += 1; };
+window.addEventListener("scroll", () => { entries.scrolled = entries.current; }, { capture: true, passive: true });
+window.addEventListener("popstate", nextEntry);
+window.addEventListener("hashchange", nextEntry);
+const pushState = history.pushState.bind(history);
+history.pushState = (...args) => {
+  nextEntry();
+  return pushState(...args);
+};
+const replaceState = history.replaceState.bind(history);
+history.replaceState = (state, unused, url) => {
+  // Material's writes bring a state of their own; the site's modules keep history.state.
+  const material = state !== history.state;
+  if (material && entries.scrolled !== entries.current && sameDocumentPath(url)) return undefined;
+  return replaceState(state, unused, url);
+};
+
+/* Whether `url` (absent: this address) names this page, whatever its fragment. */
+function sameDocumentPath(url) {
+  if (url === undefined || url === null) return true;
+  try {
+    const next = new URL(url, location.href);
+    return next.pathname === location.pathname && next.search === location.search;
+  } catch {
+    return false;
+  }
+}
+
 function isOpen() {
   const toggle = document.getElementById("__search");
   return Boolean(toggle && toggle.checked);
