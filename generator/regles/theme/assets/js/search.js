@@ -460,8 +460,8 @@ function releaseScrollLock() {
 /* Material writes into the current history entry some time after the page last scrolled:
  * the offset (100 ms) and, with navigation.tracking, the section in view as the address's
  * fragment (250 ms). A navigation in between (a result tapped, Back) got the page left's
- * writes: Back to a page gave it the section just left (#attaques-d-opportunite) or that
- * page's offset. Each scroll notes which entry it happened in; a later write to another
+ * writes: Back to a page gave it the fragment of the section just left, or that page's
+ * offset (then instant navigation scrolled there instead of to a result's anchor). Each scroll notes which entry it happened in; a later write to another
  * entry, made for a scroll of the one left, is dropped (a write to another page's address,
  * one that a scroll of this entry made, or one of the site's own modules goes through). */
 const entries = { current: 0, scrolled: 0 };
