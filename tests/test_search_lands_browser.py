@@ -121,28 +121,30 @@ def lands_and_goes_back(browser: Any, site_url: str, instant: bool) -> None:
         where = f"{width} px, navigation instantanée {'active' if instant else 'coupée'}"
         # On the page being read, some way down it: Back returns there.
         page = open_page(browser, site_url + READ, width, phone, instant)
-        page.evaluate(f"window.scrollTo(0, {READING_AT})")
-        wait_for_still_scroll(page)
-        search_and_tap_first(page, phone)
-        assert_heading_on_top(page, f"même page, {where}")
-        assert is_the_marked_document(page), where  # no reload, whichever the setting
-        assert_back_to(page, site_url + READ, f"même page, retour, {where}")
-        # Where the reader was, not at the top nor at the heading: within half a screen, as a
-        # calculator form near there may open (and grow) while the page is away.
-        assert abs(page.evaluate("scrollY") - READING_AT) < 400, where
-        page.context.close()
+        try:
+            page.evaluate(f"window.scrollTo(0, {READING_AT})")
+            wait_for_still_scroll(page)
+            search_and_tap_first(page, phone)
+            assert_heading_on_top(page, f"même page, {where}")
+            assert is_the_marked_document(page), where  # no reload, whichever the setting
+            assert_back_to(page, site_url + READ, f"même page, retour, {where}")
+            # Where the reader was, not at the top nor at the heading: within half a screen,
+            # as a calculator form near there may open (and grow) while the page is away.
+            assert abs(page.evaluate("scrollY") - READING_AT) < 400, where
+        finally:
+            page.context.close()
         # From another page.
         page = open_page(browser, site_url + OTHER, width, phone, instant)
-        search_and_tap_first(page, phone)
-        assert_heading_on_top(page, f"autre page, {where}")
-        assert is_the_marked_document(page) is instant, where  # the setting was the one meant
-        assert_back_to(page, site_url + OTHER, f"autre page, retour, {where}")
-        page.context.close()
+        try:
+            search_and_tap_first(page, phone)
+            assert_heading_on_top(page, f"autre page, {where}")
+            assert is_the_marked_document(page) is instant, where  # the setting meant
+            assert_back_to(page, site_url + OTHER, f"autre page, retour, {where}")
+        finally:
+            page.context.close()
 
 
-def test_a_result_lands_on_its_heading_with_instant_navigation(
-    browser: Any, site_url: str
-) -> None:
+def test_a_result_lands_on_its_heading_with_instant_navigation(browser: Any, site_url: str) -> None:
     lands_and_goes_back(browser, site_url, instant=True)
 
 
