@@ -30,7 +30,7 @@ def test_a_large_file_cut_half_way_resumes_where_it_stopped(
     largest = max(later, key=lambda f: server.wire_size(link.path(f)) or 0)
     path = link.path(largest)
     size = server.wire_size(path) or 0
-    server.rate = size / 10  # Python's largest file alone would take ten seconds
+    server.rate = size / 6  # Python's largest file alone would take six seconds
     context = open_profile(browser, tmp_path / "profil", **PHONE)
     try:
         page = context.pages[0] if context.pages else context.new_page()

@@ -59,8 +59,8 @@ def test_the_download_notice_is_one_closable_line_whose_share_moves(
     largest = max(later, key=lambda f: server.wire_size(link.path(f)) or 0)
     largest_path = link.path(largest)
     others = {link.path(f) for f in later} - {largest_path}
-    # The largest file alone takes some eight seconds: long enough to watch it arrive.
-    server.rate = (server.wire_size(largest_path) or 0) / 8
+    # The largest file alone takes some five seconds: long enough to watch it arrive.
+    server.rate = (server.wire_size(largest_path) or 0) / 5
     context = open_profile(browser, tmp_path / "profil", **PHONE)
     try:
         page = context.pages[0] if context.pages else context.new_page()

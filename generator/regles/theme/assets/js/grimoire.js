@@ -277,7 +277,7 @@ const currentList = (database) => {
 };
 
 /** An add button says whether its entry is in the reader's current list: « ✓ » and
- * « Dans « Aldric » » instead of « + » (grimoire.css), and in its name, which a screen
+ * « Dans « <the list’s name> » » instead of « + » (grimoire.css), and in its name, which a screen
  * reader reads, before what it does (it still adds the entry to a list, another one).
  * `lists` caches each database's current list during one pass over the page. */
 function markAddButton(button, lists = new Map()) {
