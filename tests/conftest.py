@@ -11,6 +11,7 @@ import fcntl
 import functools
 import hashlib
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -478,3 +479,21 @@ def browser() -> Iterator[object]:
         instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield instance
         instance.close()
+
+
+def node_json(script: str, module: Path, data: object, timeout: float = 120) -> Any:
+    """What a Node.js `script` (an ES module's text, given `require` and, as
+    `process.argv[1]`, the path of the page script `module` to import) writes as JSON, `data`
+    given as JSON on its standard input: a page script run beside the Python it mirrors."""
+    node = shutil.which("node")
+    assert node is not None, "Node.js est nécessaire (il construit le site)"
+    prelude = "const require = (await import('node:module')).createRequire(import.meta.url);\n"
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", prelude + script, str(module)],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=timeout,
+    )
+    return json.loads(result.stdout)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ import pytest
 from regles.core.markdown_text import segment
 from regles.features.calculators.dice_buttons import dice_buttons, written_terms
 from regles.kit.dice import distribution, parse
+from tests.conftest import node_json
 
 ROLLER = Path(__file__).resolve().parents[1] / "generator/regles/theme/assets/js/dice-roll.js"
 
@@ -56,22 +55,6 @@ process.stdout.write(JSON.stringify({ laws, twice, refused, rolls }));
 """
 
 
-def run_node(asked: dict[str, Any]) -> dict[str, Any]:
-    node = shutil.which("node")
-    assert node is not None, "Node.js est nécessaire (il construit le site)"
-    script = "const require = (await import('node:module')).createRequire(import.meta.url);\n"
-    result = subprocess.run(
-        [node, "--input-type=module", "-e", script + ALL_OUTCOMES, str(ROLLER)],
-        input=json.dumps(asked),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    answer: dict[str, Any] = json.loads(result.stdout)
-    return answer
-
-
 def full_terms(expression: str) -> list[dict[str, Any]]:
     return [dataclasses.asdict(term) for term in parse(expression).terms]
 
@@ -80,7 +63,9 @@ def full_terms(expression: str) -> list[dict[str, Any]]:
 def answer() -> dict[str, Any]:
     written = [written_terms(e) for e in EXPRESSIONS]
     assert all(written), dict(zip(EXPRESSIONS, written, strict=True))
-    return run_node(
+    return node_json(
+        ALL_OUTCOMES,
+        ROLLER,
         {
             "laws": written,
             "twice": [written_terms(e) for e in ("1d20+5", "1d20", "1d20+1d4", "2d20", "1d20x2")],

@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 
+from tests.test_notices_browser import PHONE
 from tests.test_offline import subpath_site  # noqa: F401  (fixture)
 from tests.test_offline_browser import open_profile
 from tests.test_offline_download_browser import Link, completed, link  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.python, pytest.mark.offline]
-
-PHONE = {"viewport": {"width": 360, "height": 800}, "has_touch": True, "is_mobile": True}
 
 
 def test_a_large_file_cut_half_way_resumes_where_it_stopped(
@@ -26,9 +25,7 @@ def test_a_large_file_cut_half_way_resumes_where_it_stopped(
     tmp_path: Path,
 ) -> None:
     server = link.server
-    later = [f for f in link.files if f.get("later")]
-    largest = max(later, key=lambda f: server.wire_size(link.path(f)) or 0)
-    path = link.path(largest)
+    path = link.largest_later()
     size = server.wire_size(path) or 0
     server.rate = size / 6  # Python's largest file alone would take six seconds
     context = open_profile(browser, tmp_path / "profil", **PHONE)

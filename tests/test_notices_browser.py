@@ -56,8 +56,7 @@ def test_the_download_notice_is_one_closable_line_whose_share_moves(
 ) -> None:
     server = link.server
     later = [f for f in link.files if f.get("later")]
-    largest = max(later, key=lambda f: server.wire_size(link.path(f)) or 0)
-    largest_path = link.path(largest)
+    largest_path = link.largest_later()
     others = {link.path(f) for f in later} - {largest_path}
     # The largest file alone takes some five seconds: long enough to watch it arrive.
     server.rate = (server.wire_size(largest_path) or 0) / 5

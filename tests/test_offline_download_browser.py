@@ -67,6 +67,11 @@ class Link:
             if later is None or bool(f.get("later")) == later
         )
 
+    def largest_later(self) -> str:
+        """The path of the largest file that comes after the text (Python's wasm)."""
+        later = [f for f in self.files if f.get("later")]
+        return self.path(max(later, key=lambda f: self.server.wire_size(self.path(f)) or 0))
+
     def wait_for_cut(self, limit: float = 120.0) -> None:
         start = time.monotonic()
         while not self.server.cut:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from regles.core.typography import (
 )
 from regles.features.assets.theme import THEME_DIR
 from regles.features.links.directions import NOTE_CLASS, annotate_directions
+from tests.conftest import node_json
 
 PAGE_SCRIPT = THEME_DIR / "assets" / "js" / "page.js"
 # An ordinary space or a line break before ; : ! ? », or after «.
@@ -227,20 +226,9 @@ process.stdout.write(JSON.stringify(texts.map(frenchSpacing)));
 def test_the_page_scripts_space_as_the_build_does() -> None:
     # page.js's frenchSpacing and spaced_marks on the same texts: the scripts' messages read
     # as the built pages do (units aside: a script writes none it did not get from the build).
-    node = shutil.which("node")
-    assert node is not None, "Node.js est nécessaire (il construit le site)"
     chance = random.Random(2026)
     texts = ["Niv I : 3 « mur » ; 10:30 1d6! 50 % !", " ; :", "«a»", "«  b  »", "9\t%", "?!"]
     texts += ["".join(chance.choices(ALPHABET, k=chance.randint(1, 12))) for _ in range(3000)]
-    script = "const require = (await import('node:module')).createRequire(import.meta.url);\n"
-    result = subprocess.run(
-        [node, "--input-type=module", "-e", script + FRENCH_SPACING, str(PAGE_SCRIPT)],
-        input=json.dumps(texts),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    spaced = json.loads(result.stdout)
+    spaced = node_json(FRENCH_SPACING, PAGE_SCRIPT, texts)
     differing = [(t, s) for t, s in zip(texts, spaced, strict=True) if s != spaced_marks(t)]
     assert differing == [], differing[:5]
