@@ -462,16 +462,21 @@ async function keepPart(entry, chunks) {
   }
 }
 
-async function dropPart(entry) {
+/** Delete the parts whose key `gone(key)` says; the cache too once it holds none. */
+async function dropParts(gone) {
   try {
     if (!(await caches.has(PART_CACHE))) return;
     const cache = await caches.open(PART_CACHE);
-    await cache.delete(entry.key);
+    for (const request of await cache.keys()) {
+      if (gone(request.url)) await cache.delete(request);
+    }
     if ((await cache.keys()).length === 0) await caches.delete(PART_CACHE);
   } catch {
     // gone already
   }
 }
+
+const dropPart = (entry) => dropParts((key) => key === entry.key);
 
 /** Store one file on its own, out of a pack that could not be stored whole. */
 async function storeOne(cache, entry, body, type) {
@@ -663,14 +668,7 @@ self.addEventListener("install", (event) => {
 });
 
 /** Delete the parts of files this version does not list (an older deploy's). */
-async function dropOldParts() {
-  if (!(await caches.has(PART_CACHE))) return;
-  const cache = await caches.open(PART_CACHE);
-  for (const request of await cache.keys()) {
-    if (!ENTRY_BY_KEY.has(request.url)) await cache.delete(request);
-  }
-  if ((await cache.keys()).length === 0) await caches.delete(PART_CACHE);
-}
+const dropOldParts = () => dropParts((key) => !ENTRY_BY_KEY.has(key));
 
 /** Delete the packs that hold no file of this version (an older deploy's). */
 async function dropOldPacks() {

@@ -151,6 +151,10 @@ const announce = (nodes) => {
   setTimeout(() => mine.remove(), 8000);
 };
 
+/** The reader's current list of a store (the last used, else the last made): the one the
+ * add dialog checks first. */
+const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
+
 /** The add dialog for one spell's record. It shows the grimoires as kept, also when another
  * tab changes them while it is open, and adds the spell to the one chosen as kept then. */
 const addToGrimoire = async (record) => {
@@ -159,7 +163,6 @@ const addToGrimoire = async (record) => {
   let store = readStore(database);
   const entry = entryOf(record);
   const holds = (list) => list.spells.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
-  const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
     autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
@@ -256,10 +259,11 @@ const addToGrimoire = async (record) => {
   markAddButtons();
 };
 
-const addButton = (label, key, withText) => markAddButton(el("button", {
+// Marked (markAddButton) by the page's pass over all its buttons, or by its own caller.
+const addButton = (label, key, withText) => el("button", {
   type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
   "aria-label": withText ? null : label, title: label,
-}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null));
+}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null);
 
 /** The entry an add button is for (a key of the data file), else "". */
 const buttonKey = (button) => {
@@ -271,8 +275,7 @@ const buttonKey = (button) => {
 /** The reader's current list of a database (the one the add dialog checks first), as kept
  * now: { name, keys: Set of its entries' addresses }, or null. */
 const currentList = (database) => {
-  const store = readStore(database);
-  const list = findList(store, store.last) || store.lists[store.lists.length - 1] || null;
+  const list = lastOf(readStore(database));
   return list && { name: list.name, keys: new Set(list.spells.map((s) => s.url).filter(Boolean)) };
 };
 
@@ -326,7 +329,7 @@ document.addEventListener("click", (e) => {
 });
 
 previewActions.push((record) => (record && record.url
-  ? addButton(phrase("add_named_to_list", { name: record.name }, databaseOf(record.url)), record.url, true)
+  ? markAddButton(addButton(phrase("add_named_to_list", { name: record.name }, databaseOf(record.url)), record.url, true))
   : null));
 
 /** A button under each heading of a college page. The spell index's rows have theirs in the

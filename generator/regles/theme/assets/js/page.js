@@ -196,22 +196,18 @@ let notices = null;
 // Notices about the page they were shown on (`thisPage`), each with its page's address: they
 // go when the reader moves to another page (instant navigation keeps the notices' column).
 const pageNotices = new Set();
-let pageNoticesFollowed = false;
+onEachPage(() => {
+  for (const shown of pageNotices) {
+    if (!shown.isConnected || shown.dataset.page !== location.pathname) {
+      shown.remove();
+      pageNotices.delete(shown);
+    }
+  }
+});
 export function showNotice(notice, { thisPage = false } = {}) {
   if (thisPage) {
     notice.dataset.page = location.pathname;
     pageNotices.add(notice);
-    if (!pageNoticesFollowed) {
-      pageNoticesFollowed = true;
-      onEachPage(() => {
-        for (const shown of pageNotices) {
-          if (!shown.isConnected || shown.dataset.page !== location.pathname) {
-            shown.remove();
-            pageNotices.delete(shown);
-          }
-        }
-      });
-    }
   }
   if (!notices) {
     notices = el("div", { class: "regles-avis" });
