@@ -456,13 +456,20 @@ def tools_page(browser: Any, site_url: str) -> Iterator[Any]:
 
 
 @pytest.fixture
-def phone_page(browser: Any) -> Iterator[Any]:
-    """A page of a 360×800 phone with touch, in a context of its own."""
+def phone(browser: Any) -> Iterator[Any]:
+    """A context of a 360×800 phone with touch; its pages share its storage. A test module
+    whose phone needs more (blocked workers, routes) defines its own."""
     context = browser.new_context(
         viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
     )
-    yield context.new_page()
+    yield context
     context.close()
+
+
+@pytest.fixture
+def phone_page(phone: Any) -> Any:
+    """A page of a 360×800 phone with touch, in a context of its own."""
+    return phone.new_page()
 
 
 @pytest.fixture(scope="session")

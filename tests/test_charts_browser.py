@@ -57,15 +57,6 @@ def run(calc_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(RULES.run(calc_id, inputs)))
 
 
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
-    )
-    yield context
-    context.close()
-
-
 @pytest.fixture(scope="module")
 def any_page(browser: Any, site_url: str) -> Iterator[Any]:
     context = browser.new_context()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,16 +22,6 @@ GRIMOIRE = "sorts/grimoire/"
 LONG_PAGE = "jeu/combat/"
 CHARACTERS_KEY = "regles-personnages:/"  # characters.js, the site served at the root
 LISTS_KEY = "regles-grimoires:/"  # kept-lists.js
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A 360×800 touch phone's context; its pages share its storage."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
-    )
-    yield context
-    context.close()
 
 
 def characters(page: Any) -> Any:
