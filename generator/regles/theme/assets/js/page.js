@@ -195,19 +195,25 @@ export function onEachPage(setup) {
 let notices = null;
 // Notices about the page they were shown on (`thisPage`), each with its page's address: they
 // go when the reader moves to another page (instant navigation keeps the notices' column).
+// Followed from the first such notice: this module is also read without a page (Node, in
+// the tests), where nothing may run at load.
 const pageNotices = new Set();
-onEachPage(() => {
-  for (const shown of pageNotices) {
-    if (!shown.isConnected || shown.dataset.page !== location.pathname) {
-      shown.remove();
-      pageNotices.delete(shown);
-    }
-  }
-});
+let pageNoticesFollowed = false;
 export function showNotice(notice, { thisPage = false } = {}) {
   if (thisPage) {
     notice.dataset.page = location.pathname;
     pageNotices.add(notice);
+    if (!pageNoticesFollowed) {
+      pageNoticesFollowed = true;
+      onEachPage(() => {
+        for (const shown of pageNotices) {
+          if (!shown.isConnected || shown.dataset.page !== location.pathname) {
+            shown.remove();
+            pageNotices.delete(shown);
+          }
+        }
+      });
+    }
   }
   if (!notices) {
     notices = el("div", { class: "regles-avis" });
