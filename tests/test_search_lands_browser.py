@@ -1,0 +1,154 @@
+"""A search result tapped lands on its heading, on the page being read or another, and Back
+returns to the page left with its own address: Chromium at 360×800 with touch and at
+1280×800, with Material's instant navigation on (the test site's setting) and off.
+
+The player's case (issue #42): from « Combat », « opportunite », the first result « Attaques
+d’Opportunité », a heading some 12,000 px below on a phone. The same built site serves both
+settings: for « off », the test strips `navigation.instant` from the configuration that each
+page hands Material (its #__config), as a site without it would."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.conftest import (
+    is_the_marked_document,
+    mark_the_document,
+    wait_for_page,
+    wait_for_still_scroll,
+)
+
+pytestmark = pytest.mark.browser
+
+QUERY = "opportunite"
+TITLE = "Attaques d’Opportunité"
+ANCHOR = "attaques-d-opportunite"
+READ = "jeu/combat/"  # the page that holds the heading, far below its top
+OTHER = "licences/"  # a page without it
+READING_AT = 1500  # where the reader is on READ before searching, in px from its top
+SCREENS = (  # (width, a phone with touch)
+    (360, True),
+    (1280, False),
+)
+
+
+def without_instant_navigation(route: Any) -> None:
+    """The page as a site without `navigation.instant` would serve it; other files as they are."""
+    if route.request.resource_type != "document":
+        route.fallback()
+        return
+    response = route.fetch()
+    body = response.text()
+    assert '"navigation.instant", ' in body, "la configuration de Material a changé de forme"
+    route.fulfill(response=response, body=body.replace('"navigation.instant", ', ""))
+
+
+def open_page(browser: Any, url: str, width: int, phone: bool, instant: bool) -> Any:
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, has_touch=phone, is_mobile=phone
+    )
+    if not instant:
+        context.route("**/*", without_instant_navigation)
+    page = context.new_page()
+    page.goto(url)
+    if instant:
+        mark_the_document(page)  # instant navigation takes over the taps from now on
+    else:
+        page.evaluate("window.__sameDocument = true")
+    return page
+
+
+def search_and_tap_first(page: Any, phone: bool) -> None:
+    """Types the query in the header's box as a reader does, and taps the first result."""
+    if phone:
+        page.tap('header label.md-header__button[for="__search"]')  # the magnifier
+    else:
+        page.click("[data-recherche-saisie]")
+    page.wait_for_function("document.activeElement.matches('[data-recherche-saisie]')")
+    page.keyboard.type(QUERY, delay=20)
+    first = page.locator("[data-recherche-liste] a").first
+    page.wait_for_function(
+        """([title, anchor]) => {
+            const link = document.querySelector('[data-recherche-liste] a');
+            return link && link.querySelector('h1').textContent === title
+                && link.hash === '#' + anchor;
+        }""",
+        arg=[TITLE, ANCHOR],
+    )
+    if phone:
+        first.tap()
+    else:
+        first.click()
+
+
+def assert_heading_on_top(page: Any, where: str) -> None:
+    """The heading at the top of the screen, just under Material's sticky header: not under
+    it, not lower than one header's height below it, once the page has stopped moving."""
+    on_top = """(id) => {
+        const heading = document.getElementById(id);
+        const header = document.querySelector('header.md-header').getBoundingClientRect();
+        const top = heading ? heading.getBoundingClientRect().top : -1;
+        return top >= header.bottom && top <= header.bottom + header.height;
+    }"""
+    wait_for_page(page, READ)
+    with contextlib.suppress(PlaywrightTimeoutError):  # the assertion below says where it is
+        page.wait_for_function(on_top, arg=ANCHOR, timeout=10_000)
+    wait_for_still_scroll(page)
+    header = page.locator("header.md-header").bounding_box()
+    heading = page.locator(f"[id='{ANCHOR}']").bounding_box()
+    assert header is not None and heading is not None
+    below = header["y"] + header["height"]
+    assert below <= heading["y"] <= below + header["height"], (where, heading, header)
+    assert page.url.endswith(f"{READ}#{ANCHOR}"), (where, page.url)
+    assert not page.evaluate("document.getElementById('__search').checked"), where
+
+
+def assert_back_to(page: Any, url: str, where: str) -> None:
+    """Back: the page left, at its own address, without the section of the page just left."""
+    page.go_back()
+    page.wait_for_function("(path) => location.href.split('#')[0] === path", arg=url)
+    wait_for_still_scroll(page)
+    assert page.url.split("#")[0] == url, (where, page.url)
+    assert not page.url.endswith(f"#{ANCHOR}"), (where, page.url)
+
+
+def lands_and_goes_back(browser: Any, site_url: str, instant: bool) -> None:
+    for width, phone in SCREENS:
+        where = f"{width} px, navigation instantanée {'active' if instant else 'coupée'}"
+        # On the page being read, some way down it: Back returns there.
+        page = open_page(browser, site_url + READ, width, phone, instant)
+        try:
+            page.evaluate(f"window.scrollTo(0, {READING_AT})")
+            wait_for_still_scroll(page)
+            search_and_tap_first(page, phone)
+            assert_heading_on_top(page, f"même page, {where}")
+            assert is_the_marked_document(page), where  # no reload, whichever the setting
+            assert_back_to(page, site_url + READ, f"même page, retour, {where}")
+            # Where the reader was, not at the top nor at the heading: within half a screen,
+            # as a calculator form near there may open (and grow) while the page is away.
+            assert abs(page.evaluate("scrollY") - READING_AT) < 400, where
+        finally:
+            page.context.close()
+        # From another page.
+        page = open_page(browser, site_url + OTHER, width, phone, instant)
+        try:
+            search_and_tap_first(page, phone)
+            assert_heading_on_top(page, f"autre page, {where}")
+            assert is_the_marked_document(page) is instant, where  # the setting meant
+            assert_back_to(page, site_url + OTHER, f"autre page, retour, {where}")
+        finally:
+            page.context.close()
+
+
+def test_a_result_lands_on_its_heading_with_instant_navigation(browser: Any, site_url: str) -> None:
+    lands_and_goes_back(browser, site_url, instant=True)
+
+
+def test_a_result_lands_on_its_heading_without_instant_navigation(
+    browser: Any, site_url: str
+) -> None:
+    lands_and_goes_back(browser, site_url, instant=False)
