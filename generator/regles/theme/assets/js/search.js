@@ -496,16 +496,33 @@ function sameDocumentPath(url) {
 
 /* A result on the page being read is followed here, not by Material's instant navigation:
  * left to it, the tap went through its fetch of the same page and its scroll restoration,
- * which could put the reader back where they were. The browser follows the fragment (a new
- * history entry, the heading scrolled to under the header, a closed block that holds it
- * opened); the entry left keeps the reader's offset, marked, for Back to return to it. */
+ * which could put the reader back where they were, or a calculator above, folded again,
+ * pushed the heading down the screen. The browser follows the fragment (a new history entry,
+ * the heading scrolled to under the header, a closed block that holds it opened); the
+ * `popstate` Chromium fires for it, at once, is kept from instant navigation, which would
+ * take it for Back. The entry left keeps the reader's offset, marked, for Back to return to
+ * it. */
+const fragment = { following: false };
+window.addEventListener(
+  "popstate",
+  (event) => {
+    if (fragment.following) event.stopImmediatePropagation();
+  },
+  true // at the window, capture listeners run before Material's
+);
+
 function landHere(link, event) {
   if (!link.hash || !sameDocumentPath(link.href)) return;
   event.preventDefault();
   event.stopPropagation(); // Material's instant navigation listens on the body
   // Past the guard above: the write is ours, made before the entry is left.
   replaceState({ x: window.scrollX, y: window.scrollY, leftForResult: true }, "");
-  location.hash = link.hash;
+  fragment.following = true;
+  try {
+    location.hash = link.hash;
+  } finally {
+    fragment.following = false;
+  }
 }
 
 /* Back to the entry a result was tapped from: the reader's offset, whether or not instant
