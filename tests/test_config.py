@@ -287,6 +287,19 @@ def test_a_page_outside_every_system_is_named() -> None:
     assert systems.name_of("jeu/combat.md") == "Jeu" and systems.name_of("index.md") is None
 
 
+def test_a_database_names_the_systems_whose_pages_link_to_it() -> None:
+    """What the search reads (`rules.servedBy`) to rank a linked database's entries with the
+    reader's game and to name the games they serve: by the names readers see."""
+    systems = Systems(
+        {"cdf": "Chroniques des Fjords", "vieux": "Ancienne édition"},
+        (
+            Database("bestiaire", system="Bestiaire", linked_from=("cdf", "vieux")),
+            Database("relais", system="Relais"),  # linked from none
+        ),
+    )
+    assert systems.served_by() == {"Bestiaire": ["Chroniques des Fjords", "Ancienne édition"]}
+
+
 def test_one_slug_for_headings_spells_and_pages() -> None:
     # Signs NFKD keeps as they are read as letters; apostrophes separate words.
     assert slugify("Straße ×2") == "strasse-x2"

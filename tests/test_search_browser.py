@@ -331,6 +331,26 @@ def test_the_reader_s_game_comes_first_among_equal_matches(tab: Tab) -> None:
     assert "Jeu d’essai" in places[1], places
 
 
+def test_the_reader_s_game_comes_before_a_closer_name_of_another(tab: Tab) -> None:
+    """From a page of the game, « résistance »: the game's sections that only speak of it
+    come before the spell whose name begins with it (another game's), and the spell named
+    exactly (« son ») still comes first. With the database linked from the game (as
+    `linked_from: [jeu]` makes it: `rules.servedBy`), its entries rank as the game's own and
+    name the game they serve."""
+    page = tab.open("jeu/combat/")
+    spell, own = "sorts/elementaire-eau/#resistance-au-froid", "jeu/degats-et-soins/#pas-de-cumul"
+    found = first_urls(page, tab.root, "résistance", 20)
+    assert found.index(own) < found.index(spell), found
+    found = first_urls(page, tab.root, "son", 5)
+    assert found[0] == "sorts/acoustique/#son" and any(u.startswith("jeu/") for u in found)
+    page.evaluate("() => { window.rules.servedBy = { 'Magie d’essai': ['Jeu d’essai'] }; }")
+    found = first_urls(page, tab.root, "résistance", 20)
+    assert found.index(spell) < found.index(own), found
+    type_query(page, "résistance au froid")
+    places = page.locator("[data-recherche-liste] .regles-recherche__ou").all_inner_texts()
+    assert places[0].startswith("Sort Jeu d’essai · Magie d’essai › "), places
+
+
 def test_a_word_after_an_elision_is_found_on_its_own(tab: Tab) -> None:
     """« Attaques d’Opportunité »: Pagefind keeps « d’opportunité » as one word; the build
     gives the words that only follow an elision as searchable metadata, the title's weighed

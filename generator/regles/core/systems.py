@@ -110,6 +110,16 @@ class Systems:
         folders |= {d.folder: d.system for d in self.databases if d.system}
         return folders
 
+    def served_by(self) -> dict[str, list[str]]:
+        """Each database the systems' pages link to (`linked_from`), by the name the search
+        gives it, with the names of those systems: its entries are of their game too (the
+        search ranks them with the reader's and names the games they serve)."""
+        return {
+            d.system: [self.names[f] for f in d.linked_from if f in self.names]
+            for d in self.databases
+            if d.system and d.linked_from
+        }
+
     def check(self, pages: Iterable[str]) -> list[Problem]:
         """A warning for each page in a folder that is neither a system's nor a database's."""
         problems = []

@@ -76,11 +76,14 @@ class AssetsFeature:
                 )
             folder = THEME_DIR if script.source.is_relative_to(THEME_DIR) else settings.project
             entries.append(ScriptEntry(script.source, folder))
-        # The databases' files and sentences for the scripts, and the systems' folders (the
-        # search ranks the reader's game first), once in the page script.
+        # The databases' files and sentences for the scripts, and the systems' folders and the
+        # databases they link to (the search ranks the reader's game first), once in the page
+        # script.
         folders = settings.system_folders.by_folder()
         systems = json.dumps(folders, ensure_ascii=False, sort_keys=True)
+        served = json.dumps(settings.system_folders.served_by(), ensure_ascii=False, sort_keys=True)
         prelude = f"(window.rules = window.rules || {{}}).systems = {systems};"
+        prelude += f"window.rules.servedBy = {served};"
         prelude += scripts_prelude(settings.databases)
         try:
             js, graph = page_script(entries, settings.node_modules, settings.cache_dir, prelude)

@@ -23,9 +23,12 @@
  * long"), rules come before spells of the same rank. The records of the page about the spell
  * export (its fields and abbreviations: meta `annexe`) come after the others of their rank,
  * their titles never counted as the query's name: "MJ" leads to the rules, not to the
- * export's list of the words it leaves undefined. Among results of an equal match, those of
- * the reader's game (the system, or the database, whose folder holds the page: none on the
- * site's own pages) come first, and each database's entry names its system.
+ * export's list of the words it leaves undefined. The reader's game (the system, or the
+ * database, whose folder holds the page, with the databases it links to: none on the site's
+ * own pages) weighs one step of match: its results and the site's pages come before those of
+ * other games, unless one of these is named by the query and none of the reader's is, even
+ * by its first words.
+ * Each database's entry names its database and the systems it serves.
  *
  * Nothing read from the query, the URL or the index is ever parsed as HTML: results and
  * excerpts are built with text nodes and <mark> elements.
@@ -91,6 +94,18 @@ function readersSystem() {
     if (inside.startsWith(`${folder}/`) && folder.length > depth) [found, depth] = [name, folder.length];
   }
   return found;
+}
+
+/* The games whose results are the reader's on a page of `game` (a name `readersSystem`
+ * gives): itself, the databases its pages link to, and, on a database's page, the systems
+ * that link to it (`linked_from` in mkdocs.yml, `rules.servedBy`). */
+function gamesOf(game) {
+  const games = new Set(game ? [game] : []);
+  for (const [database, systems] of Object.entries(rules.servedBy || {})) {
+    if (systems.includes(game)) games.add(database);
+    if (database === game) systems.forEach((system) => games.add(system));
+  }
+  return games;
 }
 
 /* Accents, case and punctuation aside. */
@@ -205,7 +220,11 @@ function entryOf(data, terms) {
     // Its database's system first: which game it belongs to.
     badge = url.hash ? database.entree : database.groupe;
     const group = url.hash ? college : first("rubrique") || college;
-    where = [...new Set([first("systeme"), group].filter(Boolean))].join(" › ");
+    // The games it serves (`linked_from`) name it too: « Système · Base › Groupe ».
+    const system = first("systeme");
+    const served = ((rules.servedBy || {})[system] || []).filter((game) => game !== system);
+    const games = [...served, system].filter(Boolean).join(" · ");
+    where = [...new Set([games, group].filter(Boolean))].join(" › ");
   } else {
     badge = first("systeme") || kind || "Site";
     where = context.filter((part) => part && part !== badge).join(" › ");
@@ -382,6 +401,7 @@ async function rank(query, filters) {
   const exact = [...(spelt.length ? [folded] : []), ...backward.map(fold)];
   const databases = databaseWords();
   const here = readersSystem();
+  const readers = gamesOf(here);
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
     const spell = Object.hasOwn(databases, (data.filters && data.filters.type && data.filters.type[0]) || "");
@@ -389,17 +409,19 @@ async function rank(query, filters) {
     // explain: its titles never count as the query's name.
     const annex = Boolean(data.meta && data.meta.annexe);
     const tier = annex ? 0 : bestTier(entry.title, full, exact);
-    // A result of the reader's game: before the others of an equal match.
+    // A result of the reader's game, or of the site's own pages (in no game), counts one
+    // step of match more than another game's: it comes first unless the other names the
+    // query (tier 2) and it does not (tier 0).
     const system = (data.filters && data.filters.systeme && data.filters.systeme[0]) || "";
-    const same = Boolean(here) && system === here;
-    return { entry, order, spell, annex, weak: weak[order], tier, same };
+    const same = Boolean(here) && (!system || readers.has(system));
+    return { entry, order, spell, annex, weak: weak[order], tier, same, score: tier + same };
   });
   const namesRule = ranked.some(
     (r) => !r.spell && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
   );
   ranked.sort(
     (a, b) =>
-      b.tier - a.tier ||
+      b.score - a.score ||
       a.annex - b.annex ||
       a.weak - b.weak ||
       b.same - a.same ||
