@@ -585,7 +585,10 @@ CALCULATORS = (
         id="d20_test",
         title="Chances de réussite d’un test d20",
         headline=("p_success", "needed"),
-        description="Calcule la probabilité exacte de réussir un test d20 contre un DD ou une CA.",
+        description=(
+            "Calcule la probabilité exacte de réussir un test d20 : atteindre un DD, ou "
+            "toucher une CA par un jet d’attaque."
+        ),
         inputs=(
             Field("modifier", "Modificateur total", "int", default=0, min=-20, max=30),
             Field("target", "DD ou CA", "int", default=15, min=1, max=40),

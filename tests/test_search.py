@@ -307,6 +307,30 @@ def test_a_section_of_calculators_reads_what_they_do_not_their_rule_links() -> N
     assert "Expression" not in section.body and "<p>Fin.</p>" in section.body
 
 
+def test_a_calculator_is_a_result_of_its_own_under_its_section() -> None:
+    page = """<article class="md-content__inner"><h1 id="tests">Tests</h1>
+    <h2 id="des">Les dés</h2><h3 id="rejouer">Rejouer</h3><p>On rejoue.</p>
+    <form class="calculateur" id="calc-chances"><p class="calculateur-titre">Chances d’un
+    test &lt;d20&gt;</p><p class="calculateur-description">Contre un DD &amp; une CA.</p>
+    <label>Modificateur</label></form>
+    <form class="calculateur"><p class="calculateur-titre">Sans id</p></form>
+    <form class="calculateur" id="calc-vide"><label>Sans titre</label></form></article>"""
+    records = search.page_records("jeu/tests/index.html", page, search.Area("Jeu", "Règles"))
+    calculators = [r for r in records if r.kind == search.KIND_CALCULATORS]
+    # Only a form with an id (its address) and a title: found by what it says it is.
+    assert [(r.url, r.title) for r in calculators] == [
+        ("jeu/tests/#calc-chances", "Chances d’un test <d20>")
+    ]
+    (calculator,) = calculators
+    assert calculator.body == "Contre un DD &amp; une CA."  # its text, as HTML text
+    assert calculator.context == "Jeu › Tests › Les dés › Rejouer" and calculator.level == 4
+    assert calculator.filters == {"type": ["Calculateurs"], "systeme": ["Jeu"]}
+    # Its section still reads what it does.
+    (rejouer,) = [r for r in records if r.url.endswith("#rejouer")]
+    assert "<p>Contre un DD &amp; une CA.</p>" in rejouer.body
+    assert "Modificateur" not in rejouer.body
+
+
 def test_no_record_repeats_a_sentence(fragments: dict[str, dict[str, Any]]) -> None:
     # What the result list shows is a record's text: a sentence said twice in a row in it
     # ("Voir la règle. Voir la règle.") is a widget's label, not the section's text.

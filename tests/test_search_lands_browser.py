@@ -62,48 +62,66 @@ def open_page(browser: Any, url: str, width: int, phone: bool, instant: bool) ->
     return page
 
 
-def search_and_tap_first(page: Any, phone: bool) -> None:
-    """Types the query in the header's box as a reader does, and taps the first result."""
+def search_and_tap_first(
+    page: Any,
+    phone: bool,
+    query: str = QUERY,
+    title: str = TITLE,
+    anchor: str = ANCHOR,
+    read: str = READ,
+) -> str:
+    """Types `query` in the header's box as a reader does, and taps the first result, once
+    it is `title` at `anchor` of the page `read` (not the first result of a query typed
+    halfway); gives the text the result showed."""
     if phone:
         page.tap('header label.md-header__button[for="__search"]')  # the magnifier
     else:
         page.click("[data-recherche-saisie]")
     page.wait_for_function("document.activeElement.matches('[data-recherche-saisie]')")
-    page.keyboard.type(QUERY, delay=20)
+    page.keyboard.type(query, delay=20)
     first = page.locator("[data-recherche-liste] a").first
     page.wait_for_function(
-        """([title, anchor]) => {
+        """([title, anchor, read]) => {
             const link = document.querySelector('[data-recherche-liste] a');
             return link && link.querySelector('h1').textContent === title
-                && link.hash === '#' + anchor;
+                && link.hash === '#' + anchor && link.pathname.endsWith('/' + read);
         }""",
-        arg=[TITLE, ANCHOR],
+        arg=[title, anchor, read],
     )
+    shown = first.inner_text()
     if phone:
         first.tap()
     else:
         first.click()
+    return str(shown)
 
 
-def assert_heading_on_top(page: Any, where: str) -> None:
-    """The heading at the top of the screen, just under Material's sticky header: not under
-    it, not lower than one header's height below it, once the page has stopped moving."""
+def assert_heading_on_top(
+    page: Any, where: str, read: str = READ, anchor: str = ANCHOR, *, named: bool = True
+) -> None:
+    """The heading (or form) at the top of the screen, just under Material's sticky header:
+    not under it, not lower than one header's height below it, once the page has stopped
+    moving; the address names it (`named`; a form's is the section that holds it, which
+    Material's navigation.tracking writes there once the page is still)."""
     on_top = """(id) => {
         const heading = document.getElementById(id);
         const header = document.querySelector('header.md-header').getBoundingClientRect();
         const top = heading ? heading.getBoundingClientRect().top : -1;
         return top >= header.bottom && top <= header.bottom + header.height;
     }"""
-    wait_for_page(page, READ)
+    wait_for_page(page, read)
     with contextlib.suppress(PlaywrightTimeoutError):  # the assertion below says where it is
-        page.wait_for_function(on_top, arg=ANCHOR, timeout=10_000)
+        page.wait_for_function(on_top, arg=anchor, timeout=10_000)
     wait_for_still_scroll(page)
     header = page.locator("header.md-header").bounding_box()
-    heading = page.locator(f"[id='{ANCHOR}']").bounding_box()
+    heading = page.locator(f"[id='{anchor}']").bounding_box()
     assert header is not None and heading is not None
     below = header["y"] + header["height"]
     assert below <= heading["y"] <= below + header["height"], (where, heading, header)
-    assert page.url.endswith(f"{READ}#{ANCHOR}"), (where, page.url)
+    if named:
+        assert page.url.endswith(f"{read}#{anchor}"), (where, page.url)
+    else:
+        assert page.url.split("#")[0].endswith(read), (where, page.url)
     assert not page.evaluate("document.getElementById('__search').checked"), where
 
 
@@ -152,3 +170,25 @@ def test_a_result_lands_on_its_heading_without_instant_navigation(
     browser: Any, site_url: str
 ) -> None:
     lands_and_goes_back(browser, site_url, instant=False)
+
+
+# The calculator is also on the tools page (outils/), a page of the site: from a page of the
+# game, its result on the game's page comes first, the site's pages ranking as the game's.
+CALCULATOR = ("chance de reussir", "Chance de réussir une épreuve", "calc-chance")
+CALCULATOR_PAGE = "jeu/tests-d20/"
+
+
+def test_a_calculator_found_by_search_opens_in_view(browser: Any, site_url: str) -> None:
+    """« chance de réussir » finds the calculator by its title, named as one; tapped, on a
+    phone, from another page and from its own, it lands open under the header."""
+    for start in ("jeu/combat/", CALCULATOR_PAGE):
+        page = open_page(browser, site_url + start, 360, True, instant=True)
+        try:
+            shown = search_and_tap_first(page, True, *CALCULATOR, CALCULATOR_PAGE)
+            where = f"depuis {start}"
+            assert "Calculateur" in shown, (where, shown)
+            assert_heading_on_top(page, where, CALCULATOR_PAGE, CALCULATOR[2], named=False)
+            form = page.locator(f"form#{CALCULATOR[2]}")
+            assert form.locator("[data-type]").first.is_visible(), where  # opened
+        finally:
+            page.context.close()

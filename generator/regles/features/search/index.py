@@ -1,4 +1,4 @@
-"""Search index of the built site: one Pagefind record per rules section and per spell.
+"""Search index of the built site: one Pagefind record per rules section, spell and calculator.
 
 Pure build-step code over built pages (no MkDocs import). The plugin hands each page's
 article to an `Indexer` (in a child process, `features/search/worker.py`) as soon as MkDocs
@@ -17,7 +17,10 @@ heading with an id starts a record whose URL carries the anchor, whose title is 
   `college` and `systeme` (the spells' own system: `spells: system:`, else their section's
   name); metadata `contexte` = the college;
 - any other page (tools, install, licences): `type` = Site. The home page (a list of links),
-  the error page and the offline fallback page are left out.
+  the error page and the offline fallback page are left out;
+- a calculator's form (`form.calculateur` with an id): `type` = Calculateurs, the page's
+  system, the form's title as its title and its description as its text (its section keeps
+  them too), so that « chances » finds the calculator of a test's odds.
 
 The built pages stay unchanged: Pagefind receives a small HTML document per record through its
 indexing service (an `AddFile` request with an explicit URL), never the page files.
@@ -55,6 +58,7 @@ __all__ = [
     "FILTER_SYSTEM",
     "FILTER_TYPE",
     "INDEX_FOLDER",
+    "KIND_CALCULATORS",
     "KIND_RULES",
     "KIND_SITE",
     "KIND_SPELLS",
@@ -91,6 +95,7 @@ FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its tit
 KIND_RULES = "Règles"
 KIND_SPELLS = "Sorts"  # the default (Database.kind: the database's own word)
 KIND_SITE = "Site"
+KIND_CALCULATORS = "Calculateurs"  # a calculator's form: a result of its own
 CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
 PRINCIPAL_META = "principal"
@@ -184,7 +189,9 @@ SKIPPED_CLASSES = frozenset(
 # Read inside a skipped widget: what a calculator's form says it is, its title and its
 # description (features/calculators/forms.py), so that a section of calculators is found by
 # what they do.
-KEPT_IN_SKIPPED_CLASSES = frozenset({"calculateur-titre", "calculateur-description"})
+CALCULATOR_TITLE_CLASS = "calculateur-titre"
+KEPT_IN_SKIPPED_CLASSES = frozenset({CALCULATOR_TITLE_CLASS, "calculateur-description"})
+CALCULATOR_CLASS = "calculateur"  # the form: a record of its own, by its title and description
 # The spell index is a table of every spell name: indexed, it would compete with the spells.
 SKIPPED_IDS = frozenset({"table-sorts"})
 # Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
@@ -261,12 +268,26 @@ class _Section:
         return "".join(self.body_parts).strip()
 
 
+@dataclass
+class _Calculator:
+    """A calculator's form: its id, the section it is in, and what it says it is."""
+
+    anchor: str
+    section: _Section
+    title_parts: list[str] = field(default_factory=list)
+    body_parts: list[str] = field(default_factory=list)
+
+
 class _ArticleReader(HTMLParser):
-    """Cuts the page's article (Material's `article.md-content__inner`) at each heading."""
+    """Cuts the page's article (Material's `article.md-content__inner`) at each heading, and
+    notes each calculator's form."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.sections: list[_Section] = []
+        self.calculators: list[_Calculator] = []
+        self._calculator: _Calculator | None = None  # the form being read
+        self._kept: list[str] | None = None  # where a calculator's kept text goes
         self._depth = 0  # open elements inside the article; 0 = outside
         self._skip_depth = 0  # depth at which a skipped element opened; 0 = not skipping
         self._kept_depth = 0  # depth of an element read inside a skipped one; 0 = none
@@ -290,6 +311,10 @@ class _ArticleReader(HTMLParser):
             if not self._kept_depth and classes & KEPT_IN_SKIPPED_CLASSES:
                 self._kept_depth = self._depth
                 self._emit("<p>")
+                if self._calculator is not None:
+                    calculator = self._calculator
+                    title = CALCULATOR_TITLE_CLASS in classes
+                    self._kept = calculator.title_parts if title else calculator.body_parts
             return
         if (
             tag in SKIPPED_TAGS
@@ -297,6 +322,10 @@ class _ArticleReader(HTMLParser):
             or attributes.get("id", "") in SKIPPED_IDS
         ):
             self._skip_depth = self._depth
+            form_id = attributes.get("id", "")
+            if tag == "form" and CALCULATOR_CLASS in classes and form_id and self.sections:
+                self._calculator = _Calculator(form_id, self.sections[-1])
+                self.calculators.append(self._calculator)
             return
         if classes & TITLE_AS_TEXT_CLASSES and attributes.get("title"):
             self._emit(html.escape(attributes["title"], quote=False))
@@ -326,9 +355,11 @@ class _ArticleReader(HTMLParser):
         if self._skip_depth:
             if self._depth == self._kept_depth:
                 self._kept_depth = 0
+                self._kept = None
                 self._emit("</p> ")
             if self._depth == self._skip_depth:
                 self._skip_depth = 0
+                self._calculator = None
             self._depth -= 1
             return
         self._depth -= 1
@@ -345,8 +376,11 @@ class _ArticleReader(HTMLParser):
             return
         if self._heading is not None:
             self._heading.title_parts.append(data)
-        else:
-            self._emit(html.escape(data, quote=False))
+            return
+        self._emit(html.escape(data, quote=False))
+        if self._kept is not None and self._calculator is not None:
+            title = self._kept is self._calculator.title_parts
+            self._kept.append(data if title else html.escape(data, quote=False))
 
     def _emit(self, markup: str) -> None:
         if self._heading is None and self.sections:
@@ -394,6 +428,7 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
     college = page_title if is_college else None
     records: list[Record] = []
     trail: list[tuple[int, str]] = []
+    trails: dict[int, tuple[int, tuple[str, ...]]] = {}  # a section's level and trail, by id
     for section in sections:
         if section.level == 1:
             url, level = base, 1
@@ -418,6 +453,24 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
             )
         )
         trail.append((section.level, section.title))
+        trails[id(section)] = (section.level, tuple(t for lvl, t in trail if lvl > 1))
+    for calculator in reader.calculators:
+        title = _SPACES.sub(" ", "".join(calculator.title_parts)).strip()
+        if not title or id(calculator.section) not in trails:
+            continue  # a form without a title, or in no section of the page's
+        level, where = trails[id(calculator.section)]
+        records.append(
+            Record(
+                url=f"{base}#{calculator.anchor}",
+                title=title,
+                body="".join(calculator.body_parts).strip(),
+                kind=KIND_CALCULATORS,
+                page=page_title,
+                system=system,
+                trail=where,
+                level=level + 1,
+            )
+        )
     return records
 
 

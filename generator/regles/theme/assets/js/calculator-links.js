@@ -45,6 +45,9 @@ document.addEventListener(
     if (event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab…
     const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    // A search result: search.js closes the box first, then follows it (unfoldTarget opens
+    // the form the address names).
+    if (link && link.closest("[data-recherche]")) return;
     // A link to this page (main.html writes every address in full) that names a form.
     const here = link && link.origin === location.origin && link.pathname === location.pathname;
     const form = here && formNamed(link.hash);

@@ -51,6 +51,7 @@ const TYPING_PAUSE_MS = 60;
 const FILTERS = ["systeme", "type", "college"];
 const DEPTH = "profondeur";
 const RULES_TYPE = "Règles"; // the type filter of the rules sections' records
+const CALCULATORS_TYPE = "Calculateurs"; // and of the calculators' (by their title)
 const RULES_RERANK = 10; // results of the rules-only search merged into the reranked ones
 const TYPE_LABELS = { Site: "Pages du site" }; // type filter values shown as the reader reads them
 // `titre_elisions`: the words of the title that follow an elision (« Attaques d’Opportunité »
@@ -225,6 +226,9 @@ function entryOf(data, terms) {
     const served = ((rules.servedBy || {})[system] || []).filter((game) => game !== system);
     const games = [...served, system].filter(Boolean).join(" · ");
     where = [...new Set([games, group].filter(Boolean))].join(" › ");
+  } else if (kind === CALCULATORS_TYPE) {
+    badge = "Calculateur";
+    where = context.filter(Boolean).join(" › ");
   } else {
     badge = first("systeme") || kind || "Site";
     where = context.filter((part) => part && part !== badge).join(" › ");
