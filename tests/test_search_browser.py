@@ -36,12 +36,16 @@ def root(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 class Tab:
     """A page of the site in a fresh context, with every request it makes recorded."""
 
-    def __init__(self, browser: Any, root: str, width: int, scheme: str) -> None:
+    def __init__(
+        self, browser: Any, root: str, width: int, scheme: str, *, touch: bool = False
+    ) -> None:
         self.root = root
         self.context = browser.new_context(
             viewport={"width": width, "height": 800},
             color_scheme=scheme,
             service_workers="block",
+            has_touch=touch,
+            is_mobile=touch,
         )
         self.context.add_init_script("window.__sonde = 0;")
         self.requests: list[str] = []
@@ -75,24 +79,31 @@ class Tab:
         ]
 
 
-@pytest.fixture
-def tab(browser: Any, root: str) -> Iterator[Tab]:
-    opened = Tab(browser, root, 1280, "light")
+def opened_tab(browser: Any, root: str, width: int, touch: bool = False) -> Iterator[Tab]:
+    """A tab for one test; once it is done, no request left the site or went unanswered and
+    no script failed."""
+    opened = Tab(browser, root, width, "light", touch=touch)
     yield opened
     opened.context.close()
     assert opened.outside() == [], "requêtes hors du site"
     assert opened.failed == [], "requêtes sans réponse (404…)"
     assert opened.errors == [], opened.errors
+
+
+@pytest.fixture
+def tab(browser: Any, root: str) -> Iterator[Tab]:
+    yield from opened_tab(browser, root, 1280)
 
 
 @pytest.fixture
 def phone(browser: Any, root: str) -> Iterator[Tab]:
-    opened = Tab(browser, root, 360, "light")
-    yield opened
-    opened.context.close()
-    assert opened.outside() == [], "requêtes hors du site"
-    assert opened.failed == [], "requêtes sans réponse (404…)"
-    assert opened.errors == [], opened.errors
+    yield from opened_tab(browser, root, 360)
+
+
+@pytest.fixture
+def touch_phone(browser: Any, root: str) -> Iterator[Tab]:
+    """A phone of 360 px with touch, as a player holds it."""
+    yield from opened_tab(browser, root, 360, touch=True)
 
 
 def relative(url: str, root: str) -> str:
@@ -331,12 +342,13 @@ def test_the_reader_s_game_comes_first_among_equal_matches(tab: Tab) -> None:
     assert "Jeu d’essai" in places[1], places
 
 
-def test_the_reader_s_game_comes_before_a_closer_name_of_another(tab: Tab) -> None:
+def test_the_reader_s_game_comes_before_a_closer_name_of_another(touch_phone: Tab) -> None:
     """From a page of the game, « résistance »: the game's sections that only speak of it
     come before the spell whose name begins with it (another game's), and the spell named
     exactly (« son ») still comes first. With the database linked from the game (as
     `linked_from: [jeu]` makes it: `rules.servedBy`), its entries rank as the game's own and
     name the game they serve."""
+    tab = touch_phone
     page = tab.open("jeu/combat/")
     spell, own = "sorts/elementaire-eau/#resistance-au-froid", "jeu/degats-et-soins/#pas-de-cumul"
     found = first_urls(page, tab.root, "résistance", 20)
@@ -346,7 +358,9 @@ def test_the_reader_s_game_comes_before_a_closer_name_of_another(tab: Tab) -> No
     page.evaluate("() => { window.rules.servedBy = { 'Magie d’essai': ['Jeu d’essai'] }; }")
     found = first_urls(page, tab.root, "résistance", 20)
     assert found.index(spell) < found.index(own), found
-    type_query(page, "résistance au froid")
+    page.tap('header label.md-header__button[for="__search"]')  # the magnifier
+    page.keyboard.type("résistance au froid", delay=20)
+    wait_shown(page, "résistance au froid")
     places = page.locator("[data-recherche-liste] .regles-recherche__ou").all_inner_texts()
     assert places[0].startswith("Sort Jeu d’essai · Magie d’essai › "), places
 
