@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from bench.browser import chromium
-from bench.offline import MBIT, site_files
+from bench.offline import LOOK_TIMEOUT_MS, MBIT, POLL, site_files
 from bench.server import CountingServer
 
 RATE = 1.5 * MBIT
@@ -34,7 +34,7 @@ def root_mark(page: Page, name: str) -> str | None:
     """An attribute offline.js sets on the page root (`data-hors-ligne…`), None while the page
     is between two documents."""
     try:
-        return page.locator("html").get_attribute(name, timeout=5_000)
+        return page.locator("html").get_attribute(name, timeout=LOOK_TIMEOUT_MS)
     except PlaywrightError:
         return None
 
@@ -44,7 +44,7 @@ def wait_mark(page: Page, name: str, started: float) -> float | None:
     while time.monotonic() - started < LIMIT:
         if root_mark(page, name) == "pret":
             return time.monotonic() - started
-        time.sleep(0.05)
+        time.sleep(POLL)
     return None
 
 

@@ -251,6 +251,11 @@ class Record:
         return found
 
 
+def _one_line(parts: list[str]) -> str:
+    """A title read in pieces, its runs of spaces and line breaks made one space."""
+    return _SPACES.sub(" ", "".join(parts)).strip()
+
+
 @dataclass
 class _Section:
     level: int
@@ -261,7 +266,7 @@ class _Section:
 
     @property
     def title(self) -> str:
-        return _SPACES.sub(" ", "".join(self.title_parts)).strip()
+        return _one_line(self.title_parts)
 
     @property
     def body(self) -> str:
@@ -276,6 +281,10 @@ class _Calculator:
     section: _Section
     title_parts: list[str] = field(default_factory=list)
     body_parts: list[str] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return _one_line(self.title_parts)
 
 
 class _ArticleReader(HTMLParser):
@@ -455,7 +464,7 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
         trail.append((section.level, section.title))
         trails[id(section)] = (section.level, tuple(t for lvl, t in trail if lvl > 1))
     for calculator in reader.calculators:
-        title = _SPACES.sub(" ", "".join(calculator.title_parts)).strip()
+        title = calculator.title
         if not title or id(calculator.section) not in trails:
             continue  # a form without a title, or in no section of the page's
         level, where = trails[id(calculator.section)]
