@@ -43,7 +43,10 @@ def test_the_bundle_declares_no_global(browser: Any, site_url: str, path: str) -
     page.route(BUNDLE, lambda route: route.abort())
     settled(page, site_url + path)
     without = set(page.evaluate(GLOBALS))
-    assert page.evaluate("() => Object.keys(window.rules)") == ["fold"]  # main.html's head
+    assert page.evaluate("() => Object.keys(window.rules)") == [  # main.html's head
+        "followFragment",
+        "fold",
+    ]
     assert with_bundle - without == set()
     assert [name for name in with_bundle if "regles" in name.lower()] == []
     context.close()

@@ -524,31 +524,17 @@ function sameDocumentPath(url) {
  * left to it, the tap went through its fetch of the same page and its scroll restoration,
  * which could put the reader back where they were, or a calculator above, folded again,
  * pushed the heading down the screen. The browser follows the fragment (a new history entry,
- * the heading scrolled to under the header, a closed block that holds it opened); the
- * `popstate` Chromium fires for it, at once, is kept from instant navigation, which would
- * take it for Back. The entry left keeps the reader's offset, marked, for Back to return to
- * it. */
-const fragment = { following: false };
-window.addEventListener(
-  "popstate",
-  (event) => {
-    if (fragment.following) event.stopImmediatePropagation();
-  },
-  true // at the window, capture listeners run before Material's
-);
-
+ * the heading scrolled to under the header, a closed block that holds it opened), through
+ * `rules.followFragment` (theme/main.html), which keeps the `popstate` Chromium fires for it
+ * from instant navigation. The entry left keeps the reader's offset, marked, for Back to
+ * return to it. */
 function landHere(link, event) {
   if (!link.hash || !sameDocumentPath(link.href)) return;
   event.preventDefault();
   event.stopPropagation(); // Material's instant navigation listens on the body
   // Past the guard above: the write is ours, made before the entry is left.
   replaceState({ x: window.scrollX, y: window.scrollY, leftForResult: true }, "");
-  fragment.following = true;
-  try {
-    location.hash = link.hash;
-  } finally {
-    fragment.following = false;
-  }
+  window.rules.followFragment(link.hash);
 }
 
 /* Back to the entry a result was tapped from: the reader's offset, whether or not instant
