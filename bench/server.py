@@ -10,8 +10,10 @@
 - every response's body size, as sent on the wire, is recorded: the weight figures come from
   here, so they include what workers and service workers fetch (`wire_size` tells what a
   file's body weighs before anyone asks for it);
-- a request for the rest of a file (`Range: bytes=N-`) gets it, as a 206 with its
-  `Content-Range`, uncompressed, as GitHub Pages answers one: a download cut half-way resumes;
+- a request for part of a file (`Range: bytes=N-`, `N-M` or `-N`, one range) gets it, as a
+  206 with its `Content-Range`, uncompressed, as GitHub Pages answers one: a download cut
+  half-way resumes, and Chromium's HTTP cache, which checks a part it holds by asking for
+  one byte, gets that byte, not the whole file again;
 - no Nagle's algorithm (TCP_NODELAY), as a CDN: headers and body are two writes, and each
   small response would otherwise wait for the browser's delayed ACK (40 ms on Linux); the
   ~800 files a first visit stores offline took 6 s instead of 0.4 s to arrive.
@@ -111,12 +113,21 @@ class _Body:
     modified: str
 
 
-def _range_start(header: str | None) -> int | None:
-    """Where `Range: bytes=N-` starts (the one form a resumed download asks for), else None."""
-    if not header or not header.startswith("bytes=") or not header.endswith("-"):
+def _byte_range(header: str | None, length: int) -> tuple[int, int] | None:
+    """The bytes one `Range` header asks of a file of `length` bytes, first and last included:
+    `bytes=N-` (the rest of a file, as a resumed download asks), `bytes=N-M` (Chromium's HTTP
+    cache checks a file it holds a part of by asking for one byte of it), `bytes=-N` (its
+    last N). None for the whole file: no header, several ranges, or one past its end."""
+    if not header or not header.startswith("bytes=") or "," in header:
         return None
-    first = header[len("bytes=") : -1]
-    return int(first) if first.isdigit() else None
+    first, dash, last = header[len("bytes=") :].strip().partition("-")
+    if not dash or not (first or last) or not (first + last).isdigit():
+        return None
+    if not first:
+        start, end = max(0, length - int(last)), length - 1
+    else:
+        start, end = int(first), min(int(last), length - 1) if last else length - 1
+    return (start, end) if start <= end < length else None
 
 
 class _QuietServer(http.server.ThreadingHTTPServer):
@@ -375,10 +386,11 @@ class CountingServer:
         if status == 200 and handler.headers.get("If-None-Match") == body.etag:
             self._send(handler, url_path, 304, b"", headers, head, False)
             return
-        start = _range_start(handler.headers.get("Range"))
-        if status == 200 and start is not None and 0 < start < len(body.raw):
-            headers["Content-Range"] = f"bytes {start}-{len(body.raw) - 1}/{len(body.raw)}"
-            self._send(handler, url_path, 206, body.raw[start:], headers, head, False)
+        wanted = _byte_range(handler.headers.get("Range"), len(body.raw))
+        if status == 200 and wanted is not None and wanted != (0, len(body.raw) - 1):
+            start, end = wanted
+            headers["Content-Range"] = f"bytes {start}-{end}/{len(body.raw)}"
+            self._send(handler, url_path, 206, body.raw[start : end + 1], headers, head, False)
             return
         wants_gzip = "gzip" in (handler.headers.get("Accept-Encoding") or "")
         if body.gzipped is not None and wants_gzip:
