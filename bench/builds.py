@@ -51,7 +51,7 @@ class Budget:
 
 
 def synthesize_export(text: str, copies: int) -> str:
-    """`tests/spells/synth.py`'s N× export (that file is a test helper, not a package)."""
+    """`tests/databases/synth.py`'s N× export (that file is a test helper, not a package)."""
     path = ROOT / "tests" / "spells" / "synth.py"
     spec = importlib.util.spec_from_file_location("regles_bench_synth", path)
     if spec is None or spec.loader is None:
@@ -68,7 +68,7 @@ FIRST_COLLEGE = re.compile(r"(?<!\S)## ")
 def empty_export(text: str) -> str:
     """The export's preamble alone: the same site, with spell pages that list no spell.
     (Building without any export is not an option: the pages link to « Tous les sorts ».)"""
-    from regles.features.spells.export import parse_export
+    from regles.features.databases.export import parse_export
 
     body = text.rstrip()
     if body.endswith(END_OF_EXPORT):

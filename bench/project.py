@@ -171,7 +171,10 @@ class SpellSource:
 
 
 def spell_source() -> SpellSource:
-    from regles.features.spells import export as spellbook
+    from regles.features.databases.export import (
+        parse_export,
+        read_export,
+    )
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     options = plugin_options(config, "regles") or {}
@@ -179,11 +182,11 @@ def spell_source() -> SpellSource:
     if spells is None or not spells.get("export"):
         raise BenchError("mkdocs.yml : pas de base (databases: - export: …) dans le greffon regles")
     path = ROOT / str(spells["export"])
-    text = spellbook.read_export(path)
+    text = read_export(path)
     return SpellSource(
         path,
         text,
-        len(spellbook.parse_export(text, source=path.name).spells),
+        len(parse_export(text, source=path.name).spells),
         str(spells["section"]),
         str(spells["folder"]),
         str(spells.get("index_title", "Tous les sorts")),
@@ -191,9 +194,11 @@ def spell_source() -> SpellSource:
 
 
 def count_spells(text: str) -> int:
-    from regles.features.spells import export as spellbook
+    from regles.features.databases.export import (
+        parse_export,
+    )
 
-    return len(spellbook.parse_export(text).spells)
+    return len(parse_export(text).spells)
 
 
 def _plain_extensions(extensions: list[Any]) -> list[Any]:
@@ -218,25 +223,29 @@ def stock_project(destination: Path, site_url: str) -> Path:
     `font: false`, as we are: its default Google Fonts cannot load on this machine anyway.
     """
     from regles.features.assets.theme import MARKDOWN_EXTENSIONS
-    from regles.features.spells import export as spellbook
-    from regles.features.spells.book import SpellBook, SpellSettings
+    from regles.features.databases.book import Book, DatabaseSettings
+    from regles.features.databases.export import (
+        SPELL_TABLE_MARK,
+        parse_export,
+        render_entry_table,
+    )
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     docs_name = str(config.get("docs_dir") or "docs")
     docs = destination / "docs"
     shutil.copytree(ROOT / docs_name, docs)
     source = spell_source()
-    settings = SpellSettings(
+    settings = DatabaseSettings(
         source.path, source.path.name, source.folder, source.section, source.index_title
     )
-    result = spellbook.parse_export(source.text, source=source.path.name)
-    book = SpellBook(settings, result)
+    result = parse_export(source.text, source=source.path.name)
+    book = Book(settings, result)
     for uri, text in book.pages():
         page = docs / uri
         page.parent.mkdir(parents=True, exist_ok=True)
         # The stock site converts the table itself: the mark is for our plugin only.
         page.write_text(
-            text.replace(spellbook.SPELL_TABLE_MARK, spellbook.render_spell_table(result)),
+            text.replace(SPELL_TABLE_MARK, render_entry_table(result)),
             encoding="utf-8",
         )
     nav = copy.deepcopy(config.get("nav") or [])

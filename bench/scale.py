@@ -28,9 +28,9 @@ from bench.report import same_page
 from bench.sizes import Game
 from regles.core.words import Words
 from regles.features.assets.theme import MARKDOWN_EXTENSIONS
+from regles.features.databases.book import DatabaseSettings, read_book
+from regles.features.databases.export import SPELL_TABLE_MARK, render_entry_table
 from regles.features.offline import offline
-from regles.features.spells import export as spellbook
-from regles.features.spells.book import SpellSettings, read_spell_book
 
 __all__ = [
     "BuildRun",
@@ -63,7 +63,7 @@ def stock_twin(game: Game, project: Path, destination: Path, site_url: str) -> P
     shutil.copytree(project / "content", docs)
     nav = copy.deepcopy(game.nav)
     for database in game.databases:
-        settings = SpellSettings(
+        settings = DatabaseSettings(
             export=project / database.export,
             export_name=database.export,
             folder=database.folder,
@@ -73,14 +73,14 @@ def stock_twin(game: Game, project: Path, destination: Path, site_url: str) -> P
             words=Words(database.entry, database.group, database.listing),
             linked_from=database.linked_from,
         )
-        book, problems = read_spell_book(settings)
+        book, problems = read_book(settings)
         if book is None:
             raise BenchError(f"{database.export} illisible : {problems[:1]}")
-        table = spellbook.render_spell_table(book.result, book.labels, book.columns)
+        table = render_entry_table(book.result, book.labels, book.columns)
         for uri, text in book.pages():
             page = docs / uri
             page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(text.replace(spellbook.SPELL_TABLE_MARK, table), encoding="utf-8")
+            page.write_text(text.replace(SPELL_TABLE_MARK, table), encoding="utf-8")
         book.extend_nav(nav)
     config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8").replace(
         "!ENV [SITE_URL, ", "["))  # fmt: skip

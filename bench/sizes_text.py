@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from regles.core.slugs import fold
-from regles.features.spells.export import read_export, restore_line_breaks
+from regles.features.databases.export import read_export, restore_line_breaks
 
 __all__ = [
     "CONTENT",

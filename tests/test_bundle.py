@@ -24,8 +24,8 @@ from regles.features.assets.bundle import (
 )
 from regles.features.assets.minify import MinifyError, bundle_modules, minify
 from regles.features.assets.theme import ENTRY_SCRIPT, STYLESHEETS, THEME_DIR
-from regles.features.spells.book import SpellSettings
-from regles.features.spells.phrases import scripts_prelude
+from regles.features.databases.book import DatabaseSettings
+from regles.features.databases.phrases import scripts_prelude
 from tests.conftest import NODE_MODULES, build_site, variant_of_test_site
 
 MODULES = THEME_DIR / "assets" / "js"
@@ -108,7 +108,7 @@ def test_every_page_links_one_stylesheet_and_one_deferred_script_of_ours(site_di
         '"maison": "Règles maison d’essai", "sorts": "Magie d’essai"};'
         "window.rules.servedBy = {};"  # no database of the test site is linked from a system
     )
-    prelude = scripts_prelude([SpellSettings(Path("sorts.txt"), "sorts.txt", "sorts", "S", "I")])
+    prelude = scripts_prelude([DatabaseSettings(Path("sorts.txt"), "sorts.txt", "sorts", "S", "I")])
     assert '"data": "data/bases/sorts.json"' in prelude and '"folder": "sorts"' in prelude
     text = script.read_text("utf-8")
     assert text == EAGER_HINT + systems + prelude + "\n;\n" + modules.code

@@ -11,7 +11,7 @@ from regles.core.build import BuildError, Settings, SiteBuild
 from regles.core.report import Kind
 from regles.core.slugs import slugify
 from regles.core.systems import Database, Systems
-from regles.features.spells.book import SpellSettings
+from regles.features.databases.book import DatabaseSettings
 from regles.plugin import ReglesPlugin
 from tests.conftest import SITE_APP
 
@@ -122,9 +122,9 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
     assert plugin.config.spells.system == "Mon système"
     assert plugin.config.spells.terms == {"PdM": "points de magie"}
     export = tmp_path / "e.txt"
-    named = SpellSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous", system="Mon système")
+    named = DatabaseSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous", system="Mon système")
     assert named.system_name == "Mon système"
-    assert SpellSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous").system_name == (
+    assert DatabaseSettings(export, "e.txt", "sorts", "Sorts d’ici", "Tous").system_name == (
         "Sorts d’ici"
     )
 

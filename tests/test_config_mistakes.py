@@ -10,7 +10,7 @@ from pathlib import Path
 from regles.core.config_file import duplicate_keys, inherited_files, setting_line
 from regles.core.report import Kind
 from regles.core.stages import SiteFile
-from regles.features.spells.book import SpellSettings
+from regles.features.databases.book import DatabaseSettings
 from tests.conftest import new_build
 
 # The game master's mistake: a second `databases:` under the plugin, which drops the first.
@@ -97,7 +97,7 @@ def test_an_export_among_the_pages_that_no_database_declares_is_an_error(
     (docs / "bestiaire" / "export.txt").write_text("# Bestiaire\n" + EXPORT_END, "utf-8")
     (docs / "magie.txt").write_text("# Magie\n" + EXPORT_END, "utf-8")
     (docs / "notes.txt").write_text("Des notes, publiées telles quelles.\n", "utf-8")
-    magic = SpellSettings(docs / "magie.txt", "content/magie.txt", "magie", "Magie", "Tous")
+    magic = DatabaseSettings(docs / "magie.txt", "content/magie.txt", "magie", "Magie", "Tous")
     build = new_build(tmp_path, databases=[magic])
     files = {
         path: SiteFile(path, docs / path, (docs / path).read_text)
@@ -128,7 +128,7 @@ def test_a_database_whose_export_has_nothing_is_a_warning_at_its_line(tmp_path: 
         "          folder: bestiaire\n          section: Bestiaire\n",
         encoding="utf-8",
     )
-    settings = SpellSettings(export, "vide.txt", "bestiaire", "Bestiaire", "Tous")
+    settings = DatabaseSettings(export, "vide.txt", "bestiaire", "Bestiaire", "Tous")
     build = new_build(tmp_path, databases=[settings])
     (problem,) = [p for p in build.report.problems if p.kind is Kind.EMPTY_DATABASE]
     assert (problem.file, problem.line, problem.severity) == ("mkdocs.yml", 5, "warning")

@@ -52,12 +52,12 @@ def entry(spell: dict[str, Any]) -> dict[str, str]:
 
 
 def store_raw(page: Any, text: str) -> None:
-    """`text`, whatever it is, written where grimoire.js keeps the grimoires."""
+    """`text`, whatever it is, written where lists.js keeps the grimoires."""
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, text])
 
 
 def keep(page: Any, lists: list[tuple[str, list[dict[str, str]]]]) -> None:
-    """Grimoires written into the browser as grimoire.js keeps them."""
+    """Grimoires written into the browser as lists.js keeps them."""
     data = {"version": 1, "last": lists[0][0] if lists else "", "lists": []}
     data["lists"] = [{"name": n, "spells": s} for n, s in lists]
     store_raw(page, json.dumps(data))
@@ -429,7 +429,7 @@ def raw_kept(page: Any) -> str | None:
 
 
 def copies_aside(page: Any) -> list[str]:
-    """The texts grimoire.js set aside (keys « …:illisible… »), sorted."""
+    """The texts lists.js set aside (keys « …:illisible… »), sorted."""
     copies: list[str] = page.evaluate(
         """(k) => Object.keys(localStorage).filter((key) => key.startsWith(k + ":illisible"))
             .map((key) => localStorage.getItem(key)).sort()""",

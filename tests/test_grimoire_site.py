@@ -1,7 +1,7 @@
 """The grimoires' page of the built test site, and the spells' ids in data/spells.json.
 
 The page is generated in the spells' folder (`sorts/grimoire/`), after the spell index in the
-nav, under the title the settings give it; its container carries what grimoire.js reads.
+nav, under the title the settings give it; its container carries what lists.js reads.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from typing import Any
 from regles.core.markdown_text import Heading, segment
 from regles.core.report import Problem
 from regles.features.links import references as links
-from regles.features.links.references import SpellTarget, TargetIndex
+from regles.features.links.references import EntryTarget, TargetIndex
 
 
 # The passes take a page as `segment` reads it; these tests write its text.
@@ -54,9 +54,9 @@ Voir « Tests d20 » et « Glossaire de règles ».
 
 def make_index() -> TargetIndex:
     spells = [
-        SpellTarget("magie/acoustique.md", "blast-sonore", "Blast sonore", "Acoustique"),
-        SpellTarget("magie/air.md", "bouclier", "Bouclier", "Air"),
-        SpellTarget("magie/terre.md", "bouclier", "Bouclier", "Terre"),
+        EntryTarget("magie/acoustique.md", "blast-sonore", "Blast sonore", "Acoustique"),
+        EntryTarget("magie/air.md", "bouclier", "Bouclier", "Air"),
+        EntryTarget("magie/terre.md", "bouclier", "Bouclier", "Terre"),
     ]
     pages = [("dnd5e/index.md", segment(RULES)), ("dnd5e/combat.md", segment(COMBAT))]
     return TargetIndex.build(pages, spells)

@@ -161,7 +161,7 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
     intro = page.locator(".grimoire-intro").inner_text()
     data = {"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": chosen}]}
-    key = "regles-grimoires:" + urlsplit(site_url).path  # grimoire.js's storeKey
+    key = "regles-grimoires:" + urlsplit(site_url).path  # lists.js's storeKey
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(data)])
     page.reload()
     page.wait_for_selector("#grimoire.grimoire--avec-sorts[data-grimoire-pret]")

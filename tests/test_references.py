@@ -19,7 +19,7 @@ from regles.core.markdown_text import segment
 from regles.core.report import BuildReport, Kind, Problem
 from regles.core.systems import Database, Systems
 from regles.features.links import references as links
-from regles.features.links.references import ABSENT_NOTE_ID, SpellTarget, TargetIndex
+from regles.features.links.references import ABSENT_NOTE_ID, EntryTarget, TargetIndex
 from regles.features.search import index as search
 from tests.conftest import ROOT, SITE_APP
 
@@ -42,7 +42,7 @@ Texte.
 
 
 def make_index() -> TargetIndex:
-    spells = [SpellTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
+    spells = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
     pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
     return TargetIndex.build(pages, spells, scope_of=SYSTEMS.scope_of)
 
@@ -140,7 +140,7 @@ def test_a_system_the_database_is_linked_from_links_to_its_entries() -> None:
     # `linked_from: [jeu]`: the game's rules name its spells; another system's still do not.
     database = Database("sorts", linked_from=("jeu",))
     systems = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, (database,))
-    spells = [SpellTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
+    spells = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
     pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
     index = TargetIndex.build(
         pages, spells, scope_of=systems.scope_of, scope_reaches=systems.reaches

@@ -19,7 +19,7 @@ from bs4 import BeautifulSoup, Tag
 from regles.features.assets.theme import THEME_DIR
 from regles.features.calculators.forms import FOLD_SCRIPT
 from tests.conftest import TEST_SITE, build_site, variant_of_test_site
-from tests.spells.synth import SPELL_RECORD_KEYS
+from tests.databases.synth import SPELL_RECORD_KEYS
 
 pytestmark = pytest.mark.site
 
@@ -222,7 +222,7 @@ def test_spell_assets_are_linked_relatively(site_dir: Path) -> None:
     assert any(re.fullmatch(r"\.\./\.\./assets/site\.\w+\.css", href) for href in styles)
     assert any(re.fullmatch(r"\.\./\.\./assets/js/site\.\w+\.js", src) for src in scripts)
     scripts_folder = THEME_DIR / "assets" / "js"
-    source = (scripts_folder / "spells.js").read_text(encoding="utf-8")
+    source = (scripts_folder / "entries.js").read_text(encoding="utf-8")
     # An ES module, hence strict code (tests/test_bundle.py: so is the bundle made of it).
     assert re.search(r'^import \{[^}]*\bel\b[^}]*\} from "\./page\.js";$', source, re.M)
     shared = (scripts_folder / "page.js").read_text(encoding="utf-8")  # its element builder

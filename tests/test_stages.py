@@ -10,7 +10,7 @@ import pytest
 
 from regles.core.build import SiteBuild
 from regles.core.stages import FileChanges, SiteFile, Stages
-from regles.features.spells.book import SpellSettings
+from regles.features.databases.book import DatabaseSettings
 from tests.conftest import ROOT, new_build
 
 SPELLS = ROOT / "tests" / "site" / "sorts.txt"
@@ -18,7 +18,7 @@ SPELLS = ROOT / "tests" / "site" / "sorts.txt"
 
 def full_build(tmp_path: Path) -> SiteBuild:
     """A build with a spell database and a glossary: every feature registers."""
-    spells = SpellSettings(SPELLS, "sorts.txt", "sorts", "Sorts", "Index des sorts")
+    spells = DatabaseSettings(SPELLS, "sorts.txt", "sorts", "Sorts", "Index des sorts")
     return new_build(
         tmp_path,
         systems={"jeu": "Jeu"},
@@ -30,7 +30,7 @@ def full_build(tmp_path: Path) -> SiteBuild:
 def test_the_html_passes_run_in_the_order_the_page_needs(tmp_path: Path) -> None:
     build = full_build(tmp_path)
     names = [
-        "spell_index_table",  # the index's table, HTML already, is the page's first
+        "entry_index_table",  # the index's table, HTML already, is the page's first
         "wrapped_tables",
         "directions",
         "french_spacing",  # before what reads the text as the site writes it
@@ -61,8 +61,8 @@ def test_each_directive_has_one_feature(tmp_path: Path) -> None:
 
 def test_a_site_without_spells_nor_glossary_registers_none_of_theirs(tmp_path: Path) -> None:
     stages = new_build(tmp_path).stages
-    assert "spell_index_table" not in stages.html and "glossary_entries" not in stages.html
-    assert "spell_data" not in stages.emitters and "glossary_data" not in stages.emitters
+    assert "entry_index_table" not in stages.html and "glossary_entries" not in stages.html
+    assert "database_data" not in stages.emitters and "glossary_data" not in stages.emitters
 
 
 def test_files_passes_see_what_the_previous_ones_left(tmp_path: Path) -> None:

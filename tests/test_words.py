@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, words_from
-from regles.features.spells.book import SpellSettings, export_problems, summary_text
-from regles.features.spells.export import group_marker, parse_export
-from regles.features.spells.phrases import phrases, search_badges, site_phrases
+from regles.features.databases.book import DatabaseSettings, export_problems, summary_text
+from regles.features.databases.export import group_marker, parse_export
+from regles.features.databases.phrases import phrases, search_badges, site_phrases
 
 SPELL = Noun("sort", "sorts", "m")
 # This site's words, which no message about another game's export may use.
@@ -237,8 +237,8 @@ def test_what_the_pages_say_of_a_database_is_in_its_words() -> None:
 
 
 def test_the_search_box_of_two_databases_names_both() -> None:
-    spells = SpellSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
-    prayers = SpellSettings(Path("p.txt"), "p.txt", "foi", "Foi", "Toutes", words=PRAYERS)
+    spells = DatabaseSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
+    prayers = DatabaseSettings(Path("p.txt"), "p.txt", "foi", "Foi", "Toutes", words=PRAYERS)
     said = site_phrases([spells, prayers])
     assert said["search_label"] == "Rechercher une règle, un sort ou une prière"
     assert said["search_types"] == "Règles, sorts, prières ou pages du site"

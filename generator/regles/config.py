@@ -18,8 +18,8 @@ from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 from regles.core.slugs import slugify
 from regles.core.words import DEFAULT_WORDS, capitalized, words_from
 from regles.features.calculators.package import RulesLimits
+from regles.features.databases.book import list_slug
 from regles.features.offline.app import SHORT_NAME_LENGTH
-from regles.features.spells.book import list_slug
 
 __all__ = [
     "AppConfig",
@@ -157,7 +157,7 @@ class OldPaths(c.DictOfItems[str]):
 class Columns(BaseConfigOption[list[tuple[str, str | None]] | None]):
     """`columns:` of a database — the fields its index shows, in their order, each by its
     name in the export (`Durée`) or with its label (`Classe: Classe de sort`). Left out, the
-    index shows the fields enough of its entries fill (features/spells/columns.py)."""
+    index shows the fields enough of its entries fill (features/databases/columns.py)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -214,7 +214,7 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     # The index's columns: the export's fields by default (Columns).
     columns = Columns()
     # The fields its index filters by: by default, those of a few values and the times that
-    # hold « long » (features/spells/columns.py).
+    # hold « long » (features/databases/columns.py).
     filters = c.Optional(c.ListOfItems(c.Type(str)))
 
     def validate(self) -> Any:

@@ -35,9 +35,9 @@ from regles.features.assets.theme import (
     TOC_SETTINGS,
 )
 from regles.features.calculators.package import RulesLimits
+from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
 from regles.features.search.index import searched
-from regles.features.spells.book import SpellSettings
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 
@@ -192,7 +192,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         config_file = Path(config.config_file_path).resolve()
         project = config_file.parent
         databases = tuple(
-            SpellSettings(
+            DatabaseSettings(
                 export=Path(database.export),
                 export_name=as_written(Path(database.export), project),
                 folder=database.folder,

@@ -56,7 +56,7 @@ QUERIES: list[tuple[str, str]] = [
     ("test de contrôle", "ose/epees-intelligentes/#test-de-controle"),
     ("modificateur de caractéristique", "dnd5e/caracteristiques/"),
     ("inspiration héroïque", "dnd5e/tests-d20/#inspiration-heroique"),
-    # Spell names, with or without accents.
+    # Entry names, with or without accents.
     ("blast sonore", "magie/acoustique/#blast-sonore"),
     ("boule de feu", "magie/elementaire-feu/#boule-de-feu"),
     ("mur de feu", "magie/elementaire-feu/#mur-de-feu"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.project import databases_of, load_mkdocs_yaml, plugin_options
-from regles.features.spells.book import SpellBook, SpellSettings, read_spell_book
+from regles.features.databases.book import Book, DatabaseSettings, read_book
 from tests.conftest import ROOT
 
 OPTIONS = databases_of(plugin_options(load_mkdocs_yaml(ROOT / "mkdocs.yml"), "regles") or {})[0]
@@ -21,8 +21,8 @@ WORD = r"(?<![^\W_])(?<![^\W\d_]-){}(?![^\W_])(?!-[^\W\d_])"
 
 
 @pytest.fixture(scope="module")
-def book() -> SpellBook:
-    settings = SpellSettings(
+def book() -> Book:
+    settings = DatabaseSettings(
         Path(EXPORT),
         OPTIONS["export"],
         OPTIONS["folder"],
@@ -30,17 +30,17 @@ def book() -> SpellBook:
         OPTIONS.get("index_title", "Tous les sorts"),
         terms=OPTIONS.get("terms") or {},
     )
-    found, problems = read_spell_book(settings)
+    found, problems = read_book(settings)
     assert found is not None
     assert [p for p in problems if p.severity == "error"] == []
     return found
 
 
-def pages(book: SpellBook) -> dict[str, str]:
+def pages(book: Book) -> dict[str, str]:
     return dict(book.pages())
 
 
-def test_the_index_header_gives_the_exports_figures(book: SpellBook) -> None:
+def test_the_index_header_gives_the_exports_figures(book: Book) -> None:
     text = EXPORT.read_text(encoding="utf-8")
     head = re.match(r"# (?P<title>.+?) _Généré le (?P<date>[^_]+)_", text)
     assert head is not None
@@ -55,7 +55,7 @@ def test_the_index_header_gives_the_exports_figures(book: SpellBook) -> None:
     assert expected in index
 
 
-def test_the_fields_page_counts_pdm_in_the_export(book: SpellBook) -> None:
+def test_the_fields_page_counts_pdm_in_the_export(book: Book) -> None:
     text = EXPORT.read_text(encoding="utf-8")
     headings = " ".join(re.findall(r"(?<!\S)### (.+?) \([IVX]+(?:-[IVX]+)?\)", text))
     pdm = WORD.format("PdM")
@@ -65,7 +65,7 @@ def test_the_fields_page_counts_pdm_in_the_export(book: SpellBook) -> None:
     assert re.search(rf"^### PdM \{{ #abreviation-pdm \}}\n\n{count} occurrences dans ", page, re.M)
 
 
-def test_every_field_of_the_export_is_on_the_page(book: SpellBook) -> None:
+def test_every_field_of_the_export_is_on_the_page(book: Book) -> None:
     text = EXPORT.read_text(encoding="utf-8")
     keys: Counter[str] = Counter()
     for entry in re.split(r"(?<!\S)### ", text)[1:]:
@@ -78,7 +78,7 @@ def test_every_field_of_the_export_is_on_the_page(book: SpellBook) -> None:
         )
 
 
-def test_the_abbreviations_the_issue_names_are_listed_undefined(book: SpellBook) -> None:
+def test_the_abbreviations_the_issue_names_are_listed_undefined(book: Book) -> None:
     """PdM, PdF, MR, ΔMR, RD, Vol, San, Int, Dex, For, JR, PdS, PdVm, BDS, P-Ex-sRD, Magerie:
     the export defines none of them and this site configures none."""
     found = {t.name: t for t in book.terms.abbreviations}

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 
 from regles.core.report import Kind
-from regles.features.spells.export import (
+from regles.features.databases.export import (
     UNCERTAIN_SPLIT,
+    Entry,
     ParseResult,
-    Spell,
+    entry_records,
     parse_export,
     read_export,
-    spell_records,
 )
 from tests.conftest import ROOT
 from tests.content.conftest import SOURCES
-from tests.spells.synth import SPELL_RECORD_KEYS
+from tests.databases.synth import SPELL_RECORD_KEYS
 
 REFERENCE = SOURCES / "002_8979d53ff801f27a.txt"
 
@@ -80,7 +80,7 @@ def seed() -> ParseResult:
     return parse_export(seed_text(), source="002_8979d53ff801f27a.txt")
 
 
-def spell(result: ParseResult, college: str, name: str) -> Spell:
+def spell(result: ParseResult, college: str, name: str) -> Entry:
     found = [s for s in result.spells if s.college == college and s.name == name]
     assert len(found) == 1, (college, name, found)
     return found[0]
@@ -260,7 +260,7 @@ def test_names_repeat_across_colleges_only(seed: ParseResult) -> None:
 
 
 def test_records_and_urls(seed: ParseResult) -> None:
-    records = spell_records(seed, "magie")
+    records = entry_records(seed, "magie")
     assert len(records) == 422
     urls = [r["url"] for r in records]
     assert len(set(urls)) == 422

@@ -47,13 +47,13 @@ from regles.features.assets.feature import AssetsFeature
 from regles.features.backup.feature import BackupFeature
 from regles.features.calculators.feature import CalculatorsFeature
 from regles.features.calculators.package import LoadedRules
+from regles.features.databases.feature import DatabasesFeature
 from regles.features.glossary.feature import GlossaryFeature
 from regles.features.links.feature import LinksFeature
 from regles.features.offline.feature import OfflineFeature
 from regles.features.printing.feature import PrintingFeature
 from regles.features.redirects.feature import RedirectsFeature
 from regles.features.search.feature import SearchFeature
-from regles.features.spells.feature import SpellsFeature
 
 __all__ = ["BuildError", "Settings", "SiteBuild", "as_written", "spaced_around"]
 
@@ -70,7 +70,7 @@ class SiteBuild:
         self.report = self.site.report
         # Made in an order where each one's inputs are made before it; they register in the
         # order their pages should be added (spells, the offline page, the print pages).
-        self.spells = SpellsFeature(self.site)
+        self.spells = DatabasesFeature(self.site)
         groups = self.spells.college_pages
         indexes = self.spells.index_uris
         self.links = LinksFeature(self.site, self.spells.targets, groups, indexes)

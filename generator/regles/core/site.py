@@ -14,8 +14,8 @@ from regles.core.report import BuildReport
 from regles.core.systems import Database, Systems
 from regles.core.words import capitalized
 from regles.features.calculators.package import RulesLimits
+from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App
-from regles.features.spells.book import SpellSettings
 
 __all__ = ["BuildError", "Settings", "SiteContext", "as_written"]
 
@@ -39,7 +39,7 @@ class Settings:
     app: App  # the installed app's names and colours; its name is the site's
     systems: Mapping[str, str] = field(default_factory=dict)
     site_folders: Sequence[str] = ()  # folders of pages of the site, in no system
-    databases: Sequence[SpellSettings] = ()  # spells, prayers, a bestiary…
+    databases: Sequence[DatabaseSettings] = ()  # spells, prayers, a bestiary…
     glossaries: Mapping[str, str] = field(default_factory=dict)  # system folder → its page
     old_paths: Mapping[str, str] = field(default_factory=dict)  # /old/site/path/ → a page
     # The pages whose scripts run (features/assets/csp.py): in any other, a script is an error.

@@ -72,7 +72,7 @@ class Systems:
         """The database whose pages hold `page` (a path in the docs), if any."""
         return next((d for d in self.databases if page.startswith(d.folder + "/")), None)
 
-    def is_spell_page(self, page: str) -> bool:
+    def is_database_page(self, page: str) -> bool:
         """A page of a database: an entry's group, its index, its fields, its lists."""
         return self.database_of(page) is not None
 
@@ -124,7 +124,7 @@ class Systems:
         """A warning for each page in a folder that is neither a system's nor a database's."""
         problems = []
         for page in pages:
-            if self.is_site_page(page) or self.folder_of(page) or self.is_spell_page(page):
+            if self.is_site_page(page) or self.folder_of(page) or self.is_database_page(page):
                 continue
             folder = posixpath.dirname(page)
             declared = ", ".join(sorted(self.names)) or "aucun"

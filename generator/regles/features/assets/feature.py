@@ -24,7 +24,7 @@ from regles.features.assets.minify import MinifyError
 from regles.features.assets.nav import PRUNE_FROM, nav_links
 from regles.features.assets.theme import THEME_DIR
 from regles.features.assets.wrapped_tables import wrap_tables
-from regles.features.spells.phrases import scripts_prelude
+from regles.features.databases.phrases import scripts_prelude
 
 __all__ = ["THEME_BUNDLE_PREFIX", "AssetsFeature"]
 

@@ -22,10 +22,10 @@ THEME_DIR = Path(__file__).resolve().parents[2] / "theme"
 # (features/assets/bundle.py).
 STYLESHEETS = (
     "assets/regles.css",
-    "assets/sorts.css",
+    "assets/entries.css",
     "assets/hors-ligne.css",
     "assets/recherche.css",
-    "assets/grimoire.css",
+    "assets/lists.css",
     "assets/impression.css",
 )
 # The entry module of the page scripts: its imports, one module per concern, are bundled

@@ -12,30 +12,30 @@ from regles.core.markdown_text import PageText
 from regles.core.report import Kind, Problem
 from regles.core.site import SiteContext
 from regles.core.stages import HtmlJob, PageJob, Stages
+from regles.features.databases.phrases import site_phrases
 from regles.features.links.directions import annotate_directions
 from regles.features.links.home import home_block, quick_links
 from regles.features.links.references import (
-    SpellTarget,
+    EntryTarget,
     TargetIndex,
     check_link_syntax,
     link_references,
     unlink_absent_pages,
 )
-from regles.features.spells.phrases import site_phrases
 
 __all__ = ["LinksFeature"]
 
 
 class LinksFeature:
     """The site's link targets (`index`, made once every page is read) and the passes that
-    link a page to them. `spells` are the targets a database gives (features/spells), `groups`
+    link a page to them. `spells` are the targets a database gives (features/databases), `groups`
     the group of each page of a database (a spell mention prefers its own college's spell),
     `lists_first` the pages a section's quick link leads to when the section holds one."""
 
     def __init__(
         self,
         site: SiteContext,
-        spells: Callable[[], list[SpellTarget]],
+        spells: Callable[[], list[EntryTarget]],
         groups: Mapping[str, str],
         lists_first: Sequence[str] = (),
     ) -> None:

@@ -34,7 +34,7 @@ __all__ = [
     "ABSENT_MARK",
     "ABSENT_NOTE",
     "ABSENT_NOTE_ID",
-    "SpellTarget",
+    "EntryTarget",
     "Target",
     "TargetIndex",
     "check_link_syntax",
@@ -141,7 +141,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class SpellTarget:
+class EntryTarget:
     page: str
     anchor: str
     name: str
@@ -154,7 +154,7 @@ class TargetIndex:
 
     sections: dict[str, list[Target]] = field(default_factory=dict)
     conditions: dict[str, Target] = field(default_factory=dict)
-    spells: dict[str, list[SpellTarget]] = field(default_factory=dict)
+    spells: dict[str, list[EntryTarget]] = field(default_factory=dict)
     page_order: dict[str, int] = field(default_factory=dict)
     # The system a page belongs to (its folder; the spells are a system of their own), None
     # for a page of the site: a page of a system reaches its own system's targets and the
@@ -184,7 +184,7 @@ class TargetIndex:
     def build(
         cls,
         pages: Iterable[tuple[str, PageText]],
-        spells: Iterable[SpellTarget] = (),
+        spells: Iterable[EntryTarget] = (),
         *,
         glossaries: Mapping[str, str] | None = None,
         old_paths: Mapping[str, str] | None = None,
@@ -304,7 +304,7 @@ class TargetIndex:
 
     def spell(
         self, name: str, college: str | None, from_page: str | None = None
-    ) -> list[SpellTarget]:
+    ) -> list[EntryTarget]:
         """Spells of that name (those `from_page` reaches, when given): the one of the same
         college alone when there is one."""
         found = self.spells.get(fold(name), [])

@@ -10,7 +10,7 @@ from regles.core.report import Kind, Problem
 from regles.core.site import SiteContext
 from regles.core.stages import DocumentJob, GeneratedPage, HtmlJob, Stages
 from regles.features.links.feature import LinksFeature
-from regles.features.links.references import SpellTarget
+from regles.features.links.references import EntryTarget
 from regles.features.printing.printing import (
     PrintSource,
     annotate_targets,
@@ -29,7 +29,7 @@ class PrintingFeature:
     they are made of (`contents`). It reads the link targets of `links` and `spells`."""
 
     def __init__(
-        self, site: SiteContext, links: LinksFeature, spells: Callable[[], list[SpellTarget]]
+        self, site: SiteContext, links: LinksFeature, spells: Callable[[], list[EntryTarget]]
     ) -> None:
         self.site = site
         self.links = links

@@ -14,10 +14,10 @@ from markupsafe import Markup
 
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import HtmlJob, Stages
+from regles.features.databases.phrases import search_badges, site_phrases
 from regles.features.search import index as search
 from regles.features.search.update import IndexChanges, IndexUpdate, RecordCache
 from regles.features.search.worker import IndexWorker
-from regles.features.spells.phrases import search_badges, site_phrases
 
 __all__ = ["SearchFeature"]
 
@@ -44,7 +44,7 @@ class SearchFeature:
         # request of their own, offline as the page is), escaped for an attribute.
         words = json.dumps(self.site.settings.synonyms, ensure_ascii=False, sort_keys=True)
         stages.template_globals["regles_search_words"] = Markup(html.escape(words, quote=True))
-        # Its labels, filters and badges, in the database's words (features/spells/phrases.py).
+        # Its labels, filters and badges, in the database's words (features/databases/phrases.py).
         databases = self.site.settings.databases
         stages.template_globals["regles_phrases"] = site_phrases(databases)
         badges = json.dumps(search_badges(databases), ensure_ascii=False, sort_keys=True)

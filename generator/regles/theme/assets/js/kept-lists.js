@@ -1,4 +1,4 @@
-/* The readers' lists of a database's entries as this browser keeps them (grimoire.js shows
+/* The readers' lists of a database's entries as this browser keeps them (lists.js shows
  * and changes them): read, written, set aside when unreadable.
  *
  * Storage: localStorage, one key per site root and database (page.js's listsKey):

@@ -30,7 +30,7 @@ export function siteRoot() {
 
 /** The site's databases (spells, prayers, a bestiary…), in the order the site declares them:
  * each with its `folder`, its `data` file (from the site root) and its `phrases`, set at the
- * head of this script by the build (features/spells/phrases.py, `rules.databases`). */
+ * head of this script by the build (features/databases/phrases.py, `rules.databases`). */
 export const databases = () => (Array.isArray(rules.databases) ? rules.databases : []);
 
 /** The database whose pages hold `address` (a URL, or a key of the data files such as
@@ -82,7 +82,7 @@ export function urlIndexLoader(path) {
   };
 }
 
-/** Where the readers' lists of `database` are kept (grimoire.js): one key per site root, and
+/** Where the readers' lists of `database` are kept (lists.js): one key per site root, and
  * per database past the first, whose key is that of the sites of one database, so that
  * lists kept before a second database was declared stay its own. */
 export function listsKey(database) {

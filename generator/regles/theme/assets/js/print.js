@@ -35,7 +35,7 @@ function storedForm() {
   }
 }
 
-// A grimoire (grimoire.js: `#grimoire`, its spells each an `article.grimoire-sort` of
+// A grimoire (lists.js: `#grimoire`, its spells each an `article.grimoire-sort` of
 // `.grimoire-liste`) prints as cards unless the reader chose otherwise.
 const GRIMOIRE = "#grimoire.grimoire";
 

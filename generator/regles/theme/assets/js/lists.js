@@ -6,7 +6,7 @@
  *   used is the default.
  * - The generated page `<spells' folder>/grimoire/` (div#grimoire, spells.render_grimoire_page)
  *   shows one grimoire's spells in full (fields, description), with the index's filters and
- *   sorting (spells.js's `setupFilters`, not a copy); it renames, empties and deletes them
+ *   sorting (entries.js's `setupFilters`, not a copy); it renames, empties and deletes them
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
  *   imports one.
  * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of the database's data file) opens that
@@ -72,7 +72,7 @@ import {
   writeStore,
 } from "./kept-lists.js";
 import { linkKey } from "./preview.js";
-import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./spells.js";
+import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./entries.js";
 
 // A grimoire this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
@@ -280,7 +280,7 @@ const currentList = (database) => {
 };
 
 /** An add button says whether its entry is in the reader's current list: « ✓ » and
- * « Dans « <the list’s name> » » instead of « + » (grimoire.css), and in its name, which a screen
+ * « Dans « <the list’s name> » » instead of « + » (lists.css), and in its name, which a screen
  * reader reads, before what it does (it still adds the entry to a list, another one).
  * `lists` caches each database's current list during one pass over the page. */
 function markAddButton(button, lists = new Map()) {
@@ -333,7 +333,7 @@ previewActions.push((record) => (record && record.url
   : null));
 
 /** A button under each heading of a college page. The spell index's rows have theirs in the
- * page (spells.render_spell_table): written at load, they would lay out every row again. */
+ * page (spells.render_entry_table): written at load, they would lay out every row again. */
 const addButtons = () => {
   for (const heading of document.querySelectorAll(".md-content h2.sort[id]")) {
     const line = heading.nextElementSibling;
@@ -575,7 +575,7 @@ const setupGrimoirePage = (signal) => {
     filters = new AbortController();
     signal.addEventListener("abort", () => filters.abort(), { once: true });
     root.replaceChildren(...nodes);
-    root.classList.toggle("grimoire--avec-sorts", Boolean(list)); // grimoire.css: the phone's intro
+    root.classList.toggle("grimoire--avec-sorts", Boolean(list)); // lists.css: the phone's intro
     if (list) {
       root.append(list);
       if (rows.length >= FILTERS_FROM) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });

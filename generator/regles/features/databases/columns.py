@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from regles.core.slugs import slugify
-from regles.features.spells.sorting import distance_order, duration_order, is_long, is_measured
+from regles.features.databases.sorting import distance_order, duration_order, is_long, is_measured
 
 __all__ = [
     "FIXED_KEYS",

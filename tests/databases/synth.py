@@ -10,7 +10,7 @@ from pathlib import Path
 
 SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 
-# The keys of a record of data/spells.json: a contract with regles/theme/assets/js/spells.js
+# The keys of a record of data/spells.json: a contract with regles/theme/assets/js/entries.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
     {"id", "name", "college", "college_slug", "level_min", "level_max", "fields", "description",
@@ -23,7 +23,7 @@ _END = " --- Fin du fichier"
 
 def seed_text() -> str:
     """The seed export, read as the site reads it."""
-    from regles.features.spells.export import read_export
+    from regles.features.databases.export import read_export
 
     if not SEED.is_file():
         raise AssertionError(f"export de référence introuvable : {SEED}")
@@ -33,7 +33,7 @@ def seed_text() -> str:
 def synthesize_export(text: str, n_copies: int) -> str:
     """The export repeated ``n_copies`` times, copy k ≥ 2 renaming each college « Nom k ».
 
-    Spell names stay as they are: they only need to be unique within a college, and
+    Entry names stay as they are: they only need to be unique within a college, and
     renamed colleges keep every spell's URL distinct.
     """
     body = text.rstrip()

@@ -2,7 +2,7 @@
 data file, and what the export gets wrong, for the build report.
 
 Declared by the site's owner (`spells:` of the `regles` plugin in mkdocs.yml); a site without
-that block has no spell pages. The export's format is read by `features/spells/export.py`.
+that block has no spell pages. The export's format is read by `features/databases/export.py`.
 """
 
 from __future__ import annotations
@@ -21,23 +21,36 @@ from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
 from regles.core.typography import spaced_markdown
 from regles.core.words import DEFAULT_WORDS, Noun, Words, capitalized
-from regles.features.links.references import SpellTarget
-from regles.features.spells import export as spellbook
-from regles.features.spells import terms as spell_terms
-from regles.features.spells.columns import Column, index_columns
+from regles.features.databases import terms as entry_terms
+from regles.features.databases.columns import Column, index_columns
+from regles.features.databases.export import (
+    SPELL_TABLE_MARK,
+    College,
+    ExportError,
+    IndexLabels,
+    ParseResult,
+    entry_records,
+    parse_export,
+    read_export,
+    render_college_page,
+    render_entry_index,
+    render_entry_table,
+    render_grimoire_page,
+)
+from regles.features.links.references import EntryTarget
 
-__all__ = ["SpellBook", "SpellSettings", "read_spell_book"]
+__all__ = ["Book", "DatabaseSettings", "read_book"]
 
 DATA_FOLDER = "data/bases"  # a database's entries: <its folder, as a slug>.json
 DEFAULT_FIELDS_TITLE = "Champs et abréviations"
-# Each page's part in its database, in its key (`SpellBook.page_keys`), as the site's
+# Each page's part in its database, in its key (`Book.page_keys`), as the site's
 # addresses file shows it to the owner.
 INDEX_KEY, FIELDS_KEY, LISTS_KEY, GROUP_KEY = "index", "champs", "listes", "groupe"
 CACHE_PREFIX = "livre-"  # a book kept in the build cache
 
 
 @dataclass(frozen=True)
-class SpellSettings:
+class DatabaseSettings:
     export: Path
     export_name: str  # as the report names it: relative to the project's folder
     folder: str  # of the spell pages in the docs
@@ -50,7 +63,7 @@ class SpellSettings:
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
     linked_from: tuple[str, ...] = ()  # systems (folders) whose pages link to its entries
     # The index's columns, (field, its label or None), in their order; None: the export's
-    # (features/spells/columns.py).
+    # (features/databases/columns.py).
     columns: tuple[tuple[str, str | None], ...] | None = None
     # The fields its index filters by; None: those the export gives (columns.py).
     filters: tuple[str, ...] | None = None
@@ -80,27 +93,27 @@ class SpellSettings:
         """The spells' system in the search filters: its own name, else its section's."""
         return (self.system or "").strip() or self.section
 
-    def college_uri(self, college: spellbook.College) -> str:
+    def college_uri(self, college: College) -> str:
         return f"{self.folder}/{college.slug}.md"
 
 
 @dataclass(frozen=True)
-class SpellBook:
+class Book:
     """The spells of one export, and where the site puts them."""
 
-    settings: SpellSettings
-    result: spellbook.ParseResult
+    settings: DatabaseSettings
+    result: ParseResult
 
     @cached_property
-    def terms(self) -> spell_terms.ExportTerms:
+    def terms(self) -> entry_terms.ExportTerms:
         """The export's fields, levels and abbreviations (the fields page)."""
-        return spell_terms.read_terms(self.result, self.settings.terms)
+        return entry_terms.read_terms(self.result, self.settings.terms)
 
     @cached_property
-    def labels(self) -> spellbook.IndexLabels:
+    def labels(self) -> IndexLabels:
         names = {name: label for name, label in self.settings.columns or () if label}
-        return spellbook.IndexLabels(
-            spell_terms.level_label(self.terms), self.settings.words, names
+        return IndexLabels(
+            entry_terms.level_label(self.terms), self.settings.words, names
         )
 
     @cached_property
@@ -119,7 +132,7 @@ class SpellBook:
         then the grimoires' page."""
         settings = self.settings
         fields_page = (settings.fields_title, self._file(settings.fields_uri))
-        index = spellbook.render_spell_index(
+        index = render_entry_index(
             self.result,
             settings.index_title,
             table_mark=True,
@@ -127,14 +140,14 @@ class SpellBook:
             labels=self.labels,
             columns=self.columns,
         )
-        fields = spell_terms.render_fields_page(
+        fields = entry_terms.render_fields_page(
             self.terms,
             settings.fields_title,
             settings.index_title,
             self._file(settings.index_uri),
             settings.words,
         )
-        grimoire = spellbook.render_grimoire_page(
+        grimoire = render_grimoire_page(
             settings.grimoire_title,
             (settings.index_title, self._file(settings.index_uri)),
             self.labels,
@@ -143,8 +156,8 @@ class SpellBook:
         pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
         for c in self.result.colleges:
-            intro = spell_terms.college_intro(self.result, c, links, settings.words)
-            pages.append((settings.college_uri(c), spellbook.render_college_page(c, intro=intro)))
+            intro = entry_terms.college_intro(self.result, c, links, settings.words)
+            pages.append((settings.college_uri(c), render_college_page(c, intro=intro)))
         pages.append((settings.grimoire_uri, grimoire))
         return pages
 
@@ -182,10 +195,10 @@ class SpellBook:
         """College name of each college page."""
         return {self.settings.college_uri(c): c.name for c in self.result.colleges}
 
-    def targets(self) -> list[SpellTarget]:
+    def targets(self) -> list[EntryTarget]:
         """What an italic mention of a spell can link to."""
         return [
-            SpellTarget(self.settings.college_uri(college), spell.slug, spell.name, college.name)
+            EntryTarget(self.settings.college_uri(college), spell.slug, spell.name, college.name)
             for college in self.result.colleges
             for spell in college.spells
         ]
@@ -209,31 +222,31 @@ class SpellBook:
 
     def with_table(self, html: str) -> str:
         """The spell index's converted page with its table where its Markdown left the mark
-        (`spells.render_spell_index`): the table is HTML already, and Python-Markdown would
+        (`spells.render_entry_index`): the table is HTML already, and Python-Markdown would
         read its hundreds of rows through its HTML parser."""
-        mark = spellbook.SPELL_TABLE_MARK
+        mark = SPELL_TABLE_MARK
         if html.count(mark) != 1:
             raise ValueError(
                 f"« {self.settings.index_title} » : la marque du tableau de l’index ({mark}) "
                 "n’est pas une fois dans la page convertie"
             )
-        table = spellbook.render_spell_table(self.result, self.labels, self.columns)
+        table = render_entry_table(self.result, self.labels, self.columns)
         return html.replace(mark, table)
 
     def records(self) -> list[dict[str, object]]:
-        """The records of its data file (`SpellSettings.data_file`). Their descriptions get
+        """The records of its data file (`DatabaseSettings.data_file`). Their descriptions get
         the pages' French spacing: the grimoire shows and prints them as the scripts write
         them, past the built pages' typography. Names and fields are left as exported: the
         filters read the fields as words, and a kept grimoire names its spells."""
-        records = spellbook.spell_records(self.result, self.settings.folder, self.columns)
+        records = entry_records(self.result, self.settings.folder, self.columns)
         for record in records:
             record["description"] = spaced_markdown(str(record["description"]))
         return records
 
 
-def read_spell_book(
-    settings: SpellSettings, cache: Path | None = None
-) -> tuple[SpellBook | None, list[Problem]]:
+def read_book(
+    settings: DatabaseSettings, cache: Path | None = None
+) -> tuple[Book | None, list[Problem]]:
     """The spell book of the export, and every problem of the export for the report; no
     book when the export cannot be read at all. With a `cache` folder, the book of the same
     export read with the same settings and code is kept there and read again (reading the
@@ -241,7 +254,7 @@ def read_spell_book(
     name = settings.export_name
     problems: list[Problem] = []
     try:
-        text = spellbook.read_export(settings.export)
+        text = read_export(settings.export)
     except FileNotFoundError:
         message = (
             f"export introuvable : ce fichier (option export de la base « {settings.folder} » "
@@ -252,7 +265,7 @@ def read_spell_book(
         reason = error.strerror or type(error).__name__
         message = f"export illisible : {reason}"
         return None, [Problem(name, None, "error", Kind.EXPORT_UNREADABLE, message)]
-    except spellbook.ExportError:
+    except ExportError:
         # Every other fault of the export is listed too: read it with « � » in place.
         text, found = checks.decode_source(settings.export.read_bytes(), name)
         problems += [dataclasses.replace(p, kind=Kind.EXPORT_UNREADABLE) for p in found]
@@ -297,7 +310,7 @@ def read_spell_book(
     return book, problems
 
 
-def setting_warning(settings: SpellSettings, kind: Kind, subject: str, message: str) -> Problem:
+def setting_warning(settings: DatabaseSettings, kind: Kind, subject: str, message: str) -> Problem:
     """A warning about what a database's settings name (a term, a column) that its export
     does not have: in the configuration file, without a line."""
     return Problem(settings.config_name, None, "warning", kind, message, subject)
@@ -309,7 +322,7 @@ def list_slug(words: Words) -> str:
     return slugify(words.list.one) or "listes"
 
 
-def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook:
+def _parsed(settings: DatabaseSettings, text: str, cache: Path | None) -> Book:
     """The export's text parsed, its terms read; from the cache when it has them."""
     key = hashlib.sha256(f"{code_digest()}\0{settings!r}\0{text}".encode()).hexdigest()[:24]
     # One entry per database (its folder, unique in a site; a slug has no dot, so that
@@ -318,16 +331,16 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
     own = f"{CACHE_PREFIX}{slugify(settings.folder) or 'base'}."
     entry = cache / f"{own}{key}.pickle" if cache is not None else None
     kept = kept_object(entry) if entry is not None else None
-    if isinstance(kept, SpellBook) and kept.settings == settings:
+    if isinstance(kept, Book) and kept.settings == settings:
         return kept
     reserved = {
         slugify(settings.index_title),
         slugify(settings.fields_title),
         list_slug(settings.words),
     }
-    book = SpellBook(
+    book = Book(
         settings,
-        spellbook.parse_export(
+        parse_export(
             text,
             source=settings.export_name,
             reserved_slugs=reserved,
@@ -341,7 +354,7 @@ def _parsed(settings: SpellSettings, text: str, cache: Path | None) -> SpellBook
     return book
 
 
-def header_problems(result: spellbook.ParseResult) -> list[Problem]:
+def header_problems(result: ParseResult) -> list[Problem]:
     """The export's title and date, which its pages show: a warning for each one missing."""
     problems = []
     if not result.title:
@@ -372,7 +385,7 @@ def header_problems(result: spellbook.ParseResult) -> list[Problem]:
 REJECTED = Noun("entrée", "entrées", "f")
 
 
-def export_problems(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS) -> list[Problem]:
+def export_problems(result: ParseResult, words: Words = DEFAULT_WORDS) -> list[Problem]:
     """The parse's problems as the report lists them, and its summary in the game's words."""
     last = _last_entry(result)
     problems = []
@@ -418,7 +431,7 @@ def summary_text(groups: int, entries: int, rejected: int, words: Words) -> str:
     )
 
 
-def _last_entry(result: spellbook.ParseResult) -> tuple[str, int, str | None] | None:
+def _last_entry(result: ParseResult) -> tuple[str, int, str | None] | None:
     """Name, line and college of the export's last `###` entry, kept or rejected."""
     entries: list[tuple[int, str, int, str | None]] = [
         (s.position.offset, s.name, s.position.line, s.college) for s in result.spells

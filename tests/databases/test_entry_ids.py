@@ -1,4 +1,4 @@
-"""The spells' short ids (`spells.spell_ids`), which grimoires and their share links hold:
+"""The spells' short ids (`spells.entry_ids`), which grimoires and their share links hold:
 stable across builds of the same export, unique, short, lengthened on a collision."""
 
 from __future__ import annotations
@@ -8,22 +8,22 @@ import re
 import pytest
 from synth import seed_text
 
-from regles.features.spells import export as spells
-from regles.features.spells.export import parse_export, spell_ids, spell_records
+from regles.features.databases import export as spells
+from regles.features.databases.export import entry_ids, entry_records, parse_export
 
 ID = re.compile(r"[0-9a-z]+")
 
 
 def test_the_same_export_gives_the_same_ids_at_every_build() -> None:
-    first = spell_records(parse_export(seed_text()), "sorts")
-    second = spell_records(parse_export(seed_text()), "sorts")
+    first = entry_records(parse_export(seed_text()), "sorts")
+    second = entry_records(parse_export(seed_text()), "sorts")
     assert [r["id"] for r in first] == [r["id"] for r in second]
     assert len(first) > 50
 
 
 def test_ids_are_unique_short_and_base36_even_for_names_in_two_colleges() -> None:
     result = parse_export(seed_text())
-    records = spell_records(result, "sorts")
+    records = entry_records(result, "sorts")
     ids = [str(r["id"]) for r in records]
     assert len(set(ids)) == len(ids)
     assert all(ID.fullmatch(i) and 4 <= len(i) <= 6 for i in ids), ids
@@ -43,7 +43,7 @@ def test_an_id_only_depends_on_its_college_and_slug() -> None:
     first = full.colleges[0]
     cut = text.replace(f"## {first.name} ", "## ", 1)  # its spells join no college: dropped
     smaller = parse_export(cut)
-    ids, fewer = spell_ids(full), spell_ids(smaller)
+    ids, fewer = entry_ids(full), entry_ids(smaller)
     common = set(ids) & set(fewer)
     assert common and all(ids[k] == fewer[k] for k in common)
 
@@ -53,7 +53,7 @@ def test_colliding_ids_are_lengthened_until_they_differ(monkeypatch: pytest.Monk
     # digest that no other spell's digest shares, whatever the spells' order.
     monkeypatch.setattr(spells, "SPELL_ID_LENGTH", 1)
     result = parse_export(seed_text())
-    ids = spell_ids(result)
+    ids = entry_ids(result)
     assert len(set(ids.values())) == len(ids)
     digests = {k: spells._base36_digest(f"{k[0]}/{k[1]}") for k in ids}
     assert any(len(i) > 1 for i in ids.values())
@@ -63,4 +63,4 @@ def test_colliding_ids_are_lengthened_until_they_differ(monkeypatch: pytest.Monk
         assert not any(d.startswith(found) for d in others)
         assert any(d.startswith(found[:-1]) for d in others) or len(found) == 1
     result.colleges.reverse()
-    assert spell_ids(result) == ids
+    assert entry_ids(result) == ids

@@ -1,6 +1,6 @@
-"""What the spell lists sort by, computed by the build (regles/features/spells/sorting.py)
+"""What the spell lists sort by, computed by the build (regles/features/databases/sorting.py)
 and written into the index's rows and the data file for the page scripts; and the index's
-columns, from the fields the export uses (regles/features/spells/columns.py)."""
+columns, from the fields the export uses (regles/features/databases/columns.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import pytest
 
 from regles.core.report import Kind
 from regles.core.words import Noun, Words
-from regles.features.spells.book import SpellSettings, read_spell_book
-from regles.features.spells.columns import choice_values, field_order, index_columns
-from regles.features.spells.export import (
+from regles.features.databases.book import DatabaseSettings, read_book
+from regles.features.databases.columns import choice_values, field_order, index_columns
+from regles.features.databases.export import (
     IndexLabels,
+    entry_records,
     parse_export,
+    render_entry_table,
     render_grimoire_page,
-    render_spell_table,
-    spell_records,
 )
-from regles.features.spells.sorting import distance_order, duration_order, is_long
+from regles.features.databases.sorting import distance_order, duration_order, is_long
 
 # As a reader orders them: measured times by length, « court » before « long », endless
 # ones after, anything else last.
@@ -86,12 +86,12 @@ EXPORT = (
 
 def test_the_index_and_the_records_carry_the_order_the_scripts_sort_by() -> None:
     result = parse_export(EXPORT)
-    table = render_spell_table(result)
+    table = render_entry_table(result)
     for key in ("nom", "college", "niveaux", "duree", "temps"):
         assert f'<th data-colonne="{key}">' in table
     assert 'data-tri-duree="3600"' in table and 'data-tri-duree="60"' in table
     assert 'data-long="1"' in table and 'data-long="0"' in table
-    records = {r["name"]: r for r in json.loads(json.dumps(spell_records(result, "sorts")))}
+    records = {r["name"]: r for r in json.loads(json.dumps(entry_records(result, "sorts")))}
     assert records["Braise"]["tri"] == {"duree": 3600, "temps": duration_order("long")}
     assert (records["Braise"]["long"], records["Flamme"]["long"]) == (True, False)
     assert set(records["Flamme"]["tri"]) == {"duree", "temps"}
@@ -130,7 +130,7 @@ def test_the_index_shows_the_fields_the_export_uses() -> None:
         ("Sphère", "sphere", "", "choix"),  # a few values: a choice list
         ("Durée", "duree", "temps", ""),
     ]
-    table = render_spell_table(result, IndexLabels(words=PRAYER_WORDS))
+    table = render_entry_table(result, IndexLabels(words=PRAYER_WORDS))
     assert [h for h in ("Portée", "Sphère", "Durée", "Coût") if f">{h}</th>" in table] == [
         "Portée",
         "Sphère",
@@ -138,13 +138,13 @@ def test_the_index_shows_the_fields_the_export_uses() -> None:
     ]
     assert 'data-portee="contact"' in table and 'data-tri-portee="0"' in table
     assert 'data-tri-portee="30"' in table and "data-tri-sphere" not in table
-    records = {r["name"]: r for r in spell_records(result, "prieres")}
+    records = {r["name"]: r for r in entry_records(result, "prieres")}
     assert records["Veille"]["tri"] == {"portee": 0.0, "duree": 8 * 3600}
     # The site names its columns, in its order, with its own labels.
     chosen = index_columns(entries, ["Durée", "Coût"])
     assert [(c.field, c.key) for c in chosen] == [("Durée", "duree"), ("Coût", "cout")]
     labels = IndexLabels(words=PRAYER_WORDS, names={"Coût": "Coût en ferveur"})
-    table = render_spell_table(result, labels, chosen)
+    table = render_entry_table(result, labels, chosen)
     assert ">Coût en ferveur</th>" in table and ">Portée</th>" not in table
     page = render_grimoire_page("Mon livre", ("Toutes", "toutes.md"), labels, chosen)
     assert 'data-champ-cout="Coût"' in page and 'data-libelle-cout="Coût en ferveur"' in page
@@ -165,9 +165,9 @@ def test_a_choice_filter_counts_each_value_for_what_it_is() -> None:
     assert choice_values(resistance, "Vol-3") == choice_values(resistance, "Vol + Magerie")
     assert choice_values(resistance, "Sort sujet") == ["Sort sujet"]  # « sujet » is not alone
     assert choice_values(resistance, "") == []
-    table = render_spell_table(parse_export(EXPORT), columns=index_columns(entries[:1] * 2))
+    table = render_entry_table(parse_export(EXPORT), columns=index_columns(entries[:1] * 2))
     assert "data-filtres=" in table
-    records = spell_records(parse_export(EXPORT), "sorts", (classe, resistance, temps))
+    records = entry_records(parse_export(EXPORT), "sorts", (classe, resistance, temps))
     assert records[0]["choix"] == {"classe": [], "resistance": []}
     assert (records[0]["long"], records[1]["long"]) == (True, False)  # the « long » column's
 
@@ -180,7 +180,7 @@ def test_a_field_named_as_an_index_parameter_gets_a_key_of_its_own() -> None:
 def test_the_page_scripts_read_a_duration_nowhere() -> None:
     # The build's order is the only one: no second reading of durations in the scripts.
     scripts = Path(__file__).resolve().parents[2] / "generator" / "regles" / "theme" / "assets"
-    for name in ("spells.js", "grimoire.js"):
+    for name in ("entries.js", "lists.js"):
         text = (scripts / "js" / name).read_text("utf-8")
         assert "secondes" not in text and "semaine" not in text and "durationKey" not in text
 
@@ -188,11 +188,11 @@ def test_the_page_scripts_read_a_duration_nowhere() -> None:
 def test_a_column_no_entry_fills_is_a_warning(tmp_path: Path) -> None:
     export = tmp_path / "prieres.txt"
     export.write_text(PRAYERS, encoding="utf-8")
-    settings = SpellSettings(
+    settings = DatabaseSettings(
         export, "prieres.txt", "prieres", "Prières", "Toutes les prières",
         words=PRAYER_WORDS, columns=(("Durée", None), ("Duree", None)),
     )  # fmt: skip
-    book, problems = read_spell_book(settings)
+    book, problems = read_book(settings)
     assert book is not None and [c.key for c in book.columns] == ["duree", "duree2"]
     (unknown,) = [p for p in problems if p.kind is Kind.UNKNOWN_COLUMN]
     assert unknown.severity == "warning" and unknown.subject == "Duree"
@@ -217,11 +217,11 @@ def test_the_site_names_the_fields_its_index_filters_by() -> None:
 def test_a_filter_on_no_column_is_a_warning(tmp_path: Path) -> None:
     export = tmp_path / "prieres.txt"
     export.write_text(PRAYERS, encoding="utf-8")
-    settings = SpellSettings(
+    settings = DatabaseSettings(
         export, "prieres.txt", "prieres", "Prières", "Toutes les prières",
         words=PRAYER_WORDS, filters=("Sphère", "Coût"),
     )  # fmt: skip
-    book, problems = read_spell_book(settings)
+    book, problems = read_book(settings)
     assert book is not None
     assert [c.field for c in book.columns if c.filter] == ["Sphère"]
     (unknown,) = [p for p in problems if p.kind is Kind.UNKNOWN_COLUMN]

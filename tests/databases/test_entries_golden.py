@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from regles.core.report import Problem
-from regles.features.spells.export import (
+from regles.features.databases.export import (
     mention_linker,
     parse_export,
     read_export,
     render_college_page,
-    render_spell_index,
+    render_entry_index,
 )
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -37,7 +37,7 @@ def render_case(path: Path) -> dict[str, str]:
     problems = "".join(f"{describe(p)}\n" for p in result.problems) or "aucun\n"
     return {
         ".expected.md": "\n".join(pages) + "\n<!-- problèmes -->\n" + problems,
-        ".expected.html": render_spell_index(result, "Tous les sorts"),
+        ".expected.html": render_entry_index(result, "Tous les sorts"),
     }
 
 

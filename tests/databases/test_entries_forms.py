@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from synth import seed_text
 
-from regles.features.spells.export import (
+from regles.features.databases.export import (
     College,
     ParseResult,
+    entry_records,
     parse_export,
     restore_line_breaks,
-    spell_records,
 )
 
 
@@ -83,7 +83,7 @@ def test_restore_is_idempotent(line_broken: str) -> None:
 def test_both_forms_give_identical_records(collapsed: str, line_broken: str) -> None:
     a, b = parse_export(collapsed), parse_export(line_broken)
     assert len(b.spells) == 79
-    assert spell_records(a, "magie") == spell_records(b, "magie")
+    assert entry_records(a, "magie") == entry_records(b, "magie")
     assert colleges_view(a) == colleges_view(b)
     assert (a.title, a.generated) == (b.title, b.generated)
     assert [(s.level_min, s.level_max) for s in a.spells] == [
@@ -111,10 +111,10 @@ def test_positions_follow_the_form(collapsed: str, line_broken: str) -> None:
 
 
 def test_crlf_and_trailing_newline(collapsed: str) -> None:
-    reference = spell_records(parse_export(collapsed), "magie")
-    assert spell_records(parse_export(collapsed + "\n"), "magie") == reference
+    reference = entry_records(parse_export(collapsed), "magie")
+    assert entry_records(parse_export(collapsed + "\n"), "magie") == reference
     windows = restore_line_breaks(collapsed).replace("\n", "\r\n")
-    assert spell_records(parse_export(windows), "magie") == reference
+    assert entry_records(parse_export(windows), "magie") == reference
 
 
 # -- property: generated entries round-trip through both forms ------------------------

@@ -2,7 +2,7 @@
  *
  * - The « Tous les sorts » page (table#table-sorts) gets a filter form (text, college, levels,
  *   a choice list per column of a few values, the « long » box, descriptions; the build
- *   says which: features/spells/columns.py) and sortable headers. The state lives
+ *   says which: features/databases/columns.py) and sortable headers. The state lives
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
  *   also asks for the descriptions (the database's data file).
@@ -148,7 +148,7 @@ const spellContent = (spell, href) => {
 };
 
 /** What other modules add to a spell's bubble, next to « Ouvrir la fiche du sort »: each a
- * function of the spell's record giving a node, or null (grimoire.js: « Ajouter au grimoire »). */
+ * function of the spell's record giving a node, or null (lists.js: « Ajouter au grimoire »). */
 export const previewActions = [];
 
 addPreview({
@@ -171,7 +171,7 @@ addPreview({
 const PARAMETERS = ["texte", "college", "min", "max", "long", "desc", "tri", "ordre"];
 
 /** The filters the build gives a list (`data-filtres` of the index's table or of the lists'
- * page, features/spells/export.py): `choix`, each choice filter's `cle`, `libelle` and
+ * page, features/databases/export.py): `choix`, each choice filter's `cle`, `libelle` and
  * `sans` (the choice of the entries without a value); `long`, the « long » box's column
  * (`cle`, `champ`) or null. */
 const filtersOf = (owner) => {
@@ -196,7 +196,7 @@ const columnText = (row, column) =>
  * `choices`: for each choice filter, the values it counts for (the build's `data-choix-*`,
  * `choix` of a record);
  * `orders`: for a column that sorts by its value (a time, a distance), that value's order,
- * as the build wrote it (features/spells/sorting.py: `data-tri-*` of the index's rows,
+ * as the build wrote it (features/databases/sorting.py: `data-tri-*` of the index's rows,
  * `tri` of a record); `record`: its record of the data file, when the row is made from it
  * (its description is then at hand). */
 export const filterRow = ({
@@ -324,11 +324,11 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const note = el("p", { class: "sorts-note", hidden: true });
   const clear = el("button", { type: "button", class: "md-button sorts-effacer" }, "Réinitialiser");
 
-  // What each filter filters, as the table names it (spells.render_spell_table): « Classe
+  // What each filter filters, as the table names it (spells.render_entry_table): « Classe
   // de sort » rather than the export's bare « Classe », read as a character's class.
   const label = (key, fallback) => table.getAttribute(`data-libelle-${key}`) || fallback;
   // On a phone the filters and the sorting are folded behind one button, so that the first
-  // screen shows the search field, the count and the first spells (sorts.css); wider, the
+  // screen shows the search field, the count and the first spells (entries.css); wider, the
   // button is not shown and everything is.
   const toggleCount = el("span", { class: "sorts-plier__compte" });
   const toggle = el("button", {
@@ -363,7 +363,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   wrapper.after(empty);
 
   // The columns by their names in the filters and the address, as the build writes them
-  // (features/spells/export.py): each header's, or, for a list of cards, the list's.
+  // (features/databases/export.py): each header's, or, for a list of cards, the list's.
   const COLUMNS = headers.length
     ? headers.map((th) => th.dataset.colonne || "")
     : (owner.dataset.colonnes || "").split(" ").filter(Boolean);

@@ -1,4 +1,4 @@
-"""What an export is made of (regles/features/spells/terms.py): its fields, labels, levels and
+"""What an export is made of (regles/features/databases/terms.py): its fields, labels, levels and
 abbreviations, found in the export alone, and the header its pages show; the export's
 missing title or date and an owner's term found nowhere, reported."""
 
@@ -13,9 +13,9 @@ from synth import SEED, seed_text
 
 from regles.core.cache import kept_object
 from regles.core.report import Kind
-from regles.features.spells import terms as spell_terms
-from regles.features.spells.book import SpellSettings, read_spell_book
-from regles.features.spells.export import ParseResult, parse_export
+from regles.features.databases import terms as entry_terms
+from regles.features.databases.book import DatabaseSettings, read_book
+from regles.features.databases.export import ParseResult, parse_export
 
 SMALL = (
     "# Grimoire _Généré le 01/02/2027 à 08:00_ --- "
@@ -31,17 +31,17 @@ SMALL = (
 
 
 @pytest.fixture(scope="module")
-def small() -> spell_terms.ExportTerms:
+def small() -> entry_terms.ExportTerms:
     result = parse_export(SMALL)
     assert result.problems == [], [str(p) for p in result.problems]
-    return spell_terms.read_terms(result, {"MR": "marge de réussite (définition du site)"})
+    return entry_terms.read_terms(result, {"MR": "marge de réussite (définition du site)"})
 
 
-def by_name(terms: list[spell_terms.Term]) -> dict[str, spell_terms.Term]:
+def by_name(terms: list[entry_terms.Term]) -> dict[str, entry_terms.Term]:
     return {t.name: t for t in terms}
 
 
-def test_fields_with_their_spells_and_values(small: spell_terms.ExportTerms) -> None:
+def test_fields_with_their_spells_and_values(small: entry_terms.ExportTerms) -> None:
     fields = by_name(small.fields)
     assert list(fields) == ["Classe", "Résistance"]
     assert [s.name for s in fields["Classe"].spells] == ["Flamme", "Étincelle"]
@@ -50,11 +50,11 @@ def test_fields_with_their_spells_and_values(small: spell_terms.ExportTerms) -> 
     assert all(t.definition is None and t.configured is None for t in small.fields)
 
 
-def test_labels_of_the_descriptions(small: spell_terms.ExportTerms) -> None:
+def test_labels_of_the_descriptions(small: entry_terms.ExportTerms) -> None:
     assert [(t.name, t.occurrences) for t in small.labels] == [("Coût", 1)]
 
 
-def test_abbreviations_found_and_counted(small: spell_terms.ExportTerms) -> None:
+def test_abbreviations_found_and_counted(small: entry_terms.ExportTerms) -> None:
     found = by_name(small.abbreviations)
     # Two capitals (PdM, PdV, MR, MJ); joined by a sign in a field (Vol-2), with that field's
     # other capitalised word (San); short, never in lowercase, inside sentences (Dex).
@@ -70,7 +70,7 @@ def test_abbreviations_found_and_counted(small: spell_terms.ExportTerms) -> None
     assert not {"III", "II", "I-III"} & set(found)
 
 
-def test_definitions_only_from_the_export_or_the_owner(small: spell_terms.ExportTerms) -> None:
+def test_definitions_only_from_the_export_or_the_owner(small: entry_terms.ExportTerms) -> None:
     found = by_name(small.abbreviations)
     assert found["PdV"].definition == "points de vie"
     assert found["PdV"].defined_in is not None and found["PdV"].defined_in.name == "Flamme"
@@ -82,16 +82,16 @@ def test_definitions_only_from_the_export_or_the_owner(small: spell_terms.Export
         assert (found[name].definition, found[name].configured) == (None, None), name
 
 
-def test_levels_and_their_phrase(small: spell_terms.ExportTerms) -> None:
+def test_levels_and_their_phrase(small: entry_terms.ExportTerms) -> None:
     assert small.levels == Counter({1: 2, 2: 2, 3: 1})
     assert small.single_level == 2
     # « niveau de puissance » three times, under the five that make it the levels' name.
     assert small.level_phrase is None
-    assert spell_terms.level_label(small) == "Niveaux"
+    assert entry_terms.level_label(small) == "Niveaux"
 
 
-def test_the_page_lists_each_word_and_what_it_lacks(small: spell_terms.ExportTerms) -> None:
-    page = spell_terms.render_fields_page(small, "Champs", "Tous les sorts", "tous.md")
+def test_the_page_lists_each_word_and_what_it_lacks(small: entry_terms.ExportTerms) -> None:
+    page = entry_terms.render_fields_page(small, "Champs", "Tous les sorts", "tous.md")
     assert page.startswith("# Champs\n")
     for term in small.all_terms:
         assert re.search(rf"^### {re.escape(term.name)} \{{ #{term.anchor} \}}$", page, re.M)
@@ -107,7 +107,7 @@ def test_the_seed_export(tmp_path: Path) -> None:
     """The test site's export: its figures, computed from its text."""
     text = seed_text()
     result: ParseResult = parse_export(text)
-    terms = spell_terms.read_terms(result, {})
+    terms = entry_terms.read_terms(result, {})
     keys = Counter(re.findall(r"- \*\*([^*]+?) :\*\*", text))
     assert {t.name: len(t.spells) for t in terms.fields} == dict(keys)
     # PdM as a word of the texts: everywhere but in spell headings.
@@ -116,11 +116,11 @@ def test_the_seed_export(tmp_path: Path) -> None:
     expected = len(re.findall(word, text)) - len(re.findall(word, headings))
     assert by_name(terms.abbreviations)["PdM"].occurrences == expected > 0
     assert terms.level_phrase is not None and terms.level_phrase[0] == "niveau de puissance"
-    assert spell_terms.level_label(terms) == "Niveaux de puissance"
+    assert entry_terms.level_label(terms) == "Niveaux de puissance"
 
 
-def settings_of(export: Path, **options: object) -> SpellSettings:
-    return SpellSettings(export, export.name, "sorts", "Sorts", "Index des sorts", **options)  # type: ignore[arg-type]
+def settings_of(export: Path, **options: object) -> DatabaseSettings:
+    return DatabaseSettings(export, export.name, "sorts", "Sorts", "Index des sorts", **options)  # type: ignore[arg-type]
 
 
 def test_a_missing_date_and_title_are_reported(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_a_missing_date_and_title_are_reported(tmp_path: Path) -> None:
     without = re.sub(r"^# [^_]*_Généré le [^_]*_", "", SEED.read_text("utf-8"), count=1)
     assert "Généré" not in without.split("##", 1)[0]
     export.write_text(without, "utf-8")
-    book, problems = read_spell_book(settings_of(export))
+    book, problems = read_book(settings_of(export))
     assert book is not None
     header = [p for p in problems if p.kind is Kind.EXPORT_HEADER]
     assert {p.severity for p in header} == {"warning"}
@@ -141,12 +141,12 @@ def test_a_missing_date_and_title_are_reported(tmp_path: Path) -> None:
 
 
 def test_the_date_read_gives_no_header_problem(tmp_path: Path) -> None:
-    _, problems = read_spell_book(settings_of(SEED))
+    _, problems = read_book(settings_of(SEED))
     assert [p for p in problems if p.kind is Kind.EXPORT_HEADER] == []
 
 
 def test_a_term_configured_for_nothing_is_reported(tmp_path: Path) -> None:
-    book, problems = read_spell_book(
+    book, problems = read_book(
         settings_of(SEED, terms={"PdM": "points de magie", "XYZ": "rien"})
     )
     assert book is not None
@@ -162,15 +162,15 @@ def test_each_databases_book_stays_in_the_build_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     folders = ("magie", "magie-noire", "prieres")
     settings = [
-        SpellSettings(SEED, SEED.name, folder, folder.title(), "Index") for folder in folders
+        DatabaseSettings(SEED, SEED.name, folder, folder.title(), "Index") for folder in folders
     ]
     for each in settings:
-        read_spell_book(each, cache)
+        read_book(each, cache)
     assert len(list(cache.glob("livre-*.pickle"))) == 3
     for each in settings:
         entry = next(cache.glob(f"livre-{each.folder}.*.pickle"))
         kept = kept_object(entry)
         assert kept is not None and kept.settings == each
-        book, _ = read_spell_book(each, cache)
+        book, _ = read_book(each, cache)
         assert book is not None and book.settings == each
     assert len(list(cache.glob("livre-*.pickle"))) == 3

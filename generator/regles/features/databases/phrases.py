@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from regles.core.slugs import slugify
 from regles.core.words import Words, capitalized
-from regles.features.spells.book import SpellSettings
+from regles.features.databases.book import DatabaseSettings
 
 __all__ = ["NO_DATABASE", "phrases", "scripts_prelude", "search_badges", "site_phrases"]
 
@@ -45,7 +45,7 @@ def phrases(words: Words) -> dict[str, str]:
         "search_kind": capitalized(entry.many),  # the entries' type in the search's filter
         "badge_entry": capitalized(entry.one),
         "badge_group": capitalized(group.one),
-        # The index of every entry (spells.js) and an entry's preview (preview.js).
+        # The index of every entry (entries.js) and an entry's preview (preview.js).
         "index_search": f"Rechercher {entry.a()}",
         "index_filter": f"Filtrer les {entry.many}",
         # Short enough for a phone's field (360 px): accents are optional anyway.
@@ -64,7 +64,7 @@ def phrases(words: Words) -> dict[str, str]:
 
 
 def list_phrases(words: Words) -> dict[str, str]:
-    """What the readers' lists say (grimoire.js): their page, their dialogs and messages.
+    """What the readers' lists say (lists.js): their page, their dialogs and messages.
     `{name}`, `{n}`… are filled by the script; a key ending in `_one` or `_many` is the
     sentence for one or for several."""
     entry, group, lists = words.entry, words.group, words.list
@@ -269,7 +269,7 @@ def list_phrases(words: Words) -> dict[str, str]:
         "added": f"« {{entry}} » {entry.agreed('ajouté')} à « {{name}} ». ",
         "see_list": f"Voir {lists.the()}",
         "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
-        # Another tab changed the lists meanwhile (grimoire.js): nothing is lost, all is said.
+        # Another tab changed the lists meanwhile (lists.js): nothing is lost, all is said.
         "gone_elsewhere": (
             f"« {{name}} » vient d’être {lists.agreed('supprimé')} dans un autre onglet."
         ),
@@ -314,7 +314,7 @@ def list_phrases(words: Words) -> dict[str, str]:
     }
 
 
-def site_phrases(databases: Sequence[SpellSettings]) -> dict[str, str]:
+def site_phrases(databases: Sequence[DatabaseSettings]) -> dict[str, str]:
     """The search box's sentences for a site's databases (those of its one database, or
     theirs together), or for a site without any."""
     if not databases:
@@ -342,7 +342,7 @@ def _either(items: Iterable[str]) -> str:
     return f"{', '.join(first)} ou {last}" if first else last
 
 
-def search_badges(databases: Sequence[SpellSettings]) -> dict[str, dict[str, str]]:
+def search_badges(databases: Sequence[DatabaseSettings]) -> dict[str, dict[str, str]]:
     """For the search box's script (search.js): each database's type in the search's
     filter, with the badges of its entries and of its groups."""
     return {
@@ -354,7 +354,7 @@ def search_badges(databases: Sequence[SpellSettings]) -> dict[str, dict[str, str
     }
 
 
-def scripts_prelude(databases: Sequence[SpellSettings]) -> str:
+def scripts_prelude(databases: Sequence[DatabaseSettings]) -> str:
     """The statement that gives the pages' scripts each database's folder, data file and
     sentences (`rules.databases`, page.js), in the order the site declares them, once in the
     hashed page script rather than in every page; "" for a site without a database. (Its

@@ -59,7 +59,7 @@ In the line-broken form the line break is a certain marker: no warning.
 Faults are reported as Problems (French messages, with position) rather than
 raised: an entry with an error (no level, unknown numeral, min > max, empty name,
 field without value, duplicate name in its college, outside any college) is not a
-Spell but a ``RejectedEntry``, so every ``###`` heading is accounted for.
+Entry but a ``RejectedEntry``, so every ``###`` heading is accounted for.
 
 Descriptions become Markdown: whitespace runs are collapsed (non-breaking
 spaces are kept), each ``•`` starts a list item ``- …`` (the last item runs to
@@ -87,20 +87,22 @@ from regles.core.markdown_text import markdown_text
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
-from regles.features.spells.columns import Column, choice_values, index_columns, number_order
-from regles.features.spells.sorting import distance_order, duration_order, is_long
+from regles.features.databases.columns import Column, choice_values, index_columns, number_order
+from regles.features.databases.sorting import distance_order, duration_order, is_long
 
 __all__ = [
     "SPELL_TABLE_MARK",
     "UNCERTAIN_SPLIT",
     "College",
+    "Entry",
     "ExportError",
     "IndexLabels",
     "ParseResult",
     "RejectedEntry",
     "SourcePosition",
-    "Spell",
     "ends_as_export",
+    "entry_ids",
+    "entry_records",
     "group_marker",
     "group_markers_named",
     "int_to_roman",
@@ -109,13 +111,11 @@ __all__ = [
     "parse_export",
     "read_export",
     "render_college_page",
+    "render_entry_index",
+    "render_entry_table",
     "render_grimoire_page",
-    "render_spell_index",
-    "render_spell_table",
     "restore_line_breaks",
     "roman_to_int",
-    "spell_ids",
-    "spell_records",
 ]
 
 Severity = Literal["error", "warning"]
@@ -139,7 +139,7 @@ class SourcePosition:
 
 
 @dataclass
-class Spell:
+class Entry:
     """One spell entry (``### Nom (niveaux)``) of a college."""
 
     name: str
@@ -159,13 +159,13 @@ class College:
     name: str
     slug: str
     description: str
-    spells: list[Spell]
+    spells: list[Entry]
     position: SourcePosition
 
 
 @dataclass(frozen=True)
 class RejectedEntry:
-    """A ``###`` heading that did not become a Spell (an error Problem explains why)."""
+    """A ``###`` heading that did not become an Entry (an error Problem explains why)."""
 
     heading: str
     college: str | None
@@ -180,7 +180,7 @@ class ParseResult:
     title: str
     generated: str | None
     colleges: list[College]
-    spells: list[Spell]
+    spells: list[Entry]
     problems: list[Problem]
     rejected: list[RejectedEntry]
 
@@ -527,7 +527,7 @@ class _CollegeDraft:
     slug: str
     description: str
     position: SourcePosition
-    spells: list[Spell] = field(default_factory=list)
+    spells: list[Entry] = field(default_factory=list)
 
 
 class _Scanner:
@@ -629,9 +629,9 @@ class _Scanner:
 
         self.dedupe_college_slugs(colleges)
         heads = [self.heading(e, colleges) for e in entries]
-        # Spell names of this export are Résistance vocabulary ("Serrurier" resists one).
+        # Entry names of this export are Résistance vocabulary ("Serrurier" resists one).
         names = frozenset(h[0] for h in heads if h is not None)
-        spells: list[Spell] = []
+        spells: list[Entry] = []
         for entry, head in zip(entries, heads, strict=True):
             if head is None:
                 continue
@@ -818,7 +818,7 @@ class _Scanner:
         head: tuple[str, int, int, int],
         colleges: list[_CollegeDraft],
         names: frozenset[str],
-    ) -> Spell | None:
+    ) -> Entry | None:
         text = self.text
         name, low, high, pos = head
         if entry.college_index is None:  # heading() rejects these; kept for the type checker
@@ -896,10 +896,10 @@ class _Scanner:
         if not ok:
             self.reject(entry, name, colleges)
             return None
-        slug = self.spell_slug(name, draft, entry.start)
-        return Spell(name, draft.name, low, high, fields, description, slug, self.pos(entry.start))
+        slug = self.entry_slug(name, draft, entry.start)
+        return Entry(name, draft.name, low, high, fields, description, slug, self.pos(entry.start))
 
-    def spell_slug(self, name: str, draft: _CollegeDraft, offset: int) -> str:
+    def entry_slug(self, name: str, draft: _CollegeDraft, offset: int) -> str:
         base = slugify(name) or "sort"
         slug = unique_slug(base, {s.slug for s in draft.spells}, separator="-", first=2)
         if slug != base:
@@ -956,7 +956,7 @@ def restore_line_breaks(text: str) -> str:
 # --------------------------------------------------------------------------
 
 
-# Short ids of the spells (`spell_ids`): at least this many base-36 digits.
+# Short ids of the spells (`entry_ids`): at least this many base-36 digits.
 SPELL_ID_LENGTH = 4
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -971,7 +971,7 @@ def _base36_digest(key: str) -> str:
     return "".join(reversed(digits))
 
 
-def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
+def entry_ids(result: ParseResult) -> dict[tuple[str, str], str]:
     """The short id of each spell, by (college slug, spell slug): the ids that grimoires
     and their share links (`?sorts=<id>,<id>`) hold.
 
@@ -1003,13 +1003,13 @@ def spell_ids(result: ParseResult) -> dict[tuple[str, str], str]:
     return ids
 
 
-def spell_records(
+def entry_records(
     result: ParseResult, folder: str, columns: Sequence[Column] | None = None
 ) -> list[dict[str, object]]:
     """JSON-ready records for a database's data file (``data/bases/<folder>.json``);
-    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`spell_ids`);
+    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`entry_ids`);
     ``tri``: the order of each of the index's `columns` that sorts by its value."""
-    ids = spell_ids(result)
+    ids = entry_ids(result)
     columns = result_columns(result) if columns is None else columns
     records: list[dict[str, object]] = []
     for college in result.colleges:
@@ -1080,7 +1080,7 @@ def markdown_for_page(markdown: str, link: Callable[[str], str | None] | None = 
     return _MENTION_RE.sub(mention, escaped)
 
 
-def _levels(spell: Spell) -> tuple[str, str]:
+def _levels(spell: Entry) -> tuple[str, str]:
     low, high = int_to_roman(spell.level_min), int_to_roman(spell.level_max)
     if low == high:
         return low, f"Niveau {low}"
@@ -1183,11 +1183,11 @@ class IndexLabels:
         return [*attributes, f'data-filtres="{html.escape(text)}"']
 
 
-# Where the index's Markdown leaves its table out (`render_spell_index(table_mark=True)`).
+# Where the index's Markdown leaves its table out (`render_entry_index(table_mark=True)`).
 SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
 
 
-def render_spell_index(
+def render_entry_index(
     result: ParseResult,
     title: str,
     *,
@@ -1199,8 +1199,8 @@ def render_spell_index(
     """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
 
     With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the build
-    replaces by ``render_spell_table`` once the Markdown is converted
-    (``spell_pages.SpellBook.with_table``): the table is HTML already, and Python-Markdown
+    replaces by ``render_entry_table`` once the Markdown is converted
+    (``spell_pages.Book.with_table``): the table is HTML already, and Python-Markdown
     would read its hundreds of rows through its HTML parser. Under the title, a line says
     which export the spells are of: its title, date and size, and links to ``fields_page``
     (its title and file name in the same folder), which explains its fields.
@@ -1224,12 +1224,12 @@ def render_spell_index(
             f"[{markdown_text(fields_page[0])}]({fields_page[1]})."
         )
     lines += [summary, "{ .export-entete }", ""]
-    table = SPELL_TABLE_MARK if table_mark else render_spell_table(result, labels, columns)
+    table = SPELL_TABLE_MARK if table_mark else render_entry_table(result, labels, columns)
     lines.append(table)
     return "\n".join(lines) + "\n"
 
 
-def render_spell_table(
+def render_entry_table(
     result: ParseResult,
     labels: IndexLabels | None = None,
     columns: Sequence[Column] | None = None,
@@ -1268,7 +1268,7 @@ def render_spell_table(
             }
             label, title = _levels(s)
             cells = [
-                # The grimoires' « + » (grimoire.js; hidden without JavaScript): written here,
+                # The grimoires' « + » (lists.js; hidden without JavaScript): written here,
                 # not at load, which would lay out every row again.
                 f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a>'
                 f'<button type="button" class="grimoire-ajout" '
@@ -1276,7 +1276,7 @@ def render_spell_table(
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',
-                # The label shows before the value in the phone's cards (sorts.css), which
+                # The label shows before the value in the phone's cards (entries.css), which
                 # leave out empty cells.
                 *(
                     f'<td data-label="{e(labels.field(c.field))}">{e(values[c.key])}</td>'
@@ -1304,7 +1304,7 @@ def render_grimoire_page(
     columns: Sequence[Column] = (),
 ) -> str:
     """Markdown page of the grimoires, in the colleges' folder: an empty container that the
-    page's script (grimoire.js) fills from the reader's browser. It carries what the script
+    page's script (lists.js) fills from the reader's browser. It carries what the script
     cannot know: the filters' labels (as the index's table does), the export's keys of the
     index's columns (`data-champ-classe="Classe"`: the script reads a record's fields with
     them), and the index's link (its title and file name in the same folder)."""

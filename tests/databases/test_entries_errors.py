@@ -9,7 +9,7 @@ import pytest
 
 from regles.core.report import Problem
 from regles.core.slugs import slugify
-from regles.features.spells.export import (
+from regles.features.databases.export import (
     ExportError,
     ParseResult,
     parse_export,
@@ -42,7 +42,7 @@ def only(result: ParseResult, severity: str = "error") -> Problem:
 
 
 def assert_accounted(text: str, result: ParseResult) -> None:
-    """Every `### ` heading is a Spell or a rejected entry (with an error)."""
+    """Every `### ` heading is an Entry or a rejected entry (with an error)."""
     headings = len(re.findall(r"(?<!\S)### ", text))
     assert len(result.spells) + len(result.rejected) == headings
     if result.rejected:

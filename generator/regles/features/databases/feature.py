@@ -1,6 +1,6 @@
 """The site's databases (spells, prayers, a bestiary…), as a feature of the build: each
 export read once (book.py), its pages added to the owner's and to the nav, its index's
-table, its entries as link targets, and its data file (`SpellSettings.data_file`). A site
+table, its entries as link targets, and its data file (`DatabaseSettings.data_file`). A site
 without databases has none of it."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from regles.core.config_file import setting_line
 from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import FileChanges, GeneratedPage, HtmlJob, SiteFile, Stages
-from regles.features.links.references import SpellTarget
-from regles.features.spells.book import SpellBook, SpellSettings, read_spell_book
-from regles.features.spells.export import ends_as_export
+from regles.features.databases.book import Book, DatabaseSettings, read_book
+from regles.features.databases.export import ends_as_export
+from regles.features.links.references import EntryTarget
 
-__all__ = ["SpellsFeature"]
+__all__ = ["DatabasesFeature"]
 
 
 # The files an export is written as: one of them that no database declares, lying among the
@@ -27,15 +27,15 @@ __all__ = ["SpellsFeature"]
 EXPORT_SUFFIXES = (".txt", ".text")
 
 
-class SpellsFeature:
+class DatabasesFeature:
     """The site's databases (`books`, in the order the site declares them; one whose export
     cannot be read has none: the report says why)."""
 
     def __init__(self, site: SiteContext) -> None:
         self.site = site
-        self.books: list[SpellBook] = []
+        self.books: list[Book] = []
         for settings in site.settings.databases:
-            book, problems = read_spell_book(settings, site.settings.cache_dir)
+            book, problems = read_book(settings, site.settings.cache_dir)
             site.report.extend(problems)
             if book is not None:
                 self.books.append(book)
@@ -50,10 +50,10 @@ class SpellsFeature:
         """The page of every entry of each database."""
         return tuple(book.settings.index_uri for book in self.books)
 
-    def targets(self) -> list[SpellTarget]:
+    def targets(self) -> list[EntryTarget]:
         return [target for book in self.books for target in book.targets()]
 
-    def _empty(self, settings: SpellSettings) -> Problem:
+    def _empty(self, settings: DatabaseSettings) -> Problem:
         """A database whose export has no group (and so no entry): its pages would be empty,
         and its export is likely not the file the owner meant."""
         project = self.site.settings.project
@@ -84,8 +84,8 @@ class SpellsFeature:
         stages.indexed.append(partial(self.name_list_pages, stages.template_globals))
         stages.pages.append(self.pages)
         # First: its table is HTML already, and what follows reads it as the page's.
-        stages.html.register(self.index_table, "spell_index_table", 90)
-        stages.emitters.register(self.write_data, "spell_data", 90)
+        stages.html.register(self.index_table, "entry_index_table", 90)
+        stages.emitters.register(self.write_data, "database_data", 90)
 
     def extend_nav(self, nav: list[Any]) -> None:
         for book in self.books:

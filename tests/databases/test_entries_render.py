@@ -9,16 +9,16 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from synth import seed_text
 
-from regles.features.spells.book import SpellBook, SpellSettings
-from regles.features.spells.columns import index_columns
-from regles.features.spells.export import (
+from regles.features.databases.book import Book, DatabaseSettings
+from regles.features.databases.columns import index_columns
+from regles.features.databases.export import (
     SPELL_TABLE_MARK,
     IndexLabels,
     ParseResult,
     mention_linker,
     parse_export,
     render_college_page,
-    render_spell_index,
+    render_entry_index,
 )
 
 TITLE = "Index des sorts"
@@ -77,7 +77,7 @@ SITE_LABELS = IndexLabels(names={"Classe": "Classe de sort", "Résistance": "Ré
 def site_index(result: ParseResult) -> str:
     """The index of `result` with this site's columns and labels."""
     columns = index_columns([dict(s.fields) for s in result.spells], SITE_COLUMNS)
-    return render_spell_index(result, TITLE, labels=SITE_LABELS, columns=columns)
+    return render_entry_index(result, TITLE, labels=SITE_LABELS, columns=columns)
 
 
 def test_index_table(seed: ParseResult) -> None:
@@ -123,11 +123,11 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
     """The build converts the index's Markdown with a mark where the table goes, then puts
     the table there: the same page as converting it whole, and a page without its mark
     (or with two) stops the build rather than showing no table."""
-    book = SpellBook(SpellSettings(Path("export.txt"), "export.txt", "magie", "Magie", TITLE), seed)
+    book = Book(DatabaseSettings(Path("export.txt"), "export.txt", "magie", "Magie", TITLE), seed)
     ((_, marked), *_) = book.pages()
     assert marked.count(SPELL_TABLE_MARK) == 1 and "<table" not in marked
     convert = lambda text: markdown.markdown(text, extensions=EXTENSIONS)  # noqa: E731
-    whole = render_spell_index(
+    whole = render_entry_index(
         seed,
         TITLE,
         fields_page=("Champs et abréviations", "champs-et-abreviations.md"),
@@ -140,7 +140,7 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
 
 
 def test_index_renders_through_markdown(seed: ParseResult) -> None:
-    soup = to_html(render_spell_index(seed, TITLE))
+    soup = to_html(render_entry_index(seed, TITLE))
     assert len(soup.select("table#table-sorts tbody tr")) == 79
 
 

@@ -1,7 +1,7 @@
 """What a spell export is made of, read from the export alone: its fields, the labels its
 descriptions open with, its levels and its abbreviations, and the page that lists them.
 
-Pure code over a parsed export (`features/spells/export.py`). Nothing here knows a game: every
+Pure code over a parsed export (`features/databases/export.py`). Nothing here knows a game: every
 name, count and definition comes from the export, or from the owner's `spells: terms:` in
 mkdocs.yml, shown as the owner's. A word neither defines is listed as « non défini par
 l’export », never explained.
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from regles.core.markdown_text import markdown_text
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
-from regles.features.spells import export as spellbook
+from regles.features.databases.export import College, Entry, ParseResult, int_to_roman, roman_to_int
 
 __all__ = [
     "ExportTerms",
@@ -80,10 +80,10 @@ class Term:
 
     name: str
     occurrences: int = 0
-    spells: list[spellbook.Spell] = field(default_factory=list)
+    spells: list[Entry] = field(default_factory=list)
     values: Counter[str] = field(default_factory=Counter)  # a field's values
     definition: str | None = None  # as the export writes it
-    defined_in: spellbook.Spell | None = None  # the spell whose text defines it
+    defined_in: Entry | None = None  # the spell whose text defines it
     configured: str | None = None  # the owner's definition (mkdocs.yml)
     anchor: str = ""
 
@@ -92,7 +92,7 @@ class Term:
 class ExportTerms:
     """Everything the fields page lists."""
 
-    result: spellbook.ParseResult
+    result: ParseResult
     fields: list[Term]
     labels: list[Term]
     abbreviations: list[Term]
@@ -107,7 +107,7 @@ class ExportTerms:
 
 
 def _is_roman(word: str) -> bool:
-    return all(spellbook.roman_to_int(part) is not None for part in word.split("-"))
+    return all(roman_to_int(part) is not None for part in word.split("-"))
 
 
 def _letters(word: str) -> str:
@@ -124,9 +124,9 @@ def _is_capitalised(word: str, most: int) -> bool:
     return 2 <= len(word) <= most and word.isalpha() and word[0].isupper() and word[1:].islower()
 
 
-def _texts(result: spellbook.ParseResult) -> list[tuple[spellbook.Spell | None, str]]:
+def _texts(result: ParseResult) -> list[tuple[Entry | None, str]]:
     """The export's texts, each with its spell (None: a college's description)."""
-    found: list[tuple[spellbook.Spell | None, str]] = [
+    found: list[tuple[Entry | None, str]] = [
         (None, c.description) for c in result.colleges if c.description
     ]
     for s in result.spells:
@@ -136,7 +136,7 @@ def _texts(result: spellbook.ParseResult) -> list[tuple[spellbook.Spell | None, 
     return found
 
 
-def _attribute_words(result: spellbook.ParseResult, names: set[str]) -> set[str]:
+def _attribute_words(result: ParseResult, names: set[str]) -> set[str]:
     """Rule 2: capitalised words joined by a sign in a field's values, and that field's
     capitalised one-word values."""
     found: set[str] = set()
@@ -158,7 +158,7 @@ def _attribute_words(result: spellbook.ParseResult, names: set[str]) -> set[str]
     return found
 
 
-def _short_words(texts: Sequence[tuple[spellbook.Spell | None, str]], names: set[str]) -> set[str]:
+def _short_words(texts: Sequence[tuple[Entry | None, str]], names: set[str]) -> set[str]:
     """Rule 3: short capitalised words never in lowercase, twice or more inside a sentence."""
     lowercase: set[str] = set()
     inside: Counter[str] = Counter()
@@ -179,7 +179,7 @@ def _short_words(texts: Sequence[tuple[spellbook.Spell | None, str]], names: set
     return {w for w, n in inside.items() if n >= 2 and w.casefold() not in lowercase}
 
 
-def _count(term: Term, words: Sequence[tuple[spellbook.Spell | None, Counter[str]]]) -> None:
+def _count(term: Term, words: Sequence[tuple[Entry | None, Counter[str]]]) -> None:
     """The term's occurrences as a whole word (`_WORD_RE`'s), and the spells they are in."""
     for spell, counted in words:
         n = counted.get(term.name, 0)
@@ -194,7 +194,7 @@ def _initials_match(abbreviation: str, words: Sequence[str]) -> bool:
     return len(words) == len(letters) and initials == letters
 
 
-def _find_definition(term: Term, texts: Sequence[tuple[spellbook.Spell | None, str]]) -> None:
+def _find_definition(term: Term, texts: Sequence[tuple[Entry | None, str]]) -> None:
     """« mots (ABR) », « ABR (mots) », « Abr (mot) »: a definition the export writes.
 
     The term's own spelling is looked for first (a plain search), and the words around it
@@ -255,7 +255,7 @@ def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
         term.anchor = unique_slug(base, taken, separator="-", first=2)
 
 
-def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> ExportTerms:
+def read_terms(result: ParseResult, configured: Mapping[str, str]) -> ExportTerms:
     """The fields, labels, levels and abbreviations of an export, with their definitions."""
     texts = _texts(result)
     names = {w for s in result.spells for w in _WORD_RE.findall(s.name)}
@@ -318,7 +318,7 @@ def read_terms(result: spellbook.ParseResult, configured: Mapping[str, str]) -> 
     )
 
 
-def _level_phrase(texts: Sequence[tuple[spellbook.Spell | None, str]]) -> tuple[str, int] | None:
+def _level_phrase(texts: Sequence[tuple[Entry | None, str]]) -> tuple[str, int] | None:
     """« niveau de <mot> », when the export uses one phrase for its levels: five times or
     more, and more than half of all its « niveau de … »."""
     phrases: Counter[str] = Counter()
@@ -348,17 +348,17 @@ def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _title(result: spellbook.ParseResult) -> str:
+def _title(result: ParseResult) -> str:
     return f"**{markdown_text(result.title)}**" if result.title else "sans titre"
 
 
-def _date(result: spellbook.ParseResult) -> str:
+def _date(result: ParseResult) -> str:
     if result.generated:
         return f"généré le {markdown_text(result.generated)}"
     return "date de génération absente de l’export"
 
 
-def export_summary(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS) -> str:
+def export_summary(result: ParseResult, words: Words = DEFAULT_WORDS) -> str:
     """« Export Grimoire, généré le 01/02/2027 à 08:00 : 3 collèges, 40 sorts », as Markdown,
     in the game's words."""
     groups = _plural(len(result.colleges), words.group.one, words.group.many)
@@ -367,8 +367,8 @@ def export_summary(result: spellbook.ParseResult, words: Words = DEFAULT_WORDS) 
 
 
 def college_intro(
-    result: spellbook.ParseResult,
-    college: spellbook.College,
+    result: ParseResult,
+    college: College,
     links: Sequence[tuple[str, str]],
     words: Words = DEFAULT_WORDS,
 ) -> str:
@@ -383,7 +383,7 @@ def college_intro(
     return f"{line} Voir aussi : {pages}." if pages else line
 
 
-def _spell_link(spell: spellbook.Spell, college_slugs: Mapping[str, str]) -> str:
+def _entry_link(spell: Entry, college_slugs: Mapping[str, str]) -> str:
     return f"[{markdown_text(spell.name)}]({college_slugs[spell.college]}.md#{spell.slug})"
 
 
@@ -391,7 +391,7 @@ def _examples(term: Term, college_slugs: Mapping[str, str]) -> str:
     spells = term.spells[:EXAMPLES]
     twice = {s.name for s in spells if sum(o.name == s.name for o in spells) > 1}
     shown = ", ".join(
-        _spell_link(s, college_slugs)
+        _entry_link(s, college_slugs)
         + (f" ({markdown_text(s.college)})" if s.name in twice else "")
         for s in spells
     )
@@ -402,7 +402,7 @@ def _examples(term: Term, college_slugs: Mapping[str, str]) -> str:
 def _definition(term: Term, college_slugs: Mapping[str, str]) -> list[str]:
     lines = []
     if term.definition is not None:
-        where = f" ({_spell_link(term.defined_in, college_slugs)})" if term.defined_in else ""
+        where = f" ({_entry_link(term.defined_in, college_slugs)})" if term.defined_in else ""
         definition = markdown_text(term.definition)
         lines.append(f"Définition écrite dans l’export{where} : « {definition} ».")
     if term.configured is not None:
@@ -497,13 +497,13 @@ def render_fields_page(
         out += [
             f"Après le nom de chaque {entry.one}, entre parenthèses, en chiffres romains : "
             "un niveau, comme « (II) », ou une plage de niveaux, comme « (I-IV) ». "
-            f"Niveaux présents : {spellbook.int_to_roman(low)} à {spellbook.int_to_roman(high)} ; "
+            f"Niveaux présents : {int_to_roman(low)} à {int_to_roman(high)} ; "
             f"{entries(terms.single_level)} d’un seul niveau, "
             f"{entries(ranges)} sur une plage.",
             "",
         ]
         out += [f"| Niveau | {capitalized(entry.many)} qui le comprennent |", "| --- | --- |"]
-        out += [f"| {spellbook.int_to_roman(n)} | {terms.levels[n]} |" for n in sorted(levels)]
+        out += [f"| {int_to_roman(n)} | {terms.levels[n]} |" for n in sorted(levels)]
         out.append("")
     if terms.level_phrase is not None:
         phrase, n = terms.level_phrase

@@ -6,11 +6,11 @@ import re
 
 from synth import seed_text, synthesize_export
 
-from regles.features.spells.export import (
+from regles.features.databases.export import (
+    entry_records,
     parse_export,
-    render_spell_index,
+    render_entry_index,
     restore_line_breaks,
-    spell_records,
 )
 
 
@@ -24,15 +24,15 @@ def test_ten_copies() -> None:
     assert result.errors == []
     # The seed's two uncertain splits, once per copy.
     assert len(result.warnings) == 20
-    records = spell_records(result, "magie")
+    records = entry_records(result, "magie")
     assert len({r["url"] for r in records}) == 790
     assert {r["college_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
-    assert render_spell_index(result, "Tous les sorts").count("<tr data-college=") == 790
+    assert render_entry_index(result, "Tous les sorts").count("<tr data-college=") == 790
 
 
 def test_ten_copies_line_broken() -> None:
     text = synthesize_export(seed_text(), 10)
-    assert spell_records(parse_export(restore_line_breaks(text)), "magie") == spell_records(
+    assert entry_records(parse_export(restore_line_breaks(text)), "magie") == entry_records(
         parse_export(text), "magie"
     )
 
