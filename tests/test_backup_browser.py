@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_grimoire_browser import KEY, PAGE, READY, fill_the_storage, raw_kept, store_raw
-from tests.test_spells_browser import PREFIX, Tab, base, served, spells, tab
+from tests.test_entries_browser import PREFIX, Tab, base, served, spells, tab
+from tests.test_lists_browser import KEY, PAGE, READY, fill_the_storage, raw_kept, store_raw
 
 pytestmark = pytest.mark.browser
 

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.conftest import is_the_marked_document, mark_the_document
+from tests.test_entries_browser import PREFIX, Tab, base, reached, served, tab
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
-from tests.test_spells_browser import PREFIX, Tab, base, reached, served, tab
 
 pytestmark = pytest.mark.browser
 # The fixtures, shared with the spells' and the offline tests.

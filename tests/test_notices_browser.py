@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
+from tests.test_entries_browser import INDEX, Tab, base, served, tab  # noqa: F401  (fixtures)
 from tests.test_offline import subpath_site  # noqa: F401  (fixture)
 from tests.test_offline_browser import open_profile
 from tests.test_offline_download_browser import Link, completed, link  # noqa: F401  (fixture)
-from tests.test_spells_browser import INDEX, Tab, base, served, tab  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser]
 

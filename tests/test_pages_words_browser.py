@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.test_axe_browser import axe_on_parts, axe_source
-from tests.test_grimoire_browser import KEY
-from tests.test_spells_browser import PREFIX, Tab, base, served, tab
+from tests.test_entries_browser import PREFIX, Tab, base, served, tab
+from tests.test_lists_browser import KEY
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ order, under which key, how each one sorts, and which ones the index filters by.
 A database's index shows the fields that enough of its entries fill (`SHOWN_SHARE` of them),
 in the order the export writes them within an entry; `columns:` (a database's settings)
 names and orders them instead. A column sorts by its value when its values describe a time
-(« 10 minutes », « long ») or a distance (« 10 m », « contact »): sorting.py computes that
+(« 10 minutes », « long ») or a distance (« 10 m », « contact »): ordering.py computes that
 order once, for the index's rows (`data-tri-<key>`) and the data file's records (`tri`).
 A column of a few values (« Zone », « Projectile »…) gets a choice filter: each entry counts
 for the values its field holds (`choice_values`: « Vol-3 » is « Vol », « Info Zone » both
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from regles.core.slugs import slugify
-from regles.features.databases.sorting import distance_order, duration_order, is_long, is_measured
+from regles.features.databases.ordering import distance_order, duration_order, is_long, is_measured
 
 __all__ = [
     "FIXED_KEYS",

@@ -88,7 +88,7 @@ from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun, Words, capitalized
 from regles.features.databases.columns import Column, choice_values, index_columns, number_order
-from regles.features.databases.sorting import distance_order, duration_order, is_long
+from regles.features.databases.ordering import distance_order, duration_order, is_long
 
 __all__ = [
     "SPELL_TABLE_MARK",
@@ -1125,7 +1125,7 @@ def column_order(column: Column, value: str) -> float:
 def entry_filters(
     columns: Sequence[Column], fields: Mapping[str, str]
 ) -> tuple[dict[str, float], dict[str, list[str]], bool]:
-    """What the lists sort and filter an entry by (columns.py, sorting.py), the same in the
+    """What the lists sort and filter an entry by (columns.py, ordering.py), the same in the
     index's rows and the data file's records: the order of its value in each column that
     sorts by value, the values it counts for in each choice filter, and whether it counts
     for the « long seulement » box (its column of times that has the box holds « long »)."""

@@ -196,7 +196,7 @@ const columnText = (row, column) =>
  * `choices`: for each choice filter, the values it counts for (the build's `data-choix-*`,
  * `choix` of a record);
  * `orders`: for a column that sorts by its value (a time, a distance), that value's order,
- * as the build wrote it (features/databases/sorting.py: `data-tri-*` of the index's rows,
+ * as the build wrote it (features/databases/ordering.py: `data-tri-*` of the index's rows,
  * `tri` of a record); `record`: its record of the data file, when the row is made from it
  * (its description is then at hand). */
 export const filterRow = ({

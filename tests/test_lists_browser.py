@@ -18,9 +18,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.test_entries_browser import INDEX, PREFIX, Tab, base, fold, served, spells, tab
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
-from tests.test_spells_browser import INDEX, PREFIX, Tab, base, fold, served, spells, tab
 from tests.test_typography import ORDINARY
 
 pytestmark = pytest.mark.browser

@@ -1,4 +1,4 @@
-"""What the spell lists sort by, computed by the build (regles/features/databases/sorting.py)
+"""What the spell lists sort by, computed by the build (regles/features/databases/ordering.py)
 and written into the index's rows and the data file for the page scripts; and the index's
 columns, from the fields the export uses (regles/features/databases/columns.py)."""
 
@@ -20,7 +20,7 @@ from regles.features.databases.export import (
     render_entry_table,
     render_grimoire_page,
 )
-from regles.features.databases.sorting import distance_order, duration_order, is_long
+from regles.features.databases.ordering import distance_order, duration_order, is_long
 
 # As a reader orders them: measured times by length, « court » before « long », endless
 # ones after, anything else last.

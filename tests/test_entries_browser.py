@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from regles.core.typography import spaced_text
 from tests.conftest import build_site, is_the_marked_document, mark_the_document, serve
-from tests.test_spells_site import HOSTILE_NAME, build_hostile_site
+from tests.test_entries_site import HOSTILE_NAME, build_hostile_site
 
 pytestmark = pytest.mark.browser
 
