@@ -25,7 +25,7 @@ DATA_PAGE = "donnees/"
 # colour scheme's key, which the page writes at each load).
 OFFLINE = f"/{PREFIX}/.hors-ligne.persistance"
 GRIMOIRES = json.dumps(
-    {"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": []}]}
+    {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": []}]}
 )
 
 
@@ -114,7 +114,7 @@ def test_a_backup_too_big_for_the_storage_changes_nothing(tab: Callable[..., Tab
     store_raw(page, GRIMOIRES)
     fill_the_storage(page)
     big = json.dumps(
-        {"version": 1, "last": "", "lists": [{"name": "Gros", "spells": [], "n": "x" * 100_000}]}
+        {"version": 2, "last": "", "lists": [{"name": "Gros", "entries": [], "n": "x" * 100_000}]}
     )
     backup = {
         "format": "regles-donnees",

@@ -37,7 +37,7 @@ def type_into(page: Any, field: Any, text: str) -> None:
 
 # What the test site (served at the root) keeps: its characters, its readers' lists.
 CHARACTERS_KEY = "regles-personnages:/"
-LISTS_KEY = "regles-grimoires:/"
+LISTS_KEY = "regles-lists:/"
 
 
 def store(page: Any, key: str, value: str) -> None:
@@ -249,8 +249,8 @@ def test_a_first_character_is_the_one_of_the_readers_last_list(
     # A reader who keeps a list of spells for « Aldric, magicien » types for Aldric.
     page = phone_page
     page.goto(site_url + WOUNDS)
-    lists = [{"name": "Aldric, magicien", "sorts": []}]
-    store(page, LISTS_KEY, json.dumps({"version": 1, "last": "Aldric, magicien", "lists": lists}))
+    lists = [{"name": "Aldric, magicien", "entries": []}]
+    store(page, LISTS_KEY, json.dumps({"version": 2, "last": "Aldric, magicien", "lists": lists}))
     wounds = ready_form(page, "blessure")
     type_into(page, wounds.locator("input[name='hp']"), "11")
     expect(note(wounds)).to_contain_text("Valeurs de Aldric, magicien")

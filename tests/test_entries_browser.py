@@ -62,7 +62,7 @@ def base_resistance(value: str) -> str:
 def haystack(spell: dict[str, Any]) -> str:
     fields = spell["fields"]
     return fold(
-        " ".join([spell["name"], spell["college"], *(fields.get(k, "") for k in INDEX_FIELDS)])
+        " ".join([spell["name"], spell["group"], *(fields.get(k, "") for k in INDEX_FIELDS)])
     )
 
 
@@ -347,10 +347,10 @@ def test_college_and_levels_combine_and_live_in_the_url(
     page.select_option("#sorts-max", "3")
 
     def keep(s: dict[str, Any]) -> bool:
-        return s["college_slug"] == "elementaire-eau" and overlaps(s, 2, 3)
+        return s["group_slug"] == "elementaire-eau" and overlaps(s, 2, 3)
 
     expected = expected_urls(spells, keep)
-    assert 0 < len(expected) < sum(s["college_slug"] == "elementaire-eau" for s in spells)
+    assert 0 < len(expected) < sum(s["group_slug"] == "elementaire-eau" for s in spells)
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
     assert t.query() == {"college": ["elementaire-eau"], "min": ["2"], "max": ["3"]}
@@ -409,7 +409,7 @@ def test_sorting_by_level_is_stable_both_ways(
 ) -> None:
     t = tab()
     page = t.open(INDEX + "?college=acoustique")
-    acoustique = [s for s in spells if s["college_slug"] == "acoustique"]
+    acoustique = [s for s in spells if s["group_slug"] == "acoustique"]
     header = page.locator("#table-sorts th", has_text="Niveaux")
     assert header.get_attribute("aria-sort") is None
     header.locator("button").click()
@@ -533,7 +533,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     assert preview.get_attribute("role") == "tooltip"
     assert link.get_attribute("aria-describedby") == "sort-apercu"
     text = preview.inner_text()
-    assert target["name"] in text and target["college"] in text
+    assert target["name"] in text and target["group"] in text
     low, high = ROMAN[target["level_min"] - 1], ROMAN[target["level_max"] - 1]
     assert (low if low == high else f"{low}–{high}") in text
     assert summary_start(target) in " ".join(text.split())
@@ -572,7 +572,7 @@ def test_preview_on_homonym_and_index_links(
     homonym.hover()
     preview = page.locator("#sort-apercu")
     preview.wait_for(state="visible")
-    assert spell["name"] in preview.inner_text() and spell["college"] in preview.inner_text()
+    assert spell["name"] in preview.inner_text() and spell["group"] in preview.inner_text()
     page.mouse.move(0, 0)
     preview.wait_for(state="hidden")
 
@@ -580,10 +580,10 @@ def test_preview_on_homonym_and_index_links(
     page = t.open("sorts/enchantement/")
     cross = mention_of_another_page(page)
     spell = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
-    assert spell["college_slug"] != "enchantement"
+    assert spell["group_slug"] != "enchantement"
     cross.hover()
     preview.wait_for(state="visible")
-    assert spell["name"] in preview.inner_text() and spell["college"] in preview.inner_text()
+    assert spell["name"] in preview.inner_text() and spell["group"] in preview.inner_text()
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"
 
     page = t.open(INDEX + "?texte=blast")
@@ -864,8 +864,8 @@ def test_college_choices_are_in_alphabetical_order(
     labels = page.eval_on_selector_all(
         "#sorts-college option", "o => o.slice(1).map(x => x.textContent)"
     )
-    names = sorted({s["college"] for s in spells}, key=lambda n: (fold(n), n))
-    counts = {n: sum(1 for s in spells if s["college"] == n) for n in names}
+    names = sorted({s["group"] for s in spells}, key=lambda n: (fold(n), n))
+    counts = {n: sum(1 for s in spells if s["group"] == n) for n in names}
     assert labels == [f"{n} ({counts[n]})" for n in names]
     assert any(n.startswith("É") for n in names) and names[0] < names[-1]
 
@@ -930,7 +930,7 @@ def test_filters_survive_instant_navigation_and_back(
     page.select_option("#sorts-college", "acoustique")
     page.fill("#sorts-texte", "son")
     expected = expected_urls(
-        spells, lambda s: s["college_slug"] == "acoustique" and matches(s, "son")
+        spells, lambda s: s["group_slug"] == "acoustique" and matches(s, "son")
     )
     t.wait_count(len(expected))
     filtered = page.url

@@ -111,7 +111,7 @@ def test_spells_json_has_every_spell_once(site_dir: Path) -> None:
         assert spell.keys() == SPELL_RECORD_KEYS, spell
         assert isinstance(spell["level_min"], int) and isinstance(spell["level_max"], int)
         assert 1 <= spell["level_min"] <= spell["level_max"] <= 10, spell["name"]
-        assert spell["url"] == f"{FOLDER}/{spell['college_slug']}/#{spell['slug']}"
+        assert spell["url"] == f"{FOLDER}/{spell['group_slug']}/#{spell['slug']}"
 
 
 def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
@@ -127,7 +127,7 @@ def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
         assert isinstance(heading, Tag), f"ancre absente : {spell['url']}"
         assert heading.name == "h2" and "sort" in (heading.get("class") or []), spell["url"]
         assert heading.get_text().removesuffix("¶") == spell["name"]
-    assert len(pages) == len({s["college_slug"] for s in load_json(site_dir)})
+    assert len(pages) == len({s["group_slug"] for s in load_json(site_dir)})
 
 
 def test_college_pages_badge_and_fields(site_dir: Path) -> None:
@@ -326,12 +326,12 @@ def test_the_index_says_what_the_export_is(site_dir: Path) -> None:
 def test_each_college_page_names_its_export(site_dir: Path) -> None:
     title, date, _, spells = export_figures()
     records = load_json(site_dir)
-    for slug in {str(r["college_slug"]) for r in records}:
+    for slug in {str(r["group_slug"]) for r in records}:
         header = soup_of(site_dir / FOLDER / slug / "index.html").select_one(
             "article .export-entete"
         )
         assert header is not None, slug
-        own = sum(1 for r in records if r["college_slug"] == slug)
+        own = sum(1 for r in records if r["group_slug"] == slug)
         text = header.get_text(" ", strip=True)
         assert f"Collège de l’export {title} (généré le {date}) : " in text, text
         assert f"{own} sort{'s' if own > 1 else ''} sur {spells}." in text, text

@@ -81,7 +81,7 @@ def test_the_hostile_text_is_shown_as_written(site: Path) -> None:
     data = json.loads((site / "data" / "bases" / "magie.json").read_text(encoding="utf-8"))
     names = {entry["name"] for entry in data}
     assert 'Boule <i data-x="entry">x</i> <script>window.__x="entry"</script>' in names
-    groups = {entry["college"] for entry in data}
+    groups = {entry["group"] for entry in data}
     group = 'Feu <i data-x="group">x</i> <script>window.__x="group"</script>'
     assert group in groups
     home = (site / "index.html").read_text(encoding="utf-8")

@@ -29,7 +29,8 @@ __all__ = ["base", "offline_ready", "served", "spells", "subpath_site", "tab"]
 
 PAGE = "sorts/grimoire/"
 READY = "#grimoire[data-grimoire-pret]"
-KEY = f"regles-grimoires:/{PREFIX}/"
+KEY = f"regles-lists:/{PREFIX}/"
+FORMER_KEY = f"regles-grimoires:/{PREFIX}/"  # up to 0.3
 CARDS = "#grimoire .grimoire-sort:not([hidden])"
 
 
@@ -48,7 +49,7 @@ def card_names(page: Any) -> list[str]:
 
 
 def entry(spell: dict[str, Any]) -> dict[str, str]:
-    return {k: spell[k] for k in ("id", "url", "name", "college")}
+    return {k: spell[k] for k in ("id", "url", "name", "group")}
 
 
 def store_raw(page: Any, text: str) -> None:
@@ -58,8 +59,8 @@ def store_raw(page: Any, text: str) -> None:
 
 def keep(page: Any, lists: list[tuple[str, list[dict[str, str]]]]) -> None:
     """Grimoires written into the browser as lists.js keeps them."""
-    data = {"version": 1, "last": lists[0][0] if lists else "", "lists": []}
-    data["lists"] = [{"name": n, "spells": s} for n, s in lists]
+    data = {"version": 2, "last": lists[0][0] if lists else "", "lists": []}
+    data["lists"] = [{"name": n, "entries": s} for n, s in lists]
     store_raw(page, json.dumps(data))
 
 
@@ -117,7 +118,7 @@ def test_three_spells_added_from_index_college_and_preview_are_there_after_reloa
     assert first.locator(".grimoire-sort__description").inner_text().strip()
     link = page.input_value("#grimoire-lien")
     query = parse_qs(urlsplit(link).query)
-    assert query == {"nom": ["Aldric"], "sorts": [",".join(s["id"] for s in expected)]}
+    assert query == {"nom": ["Aldric"], "entrees": [",".join(s["id"] for s in expected)]}
     assert link.startswith(t.base + PAGE + "?")
 
 
@@ -125,7 +126,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
 ) -> None:
     chosen = [spells[5], spells[40], spells[70]]
-    link = f"{base}{PAGE}?nom=Aldric&sorts={','.join(s['id'] for s in chosen)}"
+    link = f"{base}{PAGE}?nom=Aldric&entrees={','.join(s['id'] for s in chosen)}"
     t = tab(360, has_touch=True, is_mobile=True)
     page = t.page
     page.goto(link)
@@ -160,7 +161,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     expect(page.locator(".grimoire-message").first).to_contain_text("Aldric (2)")
     # « Remplacer », from a link sent again with another list: Aldric holds the new spells.
     again = [spells[1], spells[2]]
-    page.goto(f"{base}{PAGE}?nom=Aldric&sorts={','.join(s['id'] for s in again)}")
+    page.goto(f"{base}{PAGE}?nom=Aldric&entrees={','.join(s['id'] for s in again)}")
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").tap()
     expect(dialog).to_contain_text("Celui de ce navigateur a 3 sorts, celui du lien 2 sorts.")
@@ -168,7 +169,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     page.wait_for_url(f"{base}{PAGE}?nom=Aldric")
     page.locator(READY).wait_for(state="attached")
     assert card_names(page) == [s["name"] for s in again]
-    lists = {g["name"]: [e["id"] for e in g["spells"]] for g in kept(page)["lists"]}
+    lists = {g["name"]: [e["id"] for e in g["entries"]] for g in kept(page)["lists"]}
     assert lists == {"Aldric": [s["id"] for s in again], "Aldric (2)": [s["id"] for s in chosen]}
     expect(page.locator(".grimoire-message").first).to_contain_text("remplacé")
 
@@ -185,7 +186,7 @@ def test_a_link_of_twenty_spells_is_under_300_characters(
     page.locator(READY).wait_for(state="attached")
     link = page.input_value("#grimoire-lien")
     assert len(link) < 300, (len(link), link)
-    ids = parse_qs(urlsplit(link).query)["sorts"][0].split(",")
+    ids = parse_qs(urlsplit(link).query)["entrees"][0].split(",")
     assert ids == [s["id"] for s in chosen]
     print(f"\nlien de 20 sorts : {len(link)} caractères ({link})")
 
@@ -253,9 +254,9 @@ def test_the_index_filters_and_sorting_work_on_a_grimoire(
     page.reload()
     page.locator(READY).wait_for(state="attached")
     page.locator("#grimoire[data-sorts-actif]").wait_for(state="attached")
-    college = chosen[-1]["college_slug"]
+    college = chosen[-1]["group_slug"]
     page.select_option("#sorts-college", college)
-    expect(page.locator(CARDS)).to_have_count(sum(s["college_slug"] == college for s in chosen))
+    expect(page.locator(CARDS)).to_have_count(sum(s["group_slug"] == college for s in chosen))
     page.select_option("#sorts-college", "")
     page.select_option("#sorts-tri", "nom")
     page.select_option("#sorts-ordre", "desc")
@@ -273,7 +274,7 @@ def test_a_spell_missing_from_the_data_is_shown_as_missing(
     t = tab(360, has_touch=True, is_mobile=True)
     page = open_grimoire(t)
     gone = {"id": "zzzz", "url": "sorts/ancien/#sort-disparu", "name": "Sort disparu",
-            "college": "Collège ancien"}  # fmt: skip
+            "group": "Collège ancien"}  # fmt: skip
     keep(page, [("Aldric", [entry(spells[0]), gone])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
@@ -283,7 +284,7 @@ def test_a_spell_missing_from_the_data_is_shown_as_missing(
     expect(missing).to_contain_text("Absent des données actuelles")
     expect(missing).to_contain_text("Collège ancien")
     # Kept as it was, not dropped.
-    assert kept(page)["lists"][0]["spells"][1] == gone
+    assert kept(page)["lists"][0]["entries"][1] == gone
 
 
 def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
@@ -300,7 +301,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
         (b"{pas du json", "n’est pas un fichier JSON"),
         (b"[1, 2]", "contient une liste, pas un grimoire"),
         (b'{"sorts": []}', "n’a pas de nom : le champ « nom » manque"),
-        (b'{"nom": "X", "sorts": {}}', "le champ « sorts » doit être une liste"),
+        (b'{"nom": "X", "entrees": {}}', "le champ « entrees » doit être une liste"),
         (b'{"nom": "X", "sorts": [{"id": "A B"}]}', "sort n° 1 : identifiant « A B » mal formé"),
     ]
     for content, words in cases:
@@ -337,12 +338,13 @@ def test_export_then_import_gives_the_same_grimoire(
     download = caught.value
     assert download.suggested_filename == "grimoire-elise.json"
     data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
-    assert data["nom"] == "Élise" and data["format"] == "regles-grimoire"
-    assert [s["id"] for s in data["sorts"]] == [s["id"] for s in spells[10:14]]
+    assert data["nom"] == "Élise" and data["format"] == "regles-liste"
+    assert [e["id"] for e in data["entrees"]] == [s["id"] for s in spells[10:14]]
+    assert [e["groupe"] for e in data["entrees"]] == [s["group"] for s in spells[10:14]]
     upload(page, "e.json", json.dumps(data).encode())
     expect(page.locator("#grimoire-nom")).to_have_value("Élise (2)")
     lists = kept(page)["lists"]
-    assert lists[0]["spells"] == lists[1]["spells"]
+    assert lists[0]["entries"] == lists[1]["entries"]
 
 
 def test_rename_empty_and_delete_are_confirmed(
@@ -533,7 +535,7 @@ def test_fields_of_a_newer_site_survive_a_save(
     saved = saved_with_last(page, "Bree")
     assert saved["carnet"] == {"note": "à garder"}
     assert saved["lists"][0]["couleur"] == "rouge"
-    assert saved["lists"][0]["spells"][0]["note"] == "favori"
+    assert saved["lists"][0]["entries"][0]["note"] == "favori"
     assert {"titre": "une liste sans nom"} in saved["lists"]
 
 
@@ -574,7 +576,7 @@ def test_two_grimoires_of_one_name_are_both_shown_and_kept(
     expect(page.locator(CARDS)).to_have_count(1)
     assert card_names(page) == [spells[1]["name"]]
     saved = saved_with_last(page, "Aldric (2)")
-    assert [(g["name"], [s["id"] for s in g["spells"]]) for g in saved["lists"]] == [
+    assert [(g["name"], [s["id"] for s in g["entries"]]) for g in saved["lists"]] == [
         ("Aldric", [spells[0]["id"]]),
         ("Aldric (2)", [spells[1]["id"]]),
     ]
@@ -614,7 +616,7 @@ def test_an_import_counts_a_repeated_spell_once(
     expect(page.locator("#grimoire")).to_contain_text(
         "1 sort nommé plusieurs fois est compté une fois."
     )
-    assert [len(g["spells"]) for g in kept(page)["lists"]] == [1]
+    assert [len(g["entries"]) for g in kept(page)["lists"]] == [1]
 
 
 def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_aside(

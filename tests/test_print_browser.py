@@ -157,11 +157,11 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
-    chosen = [{k: r[k] for k in ("id", "url", "name", "college")} for r in records[:3]]
+    chosen = [{k: r[k] for k in ("id", "url", "name", "group")} for r in records[:3]]
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
     intro = page.locator(".grimoire-intro").inner_text()
-    data = {"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": chosen}]}
-    key = "regles-grimoires:" + urlsplit(site_url).path  # lists.js's storeKey
+    data = {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": chosen}]}
+    key = "regles-lists:" + urlsplit(site_url).path  # lists.js's storeKey
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(data)])
     page.reload()
     page.wait_for_selector("#grimoire.grimoire--avec-sorts[data-grimoire-pret]")

@@ -136,7 +136,7 @@ def test_every_spell_is_a_record_with_its_college(
         assert record is not None, f"sort absent de l’index : {spell['url']}"
         assert record["meta"]["title"] == spell["name"]
         assert record["filters"]["type"] == [search.KIND_SPELLS]
-        assert record["filters"]["college"] == [spell["college"]]
+        assert record["filters"]["college"] == [spell["group"]]
         # The spells are a system of their own (`spells: system:` of the test site).
         assert record["filters"]["systeme"] == [TEST_SITE_SPELL_SYSTEM]
         assert search.FILTER_SECTION not in record["filters"]

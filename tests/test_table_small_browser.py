@@ -21,7 +21,7 @@ COLLEGE = "sorts/acoustique/"
 GRIMOIRE = "sorts/grimoire/"
 LONG_PAGE = "jeu/combat/"
 CHARACTERS_KEY = "regles-personnages:/"  # characters.js, the site served at the root
-LISTS_KEY = "regles-grimoires:/"  # kept-lists.js
+LISTS_KEY = "regles-lists:/"  # kept-lists.js
 
 
 def characters(page: Any) -> Any:
@@ -115,7 +115,7 @@ def test_number_fields_have_a_number_pad_and_the_characters_force_is_offered(
 
 def lists_of(entries: list[dict[str, str]]) -> str:
     return json.dumps(
-        {"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": entries}]}
+        {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": entries}]}
     )
 
 
@@ -145,7 +145,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
     expect(other).not_to_have_class(re.compile("grimoire-ajout--dedans"))
     expect(other).not_to_have_accessible_name(re.compile("Dans"))
     kept = json.loads(page.evaluate("k => localStorage.getItem(k)", LISTS_KEY))
-    (entry,) = kept["lists"][0]["spells"]
+    (entry,) = kept["lists"][0]["entries"]
 
     # Taken out of the list in another tab: this one's « + » says so at once.
     other_tab = phone.new_page()
@@ -160,7 +160,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
         "id": "",
         "url": "sorts/acoustique/#blast-sonore",
         "name": "Blast sonore",
-        "college": "",
+        "group": "",
     }
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [LISTS_KEY, lists_of([entry, blast])])
     page.goto(site_url + COLLEGE)

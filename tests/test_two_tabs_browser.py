@@ -22,7 +22,7 @@ WOUNDS = "jeu/degats-et-soins/"  # « blessure »: its hit points and its damage
 INDEX = "sorts/index-des-sorts/"
 LISTS_PAGE = "sorts/grimoire/"
 CHARACTERS_KEY = "regles-personnages:/"
-LISTS_KEY = "regles-grimoires:/"
+LISTS_KEY = "regles-lists:/"
 
 
 @pytest.fixture
@@ -218,12 +218,12 @@ def test_a_calculator_in_two_tabs_keeps_both_tabs_values(
 def entries(site_dir: Path) -> list[dict[str, str]]:
     """The test site's entries, as a list keeps them."""
     data = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
-    return [{k: d[k] for k in ("id", "url", "name", "college")} for d in data]
+    return [{k: d[k] for k in ("id", "url", "name", "group")} for d in data]
 
 
 def lists_of(page: Any) -> dict[str, list[str]]:
     """Each kept list's entries' ids, by its name."""
-    return {k["name"]: [e["id"] for e in k["spells"]] for k in kept(page, LISTS_KEY)["lists"]}
+    return {k["name"]: [e["id"] for e in k["entries"]] for k in kept(page, LISTS_KEY)["lists"]}
 
 
 def add_dialog(page: Any, row: int) -> Any:
@@ -250,8 +250,8 @@ def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
 ) -> None:
     a, b = tabs
     b.goto(site_url + INDEX)
-    lists = [{"name": "Aldric", "spells": [entries[0]]}, {"name": "Vieux", "spells": []}]
-    store(b, LISTS_KEY, {"version": 1, "last": "Aldric", "lists": lists})
+    lists = [{"name": "Aldric", "entries": [entries[0]]}, {"name": "Vieux", "entries": []}]
+    store(b, LISTS_KEY, {"version": 2, "last": "Aldric", "lists": lists})
     b.reload()
     dialog_b = add_dialog(b, 2)  # left open while A changes the lists
     expect(dialog_b.get_by_label("Aldric")).to_be_checked()
@@ -292,8 +292,8 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     a, b = tabs
     page = site_url + LISTS_PAGE + "?nom=Aldric"
     a.goto(page)
-    lists = [{"name": "Aldric", "spells": [entries[0], entries[1]]}]
-    store(a, LISTS_KEY, {"version": 1, "last": "Aldric", "lists": lists})
+    lists = [{"name": "Aldric", "entries": [entries[0], entries[1]]}]
+    store(a, LISTS_KEY, {"version": 2, "last": "Aldric", "lists": lists})
     open_lists(a, page)
     open_lists(b, page)
 

@@ -265,7 +265,7 @@ def test_records_and_urls(seed: ParseResult) -> None:
     urls = [r["url"] for r in records]
     assert len(set(urls)) == 422
     for r in records:
-        assert r["url"] == f"magie/{r['college_slug']}/#{r['slug']}"
+        assert r["url"] == f"magie/{r['group_slug']}/#{r['slug']}"
         assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(r["slug"]))
         assert set(r) == SPELL_RECORD_KEYS
     blast = next(r for r in records if r["name"] == "Blast sonore")

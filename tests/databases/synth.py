@@ -13,7 +13,7 @@ SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 # The keys of a record of data/spells.json: a contract with regles/theme/assets/js/entries.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
 SPELL_RECORD_KEYS = frozenset(
-    {"id", "name", "college", "college_slug", "level_min", "level_max", "fields", "description",
+    {"id", "name", "group", "group_slug", "level_min", "level_max", "fields", "description",
      "url", "slug", "tri", "choix", "long"}
 )  # fmt: skip
 

@@ -26,7 +26,7 @@ def test_ten_copies() -> None:
     assert len(result.warnings) == 20
     records = entry_records(result, "magie")
     assert len({r["url"] for r in records}) == 790
-    assert {r["college_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
+    assert {r["group_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
     assert render_entry_index(result, "Tous les sorts").count("<tr data-college=") == 790
 
 

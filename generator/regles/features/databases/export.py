@@ -1019,8 +1019,8 @@ def entry_records(
                 {
                     "id": ids[(college.slug, s.slug)],
                     "name": s.name,
-                    "college": s.college,
-                    "college_slug": college.slug,
+                    "group": s.college,
+                    "group_slug": college.slug,
                     "level_min": s.level_min,
                     "level_max": s.level_max,
                     "fields": dict(s.fields),

@@ -14,6 +14,7 @@
  */
 import {
   confirmAction,
+  currentKey,
   downloadText,
   el,
   foldAccents,
@@ -110,7 +111,7 @@ function readBackup(text, file) {
   const unreadable = []; // the labels of values their module could not read
   let ignored = 0;
   for (const [saved, value] of Object.entries(data.items)) {
-    const key = from === here ? saved : saved.split(from).join(here);
+    const key = currentKey(from === here ? saved : saved.split(from).join(here));
     const label = keptLabel(key);
     if (!label) {
       ignored += 1;

@@ -129,7 +129,7 @@ const spellContent = (spell, href) => {
     el("strong", {}, String(spell.name ?? "")), " ",
     el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
       levels(min, max)));
-  const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.college ?? ""))];
+  const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.group ?? ""))];
   const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
   if (fields.length) {
     const list = el("dl", { class: "sort-apercu__champs" });

@@ -9,7 +9,7 @@
  *   sorting (entries.js's `setupFilters`, not a copy); it renames, empties and deletes them
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
  *   imports one.
- * - A link `…/grimoire/?nom=<name>&sorts=<id>,<id>,…` (ids of the database's data file) opens that
+ * - A link `…/grimoire/?nom=<name>&entrees=<id>,<id>,…` (ids of the database's data file) opens that
  *   grimoire read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
  *   replaces that grimoire or keeps both, the new one as « name (2) »).
  *
@@ -55,7 +55,6 @@ import {
 import {
   ID_PATTERN,
   MAX_NAME,
-  VERSION,
   asideCopies,
   cleanEntry,
   cleanName,
@@ -76,10 +75,15 @@ import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spe
 
 // A grimoire this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
-const FORMAT = "regles-grimoire"; // the exported file's « format »
-// The exported file's list of entries, and a share link's parameter: a format's name, kept
-// as the first sites wrote it, whatever the game's words.
-const ENTRIES_KEY = "sorts";
+// The exported file's « format » and version, its list of entries (each { id, nom, groupe,
+// adresse }), and a share link's parameter: names of a format, the same whatever the game's
+// words. Files and links made by versions up to 0.3 (format « regles-grimoire », « sorts »,
+// an entry's « college ») read the same.
+const FORMAT = "regles-liste";
+const FORMER_FORMAT = "regles-grimoire";
+const FILE_VERSION = 2;
+const ENTRIES_KEY = "entrees";
+const FORMER_ENTRIES_KEY = "sorts";
 const MAX_SPELLS = 1000; // in one grimoire, a link or a file
 
 // ---------------------------------------------------------------------------------------
@@ -162,7 +166,7 @@ const addToGrimoire = async (record) => {
   const say = (key, values = {}) => phrase(key, values, database);
   let store = readStore(database);
   const entry = entryOf(record);
-  const holds = (list) => list.spells.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
+  const holds = (list) => list.entries.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
   const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
   const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
     autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
@@ -179,7 +183,7 @@ const addToGrimoire = async (record) => {
     const rows = store.lists.map((list, i) => el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` },
       el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.id, checked: list.id === checked }),
       el("span", {}, list.name),
-      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.spells.length, database)})`)));
+      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.entries.length, database)})`)));
     newRadio.checked = !checked;
     choices.replaceChildren(el("legend", {}, store.lists.length ? say("which_list") : say("first_list")), ...rows, newRow);
     if (focused !== undefined) radios().find((radio) => radio.value === focused)?.focus();
@@ -206,7 +210,7 @@ const addToGrimoire = async (record) => {
     title: say("add_to_a_list"),
     content: [
       el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
-        entry.college ? ` — ${entry.college}` : "", " ",
+        entry.group ? ` — ${entry.group}` : "", " ",
         el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
       choices,
       elsewhere,
@@ -219,7 +223,7 @@ const addToGrimoire = async (record) => {
         const list = findListById(fresh, id);
         if (!list) return gone(id);
         if (holds(list)) return `« ${entry.name} » est déjà dans « ${list.name} ».`;
-        if (list.spells.length >= MAX_SPELLS) return say("list_full", { name: list.name, n: MAX_SPELLS });
+        if (list.entries.length >= MAX_SPELLS) return say("list_full", { name: list.name, n: MAX_SPELLS });
         picked = { id, name: list.name };
         return "";
       }
@@ -240,10 +244,10 @@ const addToGrimoire = async (record) => {
     return;
   }
   if (!list) {
-    list = { id: newId(), name: freeListName(fresh, picked.name), spells: [] };
+    list = { id: newId(), name: freeListName(fresh, picked.name), entries: [] };
     fresh.lists.push(list);
   }
-  if (!holds(list)) list.spells.push(entry);
+  if (!holds(list)) list.entries.push(entry);
   fresh.last = list.name;
   const page = grimoirePage(database);
   page.searchParams.set("nom", list.name);
@@ -276,7 +280,7 @@ const buttonKey = (button) => {
  * now: { name, keys: Set of its entries' addresses }, or null. */
 const currentList = (database) => {
   const list = lastOf(readStore(database));
-  return list && { name: list.name, keys: new Set(list.spells.map((s) => s.url).filter(Boolean)) };
+  return list && { name: list.name, keys: new Set(list.entries.map((s) => s.url).filter(Boolean)) };
 };
 
 /** An add button says whether its entry is in the reader's current list: « ✓ » and
@@ -388,7 +392,7 @@ let currentPage = null;
 const shareLink = (name, entries) => {
   const page = new URL(location.pathname, location.origin);
   const ids = entries.map((e) => e.id).filter(Boolean);
-  return `${page.href}?nom=${encodeURIComponent(name)}&sorts=${ids.join(",")}`;
+  return `${page.href}?nom=${encodeURIComponent(name)}&${ENTRIES_KEY}=${ids.join(",")}`;
 };
 
 const fileName = (name) => `${phrase("file_prefix")}-${foldAccents(name)
@@ -408,14 +412,15 @@ const readGrimoireFile = (text, file) => {
     const what = Array.isArray(data) ? "une liste" : data === null ? "null" : `une valeur (${typeof data})`;
     throw new Error(phrase("file_not_a_list", { file, what, key: ENTRIES_KEY }));
   }
-  if (data.format !== undefined && data.format !== FORMAT) {
+  if (data.format !== undefined && data.format !== FORMAT && data.format !== FORMER_FORMAT) {
     throw new Error(`« ${file} » est au format « ${String(data.format).slice(0, 40)} », pas « ${FORMAT} ».`);
   }
   const name = typeof data.nom === "string" ? cleanName(data.nom) : "";
   if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
-  if (!Array.isArray(data.sorts)) throw new Error(phrase("file_entries_not_list", { file, key: ENTRIES_KEY }));
-  if (data.sorts.length > MAX_SPELLS) throw new Error(phrase("file_too_many", { file, n: data.sorts.length, max: MAX_SPELLS }));
-  const entries = data.sorts.map((s, i) => {
+  const listed = data[ENTRIES_KEY] ?? data[FORMER_ENTRIES_KEY];
+  if (!Array.isArray(listed)) throw new Error(phrase("file_entries_not_list", { file, key: ENTRIES_KEY }));
+  if (listed.length > MAX_SPELLS) throw new Error(phrase("file_too_many", { file, n: listed.length, max: MAX_SPELLS }));
+  const entries = listed.map((s, i) => {
     const item = typeof s === "string" ? { id: s } : s;
     if (!item || typeof item !== "object" || Array.isArray(item)) {
       throw new Error(`${phrase("file_item", { file, n: i + 1 })} : un objet { "id": …, "nom": … } est attendu.`);
@@ -423,7 +428,7 @@ const readGrimoireFile = (text, file) => {
     if (item.id !== undefined && !ID_PATTERN.test(String(item.id))) {
       throw new Error(`${phrase("file_item", { file, n: i + 1 })} : identifiant « ${String(item.id).slice(0, 30)} » mal formé (chiffres et lettres minuscules).`);
     }
-    const entry = cleanEntry({ id: item.id, url: item.adresse, name: item.nom, college: item.college });
+    const entry = cleanEntry({ id: item.id, url: item.adresse, name: item.nom, group: item.groupe ?? item.college });
     if (!entry) throw new Error(`${phrase("file_item", { file, n: i + 1 })} : ni « id » ni « adresse ».`);
     return entry;
   });
@@ -488,7 +493,7 @@ const setupGrimoirePage = (signal) => {
   const root = document.getElementById("grimoire");
   if (!root) return;
   const query = new URLSearchParams(location.search);
-  const shared = query.has("sorts");
+  const shared = query.has(ENTRIES_KEY) || query.has(FORMER_ENTRIES_KEY);
   let filters = null; // the AbortController of the list's filters
   let status = ""; // a message kept across one render (after an action)
   let statusKind = "info";
@@ -520,7 +525,7 @@ const setupGrimoirePage = (signal) => {
         el("a", { href: new URL(record.url, siteRoot()).href }, String(record.name)), " ",
         el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
           levels(min, max))));
-      nodes.push(el("p", { class: "grimoire-sort__college" }, String(record.college ?? "")));
+      nodes.push(el("p", { class: "grimoire-sort__college" }, String(record.group ?? "")));
       const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
       if (fields.length) {
         nodes.push(el("dl", { class: "champs" }, ...fields.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
@@ -528,7 +533,7 @@ const setupGrimoirePage = (signal) => {
       nodes.push(el("div", { class: "grimoire-sort__description" }, ...descriptionNodes(record.description)));
     } else {
       nodes.push(el("h2", { class: "grimoire-sort__nom" }, entry.name));
-      if (entry.college) nodes.push(el("p", { class: "grimoire-sort__college" }, entry.college));
+      if (entry.group) nodes.push(el("p", { class: "grimoire-sort__college" }, entry.group));
       nodes.push(el("p", { class: "grimoire-sort__absent" },
         phrase("entry_absent"),
         entry.id ? ` (identifiant ${entry.id}).` : "."));
@@ -555,9 +560,9 @@ const setupGrimoirePage = (signal) => {
       return filterRow({
         node, rank,
         name: record ? String(record.name) : entry.name,
-        collegeName: record ? String(record.college) : entry.college,
+        collegeName: record ? String(record.group) : entry.group,
         values: record ? {
-          college: record.college_slug, min: record.level_min, max: record.level_max, long: record.long ? "1" : "0",
+          college: record.group_slug, min: record.level_min, max: record.level_max, long: record.long ? "1" : "0",
         } : { college: "", min: "1", max: "10" },
         fields: Object.fromEntries(columns.map((c) => [c, String(fields[root.getAttribute(`data-champ-${c}`)] ?? "")])),
         orders: Object.fromEntries(columns.filter((c) => Number.isFinite(Number(orders[c])) && c in orders)
@@ -590,7 +595,7 @@ const setupGrimoirePage = (signal) => {
   const drawShared = (data) => {
     if (!root.isConnected) return;
     const name = cleanName(query.get("nom")) || phrase("shared_list");
-    const tokens = (query.get("sorts") || "").split(",").map((t) => t.trim()).filter(Boolean);
+    const tokens = (query.get(ENTRIES_KEY) ?? query.get(FORMER_ENTRIES_KEY) ?? "").split(",").map((t) => t.trim()).filter(Boolean);
     const readable = tokens.filter((t) => ID_PATTERN.test(t));
     const unreadable = tokens.length - readable.length;
     const distinct = [...new Set(readable)];
@@ -599,7 +604,7 @@ const setupGrimoirePage = (signal) => {
     const cut = distinct.length - ids.length;
     const entries = ids.map((id) => {
       const record = data.byId.get(id);
-      return record ? entryOf(record) : { id, url: "", name: phrase("entry_unknown", { id }), college: "" };
+      return record ? entryOf(record) : { id, url: "", name: phrase("entry_unknown", { id }), group: "" };
     });
     const missing = entries.filter((e) => !data.byId.has(e.id)).length;
     const own = new URL(location.pathname, location.origin);
@@ -611,11 +616,11 @@ const setupGrimoirePage = (signal) => {
       let kept = name;
       let said = phrase("link_kept", { name });
       if (same && choice === "remplacer") {
-        same.spells = entries;
+        same.entries = entries;
         said = phrase("link_replaced", { name });
       } else {
         kept = freeListName(store, name);
-        store.lists.push({ name: kept, spells: entries });
+        store.lists.push({ name: kept, entries });
         if (kept !== name) said = phrase("link_kept_renamed", { kept, name });
       }
       store.last = kept;
@@ -629,7 +634,7 @@ const setupGrimoirePage = (signal) => {
       if (!same) { keepAs("garder"); return; }
       modal({
         title: phrase("list_exists", { name }),
-        content: [el("p", {}, phrase("both_sizes", { here: spellCount(same.spells.length), there: spellCount(entries.length) }))],
+        content: [el("p", {}, phrase("both_sizes", { here: spellCount(same.entries.length), there: spellCount(entries.length) }))],
         buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
           { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
       }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
@@ -701,7 +706,7 @@ const setupGrimoirePage = (signal) => {
       if (!name) return;
       save((s) => {
         let list = findList(s, name);
-        if (!list) { list = { id: newId(), name, spells: [] }; s.lists.push(list); }
+        if (!list) { list = { id: newId(), name, entries: [] }; s.lists.push(list); }
         s.last = name;
         show(list);
       }, phrase("created", { name }));
@@ -728,7 +733,7 @@ const setupGrimoirePage = (signal) => {
           done += ` ${phrase(unknown.length > 1 ? "import_unknown_many" : "import_unknown_one", { n: unknown.length, names })}`;
         }
         save((s) => {
-          const list = { id: newId(), name: freeListName(s, kept), spells: read.entries };
+          const list = { id: newId(), name: freeListName(s, kept), entries: read.entries };
           s.lists.push(list);
           s.last = list.name;
           show(list);
@@ -753,7 +758,7 @@ const setupGrimoirePage = (signal) => {
 
     const choice = el("select", { id: "grimoire-nom", class: "grimoire-choix__liste" },
       ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
-        `${l.name} (${spellCount(l.spells.length)})`)));
+        `${l.name} (${spellCount(l.entries.length)})`)));
     choice.addEventListener("change", () => {
       const chosen = findList(store, choice.value);
       show(chosen);
@@ -775,7 +780,7 @@ const setupGrimoirePage = (signal) => {
         let said;
         // Deleted in another tab meanwhile: kept under its new name, as it was shown here.
         if (!list) {
-          list = { ...current, spells: [...current.spells] };
+          list = { ...current, entries: [...current.entries] };
           s.lists.push(list);
           said = [phrase("deleted_elsewhere_kept", { old, name }), "attention"];
         }
@@ -785,7 +790,7 @@ const setupGrimoirePage = (signal) => {
         return said;
       }, `« ${old} » s’appelle maintenant « ${name} ».`);
     });
-    const n = current.spells.length;
+    const n = current.entries.length;
     const its = phrase(n > 1 ? "its_entry_many" : "its_entry_one", { n }); // « Vider » is not offered for none
     const empty = () => confirmAction(phrase("empty_list"),
       phrase(n > 1 ? "empty_ask_many" : "empty_ask_one", { n, name: current.name }), "Vider").then((yes) => {
@@ -793,9 +798,9 @@ const setupGrimoirePage = (signal) => {
       if (yes) save((s) => {
         const list = findListById(s, current.id);
         if (!list) return [phrase("gone_elsewhere", { name: current.name }), "attention"];
-        const gone = new Set(current.spells.map(entryKey));
-        list.spells = list.spells.filter((e) => !gone.has(entryKey(e)));
-        const left = list.spells.length;
+        const gone = new Set(current.entries.map(entryKey));
+        list.entries = list.entries.filter((e) => !gone.has(entryKey(e)));
+        const left = list.entries.length;
         return left ? [phrase(left > 1 ? "emptied_but_many" : "emptied_but_one", { name: list.name, n: left }), "attention"] : undefined;
       }, `« ${current.name} » est vide.`);
     });
@@ -807,7 +812,7 @@ const setupGrimoirePage = (signal) => {
         const list = findListById(s, current.id);
         if (!list) return undefined;
         // Changed in another tab while the reader confirmed: not what they chose to delete.
-        if (list.name !== current.name || !sameEntries(list.spells, current.spells)) {
+        if (list.name !== current.name || !sameEntries(list.entries, current.entries)) {
           show(list);
           const said = list.name === current.name ? "changed_not_deleted" : "renamed_not_deleted";
           return [phrase(said, { name: current.name, now: list.name }), "attention"];
@@ -821,11 +826,11 @@ const setupGrimoirePage = (signal) => {
     const removeSpell = (entry) => {
       save((s) => {
         const list = findListById(s, current.id);
-        if (list) list.spells = list.spells.filter((e) => entryKey(e) !== entryKey(entry));
+        if (list) list.entries = list.entries.filter((e) => entryKey(e) !== entryKey(entry));
       }, phrase("removed", { entry: entry.name, name: current.name }));
     };
 
-    const link = shareLink(current.name, current.spells);
+    const link = shareLink(current.name, current.entries);
     const linkField = el("input", { type: "text", id: "grimoire-lien", readonly: true, value: link, class: "grimoire-lien" });
     // What copying did, said under the buttons the reader just used (not at the page's top).
     const copyMessage = el("p", { class: "grimoire-copie__message", role: "status", hidden: true });
@@ -850,11 +855,11 @@ const setupGrimoirePage = (signal) => {
       else byHand();
     });
     const exportFile = button("Exporter (fichier JSON)", () => {
-      const content = { format: FORMAT, version: VERSION, nom: current.name,
-        sorts: current.spells.map((e) => ({ id: e.id, nom: e.name, college: e.college, adresse: e.url })) };
+      const content = { format: FORMAT, version: FILE_VERSION, nom: current.name,
+        [ENTRIES_KEY]: current.entries.map((e) => ({ id: e.id, nom: e.name, groupe: e.group, adresse: e.url })) };
       downloadText(`${JSON.stringify(content, null, 2)}\n`, fileName(current.name), "application/json");
     });
-    const withoutId = current.spells.filter((e) => !e.id).length;
+    const withoutId = current.entries.filter((e) => !e.id).length;
 
     const controls = el("section", { class: "grimoire-choix", "aria-label": phrase("your_lists") },
       el("div", { class: "grimoire-choix__ligne" },
@@ -873,7 +878,7 @@ const setupGrimoirePage = (signal) => {
       el("div", { class: "grimoire-boutons" }, copy, exportFile),
       copyMessage,
       importer);
-    const { list, rows } = spellList(current.spells, data, removeSpell);
+    const { list, rows } = spellList(current.entries, data, removeSpell);
     const body = n ? list : null;
     const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, phrase("list_empty", { name: current.name }),
       el("a", { href: root.dataset.index || "../" }, phrase("index_link")), phrase("list_empty_end"));

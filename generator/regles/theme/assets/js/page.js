@@ -84,12 +84,14 @@ export function urlIndexLoader(path) {
 
 /** Where the readers' lists of `database` are kept (lists.js): one key per site root, and
  * per database past the first, whose key is that of the sites of one database, so that
- * lists kept before a second database was declared stay its own. */
-export function listsKey(database) {
-  const key = `regles-grimoires:${siteRoot().pathname}`;
+ * lists kept before a second database was declared stay its own. `base`: the key's first
+ * part, FORMER_LISTS for where versions up to 0.3 kept them (kept-lists.js moves them). */
+export function listsKey(database, base = "regles-lists") {
+  const key = `${base}:${siteRoot().pathname}`;
   const first = databases()[0];
   return !database || !first || database.folder === first.folder ? key : `${key}#${database.folder}`;
 }
+export const FORMER_LISTS = "regles-grimoires";
 
 /** The JSON value `text` holds, or `fallback` when it holds none (absent or damaged). */
 export function parsedOr(text, fallback) {
@@ -240,10 +242,21 @@ export function showNotice(notice, { thisPage = false } = {}) {
  * brings it back (backup.js): each module that keeps data in localStorage registers a
  * function that names one of its keys in the reader's words (« Grimoires »), or returns
  * null for a key that is not its own; and, optionally, `readable(value, key)`, whether a
- * value of one of its keys is one it can read (a backup's are checked before any is kept). */
+ * value of one of its keys is one it can read (a backup's are checked before any is kept),
+ * and `renamed(key)`, the key of today for one its module kept under another name before
+ * (null for others): a backup made then brings its values back where they are read now. */
 const keptKinds = [];
-export function keepsData(describe, readable = () => true) {
-  keptKinds.push({ describe, readable });
+export function keepsData(describe, readable = () => true, renamed = () => null) {
+  keptKinds.push({ describe, readable, renamed });
+}
+
+/** `key`, or the key of today of a value kept under that name by an older version. */
+export function currentKey(key) {
+  for (const kind of keptKinds) {
+    const renamed = kind.renamed(key);
+    if (renamed) return renamed;
+  }
+  return key;
 }
 
 const keptKind = (key) => {
