@@ -171,10 +171,8 @@ class SpellSource:
 
 
 def spell_source() -> SpellSource:
-    from regles.features.databases.export import (
-        parse_export,
-        read_export,
-    )
+    from regles.features.databases.export import parse_export
+    from regles.features.databases.model import read_export
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     options = plugin_options(config, "regles") or {}
@@ -194,9 +192,7 @@ def spell_source() -> SpellSource:
 
 
 def count_spells(text: str) -> int:
-    from regles.features.databases.export import (
-        parse_export,
-    )
+    from regles.features.databases.export import parse_export
 
     return len(parse_export(text).spells)
 
@@ -224,11 +220,8 @@ def stock_project(destination: Path, site_url: str) -> Path:
     """
     from regles.features.assets.theme import MARKDOWN_EXTENSIONS
     from regles.features.databases.book import Book, DatabaseSettings
-    from regles.features.databases.export import (
-        SPELL_TABLE_MARK,
-        parse_export,
-        render_entry_table,
-    )
+    from regles.features.databases.export import parse_export
+    from regles.features.databases.pages import SPELL_TABLE_MARK, render_entry_table
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     docs_name = str(config.get("docs_dir") or "docs")

@@ -29,7 +29,7 @@ from bench.sizes import Game
 from regles.core.words import Words
 from regles.features.assets.theme import MARKDOWN_EXTENSIONS
 from regles.features.databases.book import DatabaseSettings, read_book
-from regles.features.databases.export import SPELL_TABLE_MARK, render_entry_table
+from regles.features.databases.pages import SPELL_TABLE_MARK, render_entry_table
 from regles.features.offline import offline
 
 __all__ = [

@@ -16,7 +16,8 @@ from functools import cache
 from pathlib import Path
 
 from regles.core.slugs import fold
-from regles.features.databases.export import read_export, restore_line_breaks
+from regles.features.databases.export import restore_line_breaks
+from regles.features.databases.model import read_export
 
 __all__ = [
     "CONTENT",

@@ -13,7 +13,9 @@ from bs4 import BeautifulSoup
 from calculators import catalog
 from regles.core import checks
 from regles.core.markdown_text import segment
-from regles.features.databases import export as spells
+from regles.features.databases.export import parse_export
+from regles.features.databases.model import read_export
+from regles.features.databases.pages import render_college_page, render_entry_index
 from tests.conftest import ROOT
 from tests.test_site_pages import (
     assert_blocks_link_to_their_home,
@@ -133,9 +135,9 @@ def test_the_pages_pass_every_source_check() -> None:
         text, found = checks.decode_source(path.read_bytes(), uri)
         problems += found + checks.check_empty(text, uri) + checks.check_front_matter(text, uri)
         texts[uri] = text
-    export = spells.parse_export(spells.read_export(content / "magie" / "export-magie.txt"))
-    generated = {"magie/tous-les-sorts.md": spells.render_entry_index(export, "Tous les sorts")}
-    generated |= {f"magie/{c.slug}.md": spells.render_college_page(c) for c in export.colleges}
+    export = parse_export(read_export(content / "magie" / "export-magie.txt"))
+    generated = {"magie/tous-les-sorts.md": render_entry_index(export, "Tous les sorts")}
+    generated |= {f"magie/{c.slug}.md": render_college_page(c) for c in export.colleges}
     pages = {uri: segment(text, front_matter=True) for uri, text in (texts | generated).items()}
     site = checks.SiteMap.build(pages.items())
     for uri in texts:

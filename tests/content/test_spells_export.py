@@ -11,14 +11,9 @@ from pathlib import Path
 import pytest
 
 from regles.core.report import Kind
-from regles.features.databases.export import (
-    UNCERTAIN_SPLIT,
-    Entry,
-    ParseResult,
-    entry_records,
-    parse_export,
-    read_export,
-)
+from regles.features.databases.export import UNCERTAIN_SPLIT, parse_export
+from regles.features.databases.model import Entry, ParseResult, read_export
+from regles.features.databases.pages import entry_records
 from tests.conftest import ROOT
 from tests.content.conftest import SOURCES
 from tests.databases.synth import SPELL_RECORD_KEYS

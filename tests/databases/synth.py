@@ -23,7 +23,7 @@ _END = " --- Fin du fichier"
 
 def seed_text() -> str:
     """The seed export, read as the site reads it."""
-    from regles.features.databases.export import read_export
+    from regles.features.databases.model import read_export
 
     if not SEED.is_file():
         raise AssertionError(f"export de référence introuvable : {SEED}")

@@ -9,14 +9,8 @@ import pytest
 
 from regles.core.report import Problem
 from regles.core.slugs import slugify
-from regles.features.databases.export import (
-    ExportError,
-    ParseResult,
-    parse_export,
-    read_export,
-    restore_line_breaks,
-    roman_to_int,
-)
+from regles.features.databases.export import parse_export, restore_line_breaks
+from regles.features.databases.model import ExportError, ParseResult, read_export, roman_to_int
 
 PRE = "# Magie _Généré le 01/01/2027 à 10:00_ --- "
 COLLEGE = "## Essai **Description du collège :** Un collège d’essai. "

@@ -10,13 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from synth import seed_text
 
-from regles.features.databases.export import (
-    College,
-    ParseResult,
-    entry_records,
-    parse_export,
-    restore_line_breaks,
-)
+from regles.features.databases.export import parse_export, restore_line_breaks
+from regles.features.databases.model import College, ParseResult
+from regles.features.databases.pages import entry_records
 
 
 @pytest.fixture(scope="module")

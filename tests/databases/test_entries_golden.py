@@ -15,13 +15,9 @@ from pathlib import Path
 import pytest
 
 from regles.core.report import Problem
-from regles.features.databases.export import (
-    mention_linker,
-    parse_export,
-    read_export,
-    render_college_page,
-    render_entry_index,
-)
+from regles.features.databases.export import parse_export
+from regles.features.databases.model import read_export
+from regles.features.databases.pages import mention_linker, render_college_page, render_entry_index
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 EXPECTED_SUFFIXES = (".expected.md", ".expected.html")

@@ -11,12 +11,12 @@ from synth import seed_text
 
 from regles.features.databases.book import Book, DatabaseSettings
 from regles.features.databases.columns import index_columns
-from regles.features.databases.export import (
+from regles.features.databases.export import parse_export
+from regles.features.databases.model import ParseResult
+from regles.features.databases.pages import (
     SPELL_TABLE_MARK,
     IndexLabels,
-    ParseResult,
     mention_linker,
-    parse_export,
     render_college_page,
     render_entry_index,
 )

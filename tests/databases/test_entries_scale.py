@@ -6,12 +6,8 @@ import re
 
 from synth import seed_text, synthesize_export
 
-from regles.features.databases.export import (
-    entry_records,
-    parse_export,
-    render_entry_index,
-    restore_line_breaks,
-)
+from regles.features.databases.export import parse_export, restore_line_breaks
+from regles.features.databases.pages import entry_records, render_entry_index
 
 
 def test_ten_copies() -> None:

@@ -1,4 +1,4 @@
-"""The spells' short ids (`spells.entry_ids`), which grimoires and their share links hold:
+"""The spells' short ids (`pages.entry_ids`), which grimoires and their share links hold:
 stable across builds of the same export, unique, short, lengthened on a collision."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import re
 import pytest
 from synth import seed_text
 
-from regles.features.databases import export as spells
-from regles.features.databases.export import entry_ids, entry_records, parse_export
+from regles.features.databases import pages
+from regles.features.databases.export import parse_export
+from regles.features.databases.pages import entry_ids, entry_records
 
 ID = re.compile(r"[0-9a-z]+")
 
@@ -51,11 +52,11 @@ def test_an_id_only_depends_on_its_college_and_slug() -> None:
 def test_colliding_ids_are_lengthened_until_they_differ(monkeypatch: pytest.MonkeyPatch) -> None:
     # With one digit, 79 spells must collide: every id is then the shortest start of its
     # digest that no other spell's digest shares, whatever the spells' order.
-    monkeypatch.setattr(spells, "SPELL_ID_LENGTH", 1)
+    monkeypatch.setattr(pages, "SPELL_ID_LENGTH", 1)
     result = parse_export(seed_text())
     ids = entry_ids(result)
     assert len(set(ids.values())) == len(ids)
-    digests = {k: spells._base36_digest(f"{k[0]}/{k[1]}") for k in ids}
+    digests = {k: pages._base36_digest(f"{k[0]}/{k[1]}") for k in ids}
     assert any(len(i) > 1 for i in ids.values())
     for key, found in ids.items():
         assert digests[key].startswith(found)

@@ -13,14 +13,14 @@ from regles.core.report import Kind
 from regles.core.words import Noun, Words
 from regles.features.databases.book import DatabaseSettings, read_book
 from regles.features.databases.columns import choice_values, field_order, index_columns
-from regles.features.databases.export import (
+from regles.features.databases.export import parse_export
+from regles.features.databases.ordering import distance_order, duration_order, is_long
+from regles.features.databases.pages import (
     IndexLabels,
     entry_records,
-    parse_export,
     render_entry_table,
     render_grimoire_page,
 )
-from regles.features.databases.ordering import distance_order, duration_order, is_long
 
 # As a reader orders them: measured times by length, « court » before « long », endless
 # ones after, anything else last.

@@ -15,7 +15,8 @@ from regles.core.cache import kept_object
 from regles.core.report import Kind
 from regles.features.databases import terms as entry_terms
 from regles.features.databases.book import DatabaseSettings, read_book
-from regles.features.databases.export import ParseResult, parse_export
+from regles.features.databases.export import parse_export
+from regles.features.databases.model import ParseResult
 
 SMALL = (
     "# Grimoire _Généré le 01/02/2027 à 08:00_ --- "

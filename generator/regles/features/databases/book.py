@@ -23,15 +23,12 @@ from regles.core.typography import spaced_markdown
 from regles.core.words import DEFAULT_WORDS, Noun, Words, capitalized
 from regles.features.databases import terms as entry_terms
 from regles.features.databases.columns import Column, index_columns
-from regles.features.databases.export import (
+from regles.features.databases.export import parse_export
+from regles.features.databases.model import College, ExportError, ParseResult, read_export
+from regles.features.databases.pages import (
     SPELL_TABLE_MARK,
-    College,
-    ExportError,
     IndexLabels,
-    ParseResult,
     entry_records,
-    parse_export,
-    read_export,
     render_college_page,
     render_entry_index,
     render_entry_table,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from regles.core.markdown_text import markdown_text
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
-from regles.features.databases.export import College, Entry, ParseResult, int_to_roman, roman_to_int
+from regles.features.databases.model import College, Entry, ParseResult, int_to_roman, roman_to_int
 
 __all__ = [
     "ExportTerms",
