@@ -17,7 +17,7 @@ from regles.core.systems import Systems
 from regles.features.backup.feature import BACKUP_SOURCE, BackupFeature
 from regles.features.links import references as links
 from regles.features.links.references import TargetIndex
-from regles.features.search import index as search
+from regles.features.search import records as search
 from tests.conftest import ROOT, SITE_APP
 
 JS = ROOT / "generator" / "regles" / "theme" / "assets" / "js"

@@ -20,7 +20,7 @@ from regles.core.report import BuildReport, Kind, Problem
 from regles.core.systems import Database, Systems
 from regles.features.links import references as links
 from regles.features.links.references import ABSENT_NOTE_ID, EntryTarget, TargetIndex
-from regles.features.search import index as search
+from regles.features.search import records as search
 from tests.conftest import ROOT, SITE_APP
 
 REPORT = ROOT / "build" / "essai-rapport.json"  # tests/site/mkdocs.yml's report_file

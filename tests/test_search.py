@@ -21,7 +21,9 @@ from bench.project import load_mkdocs_yaml, plugin_options
 from regles.core.systems import Database, Systems
 from regles.features.assets.theme import THEME_DIR
 from regles.features.printing.printing import PRINT_SLUG
-from regles.features.search import index as search
+from regles.features.search import index as search_index
+from regles.features.search import pagefind as search_pagefind
+from regles.features.search import records as search
 from tests.conftest import TEST_SITE, build_site, variant_of_test_site
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, (Database("magie", "Magie"),))
@@ -87,13 +89,13 @@ def test_the_index_is_under_the_site(site_dir: Path) -> None:
 
 
 def test_pagefind_interfaces_that_the_site_does_not_use_are_not_shipped(site_dir: Path) -> None:
-    for name in search.UNUSED_BUNDLE_FILES:
+    for name in search_pagefind.UNUSED_BUNDLE_FILES:
         assert not (site_dir / "pagefind" / name).exists(), name
 
 
 def test_material_search_is_gone(site_dir: Path) -> None:
     assert not (site_dir / "search").exists(), "l’index lunr de Material est encore construit"
-    for pattern in search.MATERIAL_SEARCH_FILES:
+    for pattern in search_index.MATERIAL_SEARCH_FILES:
         assert not list(site_dir.glob(pattern)), f"fichiers de la recherche de Material : {pattern}"
     for page in sorted(site_dir.rglob("*.html")):
         if page.is_relative_to(site_dir / "pagefind"):
@@ -403,9 +405,9 @@ def test_a_pagefind_service_that_stops_is_reported_with_its_own_message(
     fake = tmp_path / "pagefind"
     fake.write_text("#!/bin/sh\necho 'configuration illisible' >&2\nexit 3\n", encoding="utf-8")
     fake.chmod(0o755)
-    monkeypatch.setattr(search, "_executable", lambda: fake)
+    monkeypatch.setattr(search_index, "executable", lambda: fake)
     with pytest.raises(search.SearchIndexError, match="s’est arrêté : configuration illisible"):
-        search.Indexer()
+        search_index.Indexer()
 
 
 def test_page_urls() -> None:

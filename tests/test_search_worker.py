@@ -12,7 +12,10 @@ from typing import Any
 import pytest
 
 from regles.core.systems import Database, Systems
-from regles.features.search import index as search
+from regles.features.search import index as search_index
+from regles.features.search import kept as search_kept
+from regles.features.search import pagefind as search_pagefind
+from regles.features.search import records as search
 from regles.features.search.worker import IndexWorker, serve
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, (Database("magie"),))
@@ -69,7 +72,7 @@ def test_the_child_reports_a_missing_pagefind_as_an_answer(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     missing = tmp_path / "absent"
-    monkeypatch.setattr(search, "_executable", lambda: missing)
+    monkeypatch.setattr(search_index, "executable", lambda: missing)
     answer = io.StringIO()
     assert serve(iter(()), answer) == 1
     (line,) = answer.getvalue().splitlines()
@@ -91,11 +94,11 @@ def inodes(folder: Path) -> dict[str, int]:
 
 def kept_index(cache: Path) -> Path:
     """The one index kept in `cache` (a second one would fail the unpacking)."""
-    (kept,) = cache.glob(search.KEPT_INDEX_PREFIX + "*")
+    (kept,) = cache.glob(search_kept.KEPT_INDEX_PREFIX + "*")
     return kept
 
 
-def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search.IndexSummary:
+def build_index(output: Path, cache: Path | None, page: str = PAGE) -> search_pagefind.IndexSummary:
     worker = IndexWorker(cache=cache)
     worker.add_page(
         "dnd5e/combat/index.html",
@@ -177,19 +180,19 @@ RULES = {
 
 def index_in_process(
     output: Path, cache: Path, pages: dict[str, tuple[str, str]], monkeypatch: pytest.MonkeyPatch
-) -> tuple[search.IndexSummary, list[int]]:
-    """`search.Indexer` fed `pages` (path → title, content); with the number of pages
+) -> tuple[search_pagefind.IndexSummary, list[int]]:
+    """`search_index.Indexer` fed `pages` (path → title, content); with the number of pages
     given when Pagefind's service was started (none: never started)."""
     starts: list[int] = []
     given = 0
-    service = search._Service
+    service = search_pagefind.Service
 
     def counted(executable: Path) -> Any:
         starts.append(given)
         return service(executable)
 
-    monkeypatch.setattr(search, "_Service", counted)
-    indexer = search.Indexer(cache=cache)
+    monkeypatch.setattr(search_index, "Service", counted)
+    indexer = search_index.Indexer(cache=cache)
     for path, (title, content) in pages.items():
         given += 1
         indexer.add_page(path, search.article(content, title), search.area_of(SYSTEMS, path))
@@ -207,7 +210,7 @@ def test_pagefind_is_not_even_started_for_the_pages_of_the_kept_index(
     assert starts == []
     assert second == first
     assert index_files(tmp_path / "deux") == index_files(tmp_path / "un")
-    assert not (tmp_path / "deux" / search.KEPT_PAGES_FILE).exists()  # kept for the cache only
+    assert not (tmp_path / "deux" / search_kept.KEPT_PAGES_FILE).exists()  # kept for the cache only
 
 
 def test_the_first_page_that_differs_starts_pagefind_with_the_pages_held_back(
@@ -241,9 +244,9 @@ def test_an_index_kept_by_another_version_of_the_indexer_is_not_given(
     cache = tmp_path / "cache"
     index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
     kept = kept_index(cache)
-    pages = json.loads((kept / search.KEPT_PAGES_FILE).read_text("utf-8"))
+    pages = json.loads((kept / search_kept.KEPT_PAGES_FILE).read_text("utf-8"))
     pages["made_by"] = "0" * 64  # as if this module, or Pagefind, had changed
-    (kept / search.KEPT_PAGES_FILE).write_text(json.dumps(pages), "utf-8")
+    (kept / search_kept.KEPT_PAGES_FILE).write_text(json.dumps(pages), "utf-8")
     summary, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
     assert (starts, summary.records) == ([0], 6)
 
@@ -255,7 +258,7 @@ def test_the_kept_index_and_the_sites_are_the_same_files_where_links_can_be_made
     index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
     kept = kept_index(cache)
     kept_inodes = inodes(kept)
-    del kept_inodes[search.KEPT_PAGES_FILE]
+    del kept_inodes[search_kept.KEPT_PAGES_FILE]
     assert inodes(tmp_path / "un") == kept_inodes  # kept without copying
     index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)
     assert inodes(tmp_path / "deux") == kept_inodes  # given again without copying
@@ -273,7 +276,7 @@ def test_where_links_cannot_be_made_the_index_is_copied(
     def refused(source: object, target: object) -> None:
         raise OSError(18, "Invalid cross-device link")  # EXDEV: cache on another disk
 
-    monkeypatch.setattr(search.os, "link", refused)
+    monkeypatch.setattr(search_kept.os, "link", refused)
     cache = tmp_path / "cache"
     first, _ = index_in_process(tmp_path / "un", cache, RULES, monkeypatch)
     second, starts = index_in_process(tmp_path / "deux", cache, RULES, monkeypatch)

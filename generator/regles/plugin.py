@@ -37,7 +37,7 @@ from regles.features.assets.theme import (
 from regles.features.calculators.package import RulesLimits
 from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
-from regles.features.search.index import searched
+from regles.features.search.records import searched
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from regles.core.site import SiteContext
 from regles.core.stages import HtmlJob, Stages
 from regles.features.glossary.glossary import DATA_FILE, glossary_records
-from regles.features.search import index as search
+from regles.features.search import records as search
 
 __all__ = ["GlossaryFeature"]
 

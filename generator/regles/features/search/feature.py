@@ -15,7 +15,9 @@ from markupsafe import Markup
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import HtmlJob, Stages
 from regles.features.databases.phrases import search_badges, site_phrases
-from regles.features.search import index as search
+from regles.features.search import index as search_index
+from regles.features.search import kept as search_kept
+from regles.features.search import records as search
 from regles.features.search.update import IndexChanges, IndexUpdate, RecordCache
 from regles.features.search.worker import IndexWorker
 
@@ -92,13 +94,13 @@ class SearchFeature:
             return
         try:
             entries = [d.words.entry for d in self.site.settings.databases]
-            search.log_summary(indexer.finish(), entries)
+            search_index.log_summary(indexer.finish(), entries)
         except search.SearchIndexError as error:
             raise BuildError(f"recherche : {error}") from error
-        search.remove_material_search(site_dir)
+        search_index.remove_material_search(site_dir)
         if self.site.settings.serving:
             digests = tuple(
-                search.page_digest(path, text, area)
+                search_kept.page_digest(path, text, area)
                 for path, (text, area) in self.pages.items()
                 if search.is_indexed(path)
             )

@@ -22,24 +22,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from regles.features.search.index import (
-    INDEX_FOLDER,
+from regles.features.search.kept import (
     KEPT_INDEX_PREFIX,
     KEPT_PAGES_FILE,
-    LANGUAGE,
-    UNUSED_BUNDLE_FILES,
-    Area,
-    IndexSummary,
-    SearchIndexError,
-    _executable,
-    _KeptPages,
-    _link_or_copy,
-    _Service,
-    is_indexed,
+    KeptPages,
     kept_folder,
     kept_index,
+    link_or_copy,
     made_by,
     page_digest,
+)
+from regles.features.search.pagefind import UNUSED_BUNDLE_FILES, IndexSummary, Service, executable
+from regles.features.search.records import (
+    INDEX_FOLDER,
+    LANGUAGE,
+    Area,
+    SearchIndexError,
+    is_indexed,
     page_records,
     record_document,
 )
@@ -104,7 +103,7 @@ class IndexUpdate:
         self.pages = pages
         self.written: dict[str, str] | None = None
         self._cancel = threading.Event()
-        self._service: _Service | None = None
+        self._service: Service | None = None
 
     def stop(self) -> None:
         """The service of the update under way killed (its `cancel` event set first)."""
@@ -155,7 +154,7 @@ class IndexUpdate:
 
     def _index(self, made: Sequence[_PageRecords]) -> dict[str, object]:
         """Pagefind's answer for an index of these records."""
-        service = self._service = _Service(_executable())
+        service = self._service = Service(executable())
         try:
             self._check()
             service.send({"type": "NewIndex", "config": {"force_language": LANGUAGE}})
@@ -238,10 +237,10 @@ class IndexUpdate:
                     target = partial / relative
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.unlink(missing_ok=True)  # the site's old file: it must stay
-                    _link_or_copy(str(self.output / relative), str(target))
+                    link_or_copy(str(self.output / relative), str(target))
             else:
-                shutil.copytree(self.output, partial, copy_function=_link_or_copy)
-            _KeptPages(partial, self.made_by, pages, summary.records, summary.spells).write()
+                shutil.copytree(self.output, partial, copy_function=link_or_copy)
+            KeptPages(partial, self.made_by, pages, summary.records, summary.spells).write()
             for other in cache.glob(KEPT_INDEX_PREFIX + "*"):
                 if other != partial:
                     shutil.rmtree(other, ignore_errors=True)

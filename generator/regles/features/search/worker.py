@@ -31,19 +31,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from regles.features.search.index import (
-    EXCLUDED_PAGES,
-    Area,
-    Indexer,
-    IndexSummary,
-    SearchIndexError,
+from regles.features.search.index import Indexer
+from regles.features.search.kept import (
     copy_kept_index,
-    is_indexed,
     kept_index,
     kept_summary,
     made_by,
     page_digest,
 )
+from regles.features.search.pagefind import IndexSummary
+from regles.features.search.records import EXCLUDED_PAGES, Area, SearchIndexError, is_indexed
 
 __all__ = ["IndexWorker", "main"]
 

@@ -55,7 +55,7 @@ const CALCULATORS_TYPE = "Calculateurs"; // and of the calculators' (by their ti
 const RULES_RERANK = 10; // results of the rules-only search merged into the reranked ones
 const TYPE_LABELS = { Site: "Pages du site" }; // type filter values shown as the reader reads them
 // `titre_elisions`: the words of the title that follow an elision (« Attaques d’Opportunité »
-// found by « opportunité »), weighed as the title (features/search/index.py).
+// found by « opportunité »), weighed as the title (features/search/records.py).
 const RANKING = { metaWeights: { title: 5, titre_elisions: 5, principal: 1, contexte: 1 } };
 
 const state = {
