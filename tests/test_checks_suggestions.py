@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regles.core.checks import Suggester, edit_distance
+from regles.core.link_checks import Suggester, edit_distance
 
 
 def full_distance(a: str, b: str) -> int:

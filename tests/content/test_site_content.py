@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from calculators import catalog
-from regles.core import checks
+from regles.core import checks, link_checks
 from regles.core.markdown_text import segment
 from regles.features.databases.export import parse_export
 from regles.features.databases.model import read_export
@@ -139,7 +139,7 @@ def test_the_pages_pass_every_source_check() -> None:
     generated = {"magie/tous-les-sorts.md": render_entry_index(export, "Tous les sorts")}
     generated |= {f"magie/{c.slug}.md": render_college_page(c) for c in export.colleges}
     pages = {uri: segment(text, front_matter=True) for uri, text in (texts | generated).items()}
-    site = checks.SiteMap.build(pages.items())
+    site = link_checks.SiteMap.build(pages.items())
     for uri in texts:
         problems += checks.check_source(pages[uri], uri, site)
     assert [str(p) for p in problems if p.severity != "info"] == []

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from regles.core import checks
+from regles.core import checks, link_checks
 from regles.core.config_file import duplicate_keys, inherited_files
 from regles.core.directives import Directive, DirectiveError, expand_directives
 from regles.core.incremental import Change, face_change, page_face
@@ -216,7 +216,7 @@ class SiteBuild:
         # Each page read once, front matter blanked: lines keep the file's numbers.
         site.pages = [(uri, segment(text, front_matter=True)) for uri, text in pages]
         site.files = list(files)
-        site.site_map = checks.SiteMap.build(site.pages, site.files)
+        site.site_map = link_checks.SiteMap.build(site.pages, site.files)
         site.page_titles = {
             uri: heading.text
             for uri, page in site.pages
@@ -254,7 +254,7 @@ class SiteBuild:
         if change != "page":
             site.pages[at] = (uri, page)
             site.site_map.headings[uri] = page.headings  # their lines, at least, moved
-            site.site_map.anchors[uri] = {anchor for anchor, _ in checks.page_ids(page)}
+            site.site_map.anchors[uri] = {anchor for anchor, _ in link_checks.page_ids(page)}
         return change
 
     def reindex(self) -> None:

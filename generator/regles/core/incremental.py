@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from regles.core.checks import page_ids
 from regles.core.directives import directive_arguments
+from regles.core.link_checks import page_ids
 from regles.core.markdown_text import PageText
 from regles.core.slugs import fold
 from regles.features.assets.csp import inline_scripts

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from regles.core.checks import SiteMap
+from regles.core.link_checks import SiteMap
 from regles.core.markdown_text import PageText
 from regles.core.report import BuildReport
 from regles.core.systems import Database, Systems

@@ -33,8 +33,8 @@ from typing import Any, Protocol
 
 from markdown.util import Registry
 
-from regles.core.checks import SiteMap
 from regles.core.directives import Directive
+from regles.core.link_checks import SiteMap
 from regles.core.markdown_text import PageText
 from regles.core.report import Problem
 

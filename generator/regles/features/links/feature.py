@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from regles.core import checks
+from regles.core import link_checks
 from regles.core.directives import Directive, DirectiveError
 from regles.core.markdown_text import PageText
 from regles.core.report import Kind, Problem
@@ -44,7 +44,7 @@ class LinksFeature:
         self.groups = groups
         self.lists_first = lists_first
         self.index = TargetIndex()
-        self._suggesters: tuple[checks.Suggester, checks.Suggester] | None = None
+        self._suggesters: tuple[link_checks.Suggester, link_checks.Suggester] | None = None
 
     def register(self, stages: Stages) -> None:
         stages.indexed.append(self.build_index)
@@ -96,12 +96,12 @@ class LinksFeature:
             if page not in known
         ]
 
-    def suggesters(self) -> tuple[checks.Suggester, checks.Suggester]:
+    def suggesters(self) -> tuple[link_checks.Suggester, link_checks.Suggester]:
         """Section titles and spell names of the index, gathered once per build."""
         if self._suggesters is None:
             index = self.index
-            titles = checks.Suggester(t.title for ts in index.sections.values() for t in ts)
-            spells = checks.Suggester(s.name for ss in index.spells.values() for s in ss)
+            titles = link_checks.Suggester(t.title for ts in index.sections.values() for t in ts)
+            spells = link_checks.Suggester(s.name for ss in index.spells.values() for s in ss)
             self._suggesters = (titles, spells)
         return self._suggesters
 
@@ -120,9 +120,9 @@ class LinksFeature:
             job.file,
             self.index,
             college=self.groups.get(job.file),
-            typo=lambda name: checks.reference_typo(titles, name),
+            typo=lambda name: link_checks.reference_typo(titles, name),
         )
-        return page, checks.with_suggestions(found, titles, spells)
+        return page, link_checks.with_suggestions(found, titles, spells)
 
     def home(self, directive: Directive, page: PageText) -> str:
         """The ```accueil block: a search field and the nav's quick links."""
