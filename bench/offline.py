@@ -32,7 +32,7 @@ from bench.project import (
     timed_build,
 )
 from bench.server import CountingServer, Transfer
-from regles.features.offline import offline
+from regles.features.offline import offline, precache
 
 __all__ = [
     "MBIT",
@@ -99,7 +99,8 @@ class SiteFiles:
 def site_files(site: Path, server: CountingServer) -> SiteFiles:
     """`site`'s service worker list; the bytes are those `server` sends for each file (as
     if it served `site`)."""
-    data = offline.read_service_worker_data((site / offline.SERVICE_WORKER_FILE).read_text("utf-8"))
+    text = (site / precache.SERVICE_WORKER_FILE).read_text("utf-8")
+    data = offline.read_service_worker_data(text)
     files = []
     for entry in data["files"]:
         wire = server.wire_size(str(entry["url"]), root=site)
@@ -114,7 +115,7 @@ def site_files(site: Path, server: CountingServer) -> SiteFiles:
                 "wire": wire,
             }
         )
-    worker = server.wire_size(offline.SERVICE_WORKER_FILE, root=site)
+    worker = server.wire_size(precache.SERVICE_WORKER_FILE, root=site)
     return SiteFiles(str(data.get("version")), worker or 0, files)
 
 
@@ -379,7 +380,7 @@ def changed_files(old: SiteFiles, new: SiteFiles) -> tuple[list[str], list[str]]
     removed = sorted(before.keys() - after.keys())
     if not fetched and not removed:
         return [], []
-    return [offline.SERVICE_WORKER_FILE, *fetched], removed
+    return [precache.SERVICE_WORKER_FILE, *fetched], removed
 
 
 def update_after_edit(

@@ -30,7 +30,7 @@ from regles.core.words import Words
 from regles.features.assets.theme import MARKDOWN_EXTENSIONS
 from regles.features.databases.book import DatabaseSettings, read_book
 from regles.features.databases.pages import SPELL_TABLE_MARK, render_entry_table
-from regles.features.offline import offline
+from regles.features.offline import offline, precache
 
 __all__ = [
     "BuildRun",
@@ -260,7 +260,7 @@ def site_stats(site: Path, sample: int = NAV_SAMPLE) -> SiteStats:
     chosen = html[::step]
     links = [nav_links(p.read_text(encoding="utf-8", errors="replace")) for p in chosen]
     site_bytes = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-    worker = site / offline.SERVICE_WORKER_FILE
+    worker = site / precache.SERVICE_WORKER_FILE
     text: int | None = None
     if worker.is_file():
         data = offline.read_service_worker_data(worker.read_text(encoding="utf-8"))

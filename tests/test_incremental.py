@@ -19,7 +19,7 @@ from mkdocs.exceptions import Abort
 
 from regles.core.incremental import changed_paths, page_face, scan_sources
 from regles.core.markdown_text import segment
-from regles.features.offline.offline import precache_entries
+from regles.features.offline.precache import precache_entries
 from regles.features.offline.update import refreshed_entries
 from regles.serve import Rebuilder
 from tests.conftest import ROOT, TEST_SITE, variant_of_test_site

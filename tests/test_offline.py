@@ -34,7 +34,7 @@ from regles.core.build import Settings, SiteBuild
 from regles.features.assets.theme import THEME_DIR
 from regles.features.backup.feature import BACKUP_SOURCE
 from regles.features.calculators.package import LoadedRules
-from regles.features.offline import offline
+from regles.features.offline import offline, precache
 from regles.features.offline.app import App
 from regles.kit.generic import rules as generic_rules
 from tests.conftest import NODE_MODULES, ROOT, SITE_APP, TEST_SITE, QuietHandler, build_site
@@ -176,7 +176,7 @@ def precached_files(site: Path) -> set[str]:
         for name in site_files(site)
         if name != "sw.js"
         and not name.endswith(".map")
-        and not name.startswith(offline.PACK_FOLDER)
+        and not name.startswith(precache.PACK_FOLDER)
     }
 
 
@@ -229,7 +229,7 @@ def make_site(root: Path) -> Path:
 
 def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) -> None:
     site = make_site(tmp_path)
-    entries = offline.precache_entries(site)
+    entries = precache.precache_entries(site)
     urls = [e.url for e in entries]
     assert sorted(unquote(u) for u in urls) == sorted(precached_files(site))
     assert "assets/javascripts/bundle.min.js.map" in site_files(site)
@@ -242,11 +242,11 @@ def test_precache_lists_every_file_but_the_worker_and_dot_files(tmp_path: Path) 
 
 def test_files_asked_for_later_are_marked_so(tmp_path: Path) -> None:
     site = make_site(tmp_path)
-    entries = offline.precache_entries(site, later=["assets/pyodide/", "data/spells.json"])
+    entries = precache.precache_entries(site, later=["assets/pyodide/", "data/spells.json"])
     later = sorted(e.url for e in entries if e.later)
     assert later == ["assets/pyodide/pyodide.asm.wasm", "data/spells.json"]
     # A path without its final slash names a file, never a folder of that name.
-    assert not any(e.later for e in offline.precache_entries(site, later=["assets/pyodide"]))
+    assert not any(e.later for e in precache.precache_entries(site, later=["assets/pyodide"]))
     listed = {
         f["url"]: f for f in json.loads(offline._render_data("v", "w/", "f/", entries))["files"]
     }
@@ -272,9 +272,9 @@ def test_the_text_but_the_shell_goes_into_packs(tmp_path: Path, monkeypatch: Any
     (site / "assets/site.css").write_text("body {}", encoding="utf-8")
     (site / "jeu/magie").mkdir()
     (site / "jeu/magie/index.html").write_text("<h1>Magie</h1>" + "x" * 40, encoding="utf-8")
-    monkeypatch.setattr(offline, "PACK_TARGET", 60)  # bytes of files per pack
-    listed = offline.mark_shell(offline.precache_entries(site, later=["assets/pyodide/"]))
-    entries, packs = offline.write_packs(site, listed)
+    monkeypatch.setattr(precache, "PACK_TARGET", 60)  # bytes of files per pack
+    listed = precache.mark_shell(precache.precache_entries(site, later=["assets/pyodide/"]))
+    entries, packs = precache.write_packs(site, listed)
     shell = sorted(e.url for e in entries if e.shell)
     assert shell == ["assets/site.css", "hors-ligne/index.html"]
     packed = {e.url: e for e in entries if e.pack is not None}
@@ -283,7 +283,7 @@ def test_the_text_but_the_shell_goes_into_packs(tmp_path: Path, monkeypatch: Any
     carried: dict[str, Any] = {}
     for number, pack in enumerate(packs):
         path = site / pack.url
-        assert pack.url.startswith(offline.PACK_FOLDER) and pack.size == path.stat().st_size
+        assert pack.url.startswith(precache.PACK_FOLDER) and pack.size == path.stat().st_size
         for (url, size, kind, revision), body in read_pack(path):
             entry = packed[url]
             assert (entry.pack, entry.size, entry.revision) == (number, size, revision)
@@ -295,84 +295,87 @@ def test_the_text_but_the_shell_goes_into_packs(tmp_path: Path, monkeypatch: Any
     assert carried["pagefind/fragment/fr_1%20%C3%A9.pf_fragment"] == "application/octet-stream"
     # The same files make the same packs; a new build leaves no pack of the previous one,
     # and the packs are never listed themselves.
-    again, packs_again = offline.write_packs(site, listed)
+    again, packs_again = precache.write_packs(site, listed)
     assert (again, packs_again) == (entries, packs)
     (site / "jeu/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
-    listed = offline.mark_shell(offline.precache_entries(site, later=["assets/pyodide/"]))
-    _, changed = offline.write_packs(site, listed)
-    assert sorted((site / offline.PACK_FOLDER).iterdir()) == sorted(site / p.url for p in changed)
+    listed = precache.mark_shell(precache.precache_entries(site, later=["assets/pyodide/"]))
+    _, changed = precache.write_packs(site, listed)
+    assert sorted((site / precache.PACK_FOLDER).iterdir()) == sorted(site / p.url for p in changed)
     assert len(set(changed) - set(packs)) == 1
-    assert not any(e.url.startswith(offline.PACK_FOLDER) for e in listed)
+    assert not any(e.url.startswith(precache.PACK_FOLDER) for e in listed)
 
 
 def test_a_pack_whose_files_did_not_change_comes_from_the_build_cache(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     site, cache = make_site(tmp_path / "site"), tmp_path / "cache"
-    monkeypatch.setattr(offline, "PACK_TARGET", 60)
-    listed = offline.mark_shell(offline.precache_entries(site))
-    entries, packs = offline.write_packs(site, listed, cache)
+    monkeypatch.setattr(precache, "PACK_TARGET", 60)
+    listed = precache.mark_shell(precache.precache_entries(site))
+    entries, packs = precache.write_packs(site, listed, cache)
     compressed: list[bytes] = []
-    compress = offline.gzip.compress
+    compress = precache.gzip.compress
     monkeypatch.setattr(
-        offline.gzip, "compress", lambda data, **kw: compressed.append(data) or compress(data, **kw)
+        precache.gzip,
+        "compress",
+        lambda data, **kw: compressed.append(data) or compress(data, **kw),
     )
     # Another build of the same files: every pack from the cache, byte for byte.
-    assert offline.write_packs(site, listed, cache) == (entries, packs)
+    assert precache.write_packs(site, listed, cache) == (entries, packs)
     assert compressed == []
     # One page changed (its size kept, so that the packs hold the same files): its pack
     # alone is compressed again.
     page = site / "jeu/combat/index.html"
     page.write_text(page.read_text(encoding="utf-8").upper(), encoding="utf-8")
-    listed = offline.mark_shell(offline.precache_entries(site))
-    _, changed = offline.write_packs(site, listed, cache)
+    listed = precache.mark_shell(precache.precache_entries(site))
+    _, changed = precache.write_packs(site, listed, cache)
     assert len(compressed) == len(set(changed) - set(packs)) == 1
     # The cache keeps the last build's packs, not those of every build before.
-    assert len(list((cache / offline.PACK_CACHE).iterdir())) == len(changed)
+    assert len(list((cache / precache.PACK_CACHE).iterdir())) == len(changed)
 
 
 def test_revisions_follow_the_content(tmp_path: Path) -> None:
     site = make_site(tmp_path)
-    before = {e.url: e for e in offline.precache_entries(site)}
+    before = {e.url: e for e in precache.precache_entries(site)}
     (site / "jeu/combat/index.html").write_text("<h1>Combat, revu</h1>", encoding="utf-8")
-    after = {e.url: e for e in offline.precache_entries(site)}
+    after = {e.url: e for e in precache.precache_entries(site)}
     changed = {u for u in before if before[u].revision != after[u].revision}
     assert changed == {"jeu/combat/index.html"}
     assert before["jeu/combat/index.html"].integrity != after["jeu/combat/index.html"].integrity
-    assert offline.site_version(list(before.values())) != offline.site_version(list(after.values()))
+    versions = [precache.site_version(list(files.values())) for files in (before, after)]
+    assert versions[0] != versions[1]
     # Same bytes, same revision: a rebuild with no change downloads nothing.
     (site / "jeu/combat/index.html").write_text("<h1>Combat</h1>", encoding="utf-8")
-    again = {e.url: e for e in offline.precache_entries(site)}
+    again = {e.url: e for e in precache.precache_entries(site)}
     assert again == before
 
 
 def test_unchanged_files_keep_their_hashes_from_the_cache(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     cache = tmp_path.with_name(tmp_path.name + "-cache")  # outside the site
-    plain = offline.precache_entries(site)
-    assert offline.precache_entries(site, cache=cache) == plain  # first build: all hashed
-    assert (cache / offline.DIGEST_CACHE).is_file()
+    plain = precache.precache_entries(site)
+    assert precache.precache_entries(site, cache=cache) == plain  # first build: all hashed
+    assert (cache / precache.DIGEST_CACHE).is_file()
     # A rewritten file (a new time) is hashed again, even with the same size.
     page = site / "jeu/combat/index.html"
     old = page.read_bytes()
     page.write_bytes(old.upper())
     assert len(old.upper()) == len(old)
-    after = {e.url: e for e in offline.precache_entries(site, cache=cache)}
-    assert after == {e.url: e for e in offline.precache_entries(site)}
+    after = {e.url: e for e in precache.precache_entries(site, cache=cache)}
+    assert after == {e.url: e for e in precache.precache_entries(site)}
     assert (
         after["jeu/combat/index.html"].revision
         != plain[[e.url for e in plain].index("jeu/combat/index.html")].revision
     )
     # A file that kept its size and time is not read again: the cache's hashes are used
     # (here made false on purpose, to show that they are the ones taken).
-    data = json.loads((cache / offline.DIGEST_CACHE).read_text(encoding="utf-8"))
+    data = json.loads((cache / precache.DIGEST_CACHE).read_text(encoding="utf-8"))
     wasm = next(k for k in data if k.endswith(".wasm"))
     data[wasm][2] = "f" * 20
-    (cache / offline.DIGEST_CACHE).write_text(json.dumps(data), encoding="utf-8")
-    taken = {e.url: e for e in offline.precache_entries(site, cache=cache)}
+    (cache / precache.DIGEST_CACHE).write_text(json.dumps(data), encoding="utf-8")
+    taken = {e.url: e for e in precache.precache_entries(site, cache=cache)}
     assert taken[wasm].revision == "f" * 20
     os.utime(site / wasm, ns=(0, 1))  # a new time: hashed again
-    assert offline.precache_entries(site, cache=cache) == offline.precache_entries(site)
+    assert precache.precache_entries(site, cache=cache) == precache.precache_entries(site)
 
 
 def test_a_new_build_of_the_same_pages_offers_readers_no_new_version(
@@ -392,9 +395,9 @@ def test_a_digest_cache_that_cannot_be_written_only_costs_time(tmp_path: Path) -
     site = make_site(tmp_path)
     blocked = tmp_path.with_name(tmp_path.name + "-fichier")
     blocked.write_text("un fichier à la place du dossier", "utf-8")
-    plain = offline.precache_entries(site)
-    assert offline.precache_entries(site, cache=blocked / "cache") == plain
-    assert offline.precache_entries(site, cache=blocked / "cache") == plain
+    plain = precache.precache_entries(site)
+    assert precache.precache_entries(site, cache=blocked / "cache") == plain
+    assert precache.precache_entries(site, cache=blocked / "cache") == plain
 
 
 def fake_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -484,7 +487,7 @@ def test_service_worker_written_from_the_template(tmp_path: Path) -> None:
 
 
 def test_template_mistakes_are_errors(tmp_path: Path) -> None:
-    entries = offline.precache_entries(make_site(tmp_path))
+    entries = precache.precache_entries(make_site(tmp_path))
     with pytest.raises(offline.OfflineError):
         offline.render_service_worker("const x = 1;", entries, workbox="assets/wb/")
     with pytest.raises(offline.OfflineError):
@@ -556,7 +559,7 @@ def test_service_worker_precaches_every_file_with_its_hash(site_dir: Path) -> No
     ):
         assert name in listed, name
     for name, entry in listed.items():
-        actual = offline.file_entry(site_dir, site_dir / name)
+        actual = precache.file_entry(site_dir, site_dir / name)
         assert (entry["revision"], entry["integrity"], entry["size"]) == (
             actual.revision,
             actual.integrity,

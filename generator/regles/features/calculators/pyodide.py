@@ -162,7 +162,7 @@ def write_runtime(
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         # With its modification time, so that the offline step knows it unchanged (its
-        # hashes are kept from one build to the next: offline.precache_entries).
+        # hashes are kept from one build to the next: precache.precache_entries).
         shutil.copy2(pyodide_dir / name, target / name)
 
     packed = pack_package(rules.folder)

@@ -11,7 +11,7 @@ from pathlib import Path
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import FileChanges, GeneratedPage, SiteFile, Stages
 from regles.features.assets.theme import THEME_DIR
-from regles.features.offline import icons, offline
+from regles.features.offline import icons, offline, precache
 from regles.features.offline.update import update_offline
 
 __all__ = ["OfflineFeature"]
@@ -74,7 +74,7 @@ class OfflineFeature:
             self.summary = offline.build_offline(
                 site_dir,
                 node_modules=settings.node_modules,
-                service_worker=settings.theme_file(offline.SERVICE_WORKER_FILE),
+                service_worker=settings.theme_file(precache.SERVICE_WORKER_FILE),
                 app=settings.app,
                 cache=settings.cache_dir,
                 later=self.later,
@@ -93,7 +93,7 @@ class OfflineFeature:
                 site_dir,
                 self.summary,
                 touched,
-                template=settings.theme_file(offline.SERVICE_WORKER_FILE),
+                template=settings.theme_file(precache.SERVICE_WORKER_FILE),
                 workbox=offline.workbox_folder(settings.node_modules),
                 cache=settings.cache_dir,
                 later=self.later,

@@ -14,14 +14,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from regles.features.offline.offline import (
+from regles.features.offline.offline import OfflineSummary, write_listed
+from regles.features.offline.precache import (
     SERVICE_WORKER_FILE,
-    OfflineSummary,
     PrecacheEntry,
-    _is_precached,
     file_entry,
     is_later,
-    write_listed,
+    is_precached,
 )
 
 __all__ = ["refreshed_entries", "update_offline"]
@@ -42,7 +41,7 @@ def refreshed_entries(
         path = site_dir / relative
         if not path.is_file():
             listed.pop(relative, None)
-        elif relative != SERVICE_WORKER_FILE and _is_precached(PurePosixPath(relative)):
+        elif relative != SERVICE_WORKER_FILE and is_precached(PurePosixPath(relative)):
             entry = file_entry(site_dir, path)
             listed[relative] = dataclasses.replace(entry, later=is_later(relative, later))
     return [listed[relative] for relative in sorted(listed, key=PurePosixPath)]

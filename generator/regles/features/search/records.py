@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from regles.core.systems import Systems
-from regles.features.offline.offline import FALLBACK_PAGE
+from regles.features.offline.precache import FALLBACK_PAGE
 
 __all__ = [
     "DEPTH_FILTER",
