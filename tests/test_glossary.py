@@ -20,7 +20,7 @@ from regles.core.report import Kind
 from regles.core.slugs import slugify
 from regles.features.glossary.glossary import Glossary, glossary_records
 from regles.features.links import references as links
-from regles.features.links.references import TargetIndex
+from regles.features.links.targets import TargetIndex
 from tests.test_config import load
 
 GLOSSARY = """# Glossaire de règles

@@ -7,7 +7,7 @@ from typing import Any
 from regles.core.markdown_text import Heading, segment
 from regles.core.report import Problem
 from regles.features.links import references as links
-from regles.features.links.references import EntryTarget, TargetIndex
+from regles.features.links.targets import EntryTarget, TargetIndex
 
 
 # The passes take a page as `segment` reads it; these tests write its text.

@@ -16,7 +16,7 @@ from regles.core.markdown_text import segment
 from regles.core.systems import Systems
 from regles.features.backup.feature import BACKUP_SOURCE, BackupFeature
 from regles.features.links import references as links
-from regles.features.links.references import TargetIndex
+from regles.features.links.targets import TargetIndex
 from regles.features.search import records as search
 from tests.conftest import ROOT, SITE_APP
 

@@ -19,7 +19,8 @@ from regles.core.markdown_text import segment
 from regles.core.report import BuildReport, Kind, Problem
 from regles.core.systems import Database, Systems
 from regles.features.links import references as links
-from regles.features.links.references import ABSENT_NOTE_ID, EntryTarget, TargetIndex
+from regles.features.links.references import ABSENT_NOTE_ID
+from regles.features.links.targets import EntryTarget, TargetIndex
 from regles.features.search import records as search
 from tests.conftest import ROOT, SITE_APP
 

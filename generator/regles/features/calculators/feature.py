@@ -32,7 +32,7 @@ from regles.features.calculators.memory import memory_keys
 from regles.features.calculators.package import LoadedRules, RulesPackageError, load_rules
 from regles.features.calculators.pyodide import PACKAGE_FOLDER, PYODIDE_FOLDER, write_runtime
 from regles.features.calculators.rules_process import RulesCallError, RulesProcess
-from regles.features.links.references import href
+from regles.features.links.targets import href
 from regles.kit import Table
 
 __all__ = ["CalculatorsFeature", "calculator_homes"]

@@ -34,7 +34,7 @@ from regles.features.databases.pages import (
     render_entry_table,
     render_grimoire_page,
 )
-from regles.features.links.references import EntryTarget
+from regles.features.links.targets import EntryTarget
 
 __all__ = ["Book", "DatabaseSettings", "read_book"]
 

@@ -17,7 +17,7 @@ from regles.core.site import BuildError, SiteContext
 from regles.core.stages import FileChanges, GeneratedPage, HtmlJob, SiteFile, Stages
 from regles.features.databases.book import Book, DatabaseSettings, read_book
 from regles.features.databases.export import ends_as_export
-from regles.features.links.references import EntryTarget
+from regles.features.links.targets import EntryTarget
 
 __all__ = ["DatabasesFeature"]
 

@@ -15,13 +15,8 @@ from regles.core.stages import HtmlJob, PageJob, Stages
 from regles.features.databases.phrases import site_phrases
 from regles.features.links.directions import annotate_directions
 from regles.features.links.home import home_block, quick_links
-from regles.features.links.references import (
-    EntryTarget,
-    TargetIndex,
-    check_link_syntax,
-    link_references,
-    unlink_absent_pages,
-)
+from regles.features.links.references import check_link_syntax, link_references, unlink_absent_pages
+from regles.features.links.targets import EntryTarget, TargetIndex
 
 __all__ = ["LinksFeature"]
 

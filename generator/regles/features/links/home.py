@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regles.core.markdown_text import markdown_text
-from regles.features.links.references import href
+from regles.features.links.targets import href
 
 __all__ = ["LINKS_LABEL", "QuickLink", "home_block", "quick_links"]
 

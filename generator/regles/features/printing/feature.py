@@ -10,7 +10,7 @@ from regles.core.report import Kind, Problem
 from regles.core.site import SiteContext
 from regles.core.stages import DocumentJob, GeneratedPage, HtmlJob, Stages
 from regles.features.links.feature import LinksFeature
-from regles.features.links.references import EntryTarget
+from regles.features.links.targets import EntryTarget
 from regles.features.printing.printing import (
     PrintSource,
     annotate_targets,
