@@ -7,7 +7,8 @@
 import { barsIcon } from "./charts.js";
 import { readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
-import { DICE_CHART, drawInto, formatNumber, run } from "./rules.js";
+import { formatNumber } from "./numbers.js";
+import { DICE_CHART, drawInto, run } from "./rules.js";
 
 const NBSP = "\u00a0";
 const MINUS = "\u2212";
