@@ -2,7 +2,7 @@
  * (numbers, choices, boxes, lists of rows), the form read whole and filled, and the required
  * fields left empty. */
 import { isRecord, linkedOption, linkedText } from "./form-values.js";
-import { readNumber, written } from "./numbers.js";
+import { readNumber } from "./numbers.js";
 import { foldAccents, parsedOr } from "./page.js";
 
 function readControl(control) {
@@ -55,11 +55,6 @@ export function fieldLabel(field) {
   return label ? label.textContent.trim() : field.name;
 }
 
-function ownControls(container) {
-  return [...container.querySelectorAll("[data-type]")].filter(
-    (c) => c.closest(".liste-ligne") === container.closest(".liste-ligne") || container.classList.contains("liste-ligne"),
-  );
-}
 
 /* Rows of a list: the fields that count only for some rows (forms.py, data-si), and the
  * presets a row takes by its name (a datalist's data-modeles). */

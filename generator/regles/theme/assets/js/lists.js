@@ -32,31 +32,27 @@
  * The texts come from the export and from the reader: they enter the page as text nodes
  * only (page.js's `el`); the descriptions' Markdown is turned into paragraphs, lists and
  * emphasis by `descriptionNodes`, never parsed as HTML.
+ *
+ * Here, the lists' page. Adding an entry is list-adding.js's, the data file's records
+ * list-records.js's, the share links and files list-formats.js's, the descriptions
+ * descriptions.js's.
  */
 import {
-  askName,
   confirmAction,
-  databaseOf,
   databases,
   downloadText,
   el,
-  entryCount,
-  foldAccents,
   followStored,
   frenchSpacing,
   modal,
   newId,
   onEachPage,
-  pageDatabase,
   phrase,
-  showNotice,
   siteRoot,
 } from "./page.js";
 import {
   ID_PATTERN,
-  MAX_NAME,
   asideCopies,
-  cleanEntry,
   cleanName,
   entryKey,
   entryOf,
@@ -70,385 +66,19 @@ import {
   storeKey,
   writeStore,
 } from "./kept-lists.js";
-import { linkKey } from "./preview.js";
-import { filterRow, levels, loadSpells, previewActions, roman, setupFilters, spellCount } from "./entries.js";
+import { addButtons, markAddButtons, whenAdded } from "./list-adding.js";
+import { ENTRIES_KEY, FILE_VERSION, fileName, FORMAT, FORMER_ENTRIES_KEY, MAX_SPELLS, readGrimoireFile, repeatedCount, shareLink } from "./list-formats.js";
+import { descriptionNodes } from "./descriptions.js";
+import { askListName, loadIndexes, resolve } from "./list-records.js";
+import { filterRow, levels, roman, setupFilters, spellCount } from "./entries.js";
 
 // A grimoire this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
-// The exported file's « format » and version, its list of entries (each { id, nom, groupe,
-// adresse }), and a share link's parameter: names of a format, the same whatever the game's
-// words. Files and links made by versions up to 0.3 (format « regles-grimoire », « sorts »,
-// an entry's « college ») read the same.
-const FORMAT = "regles-liste";
-const FORMER_FORMAT = "regles-grimoire";
-const FILE_VERSION = 2;
-const ENTRIES_KEY = "entrees";
-const FORMER_ENTRIES_KEY = "sorts";
-const MAX_SPELLS = 1000; // in one grimoire, a link or a file
-
-// ---------------------------------------------------------------------------------------
-// Data: the records of a database's data file by id and by address
-// ---------------------------------------------------------------------------------------
-
-const indexes = new Map(); // data file → its records by id and by address
-const loadIndexes = (database = pageDatabase()) => {
-  const file = database ? database.data : "";
-  if (!indexes.has(file)) {
-    const loaded = loadSpells(database).then((byUrl) => {
-      const byId = new Map();
-      for (const record of byUrl.values()) if (typeof record.id === "string") byId.set(record.id, record);
-      return { byUrl, byId };
-    });
-    indexes.set(file, loaded);
-    loaded.catch(() => { indexes.delete(file); });
-  }
-  return indexes.get(file);
-};
-
-/** A kept spell's record now: by its id, else by its address; null when it is missing. */
-const resolve = (entry, { byId, byUrl }) => (entry.id && byId.get(entry.id)) || (entry.url && byUrl.get(entry.url)) || null;
-
-/** The grimoire page's address, as the build names it in every page
- * (<meta name="regles-listes">, main.html). */
-const grimoirePage = (database = pageDatabase()) => {
-  const metas = [...document.querySelectorAll('meta[name="regles-listes"]')];
-  const meta = metas.find((m) => database && m.dataset.base === database.folder) || metas[0];
-  return new URL(meta ? meta.content : "", location.href);
-};
-
-// ---------------------------------------------------------------------------------------
-// Dialogs
-// ---------------------------------------------------------------------------------------
-
-/** Asks a grimoire's name (of grimoire `id`, or a new one's), no other grimoire's as kept
- * now; resolves with it, or null. `more(name)` may return a message that keeps it open. */
-const askListName = (title, initial, database, id = "", more = () => "") => askName({
-  title,
-  label: phrase("name_label", {}, database),
-  initial,
-  maxLength: MAX_NAME,
-  clean: cleanName,
-  check: (name) => {
-    if (!name) return phrase("name_missing", {}, database);
-    const same = findList(readStore(database), name);
-    if (same && same.id !== id) return phrase("name_taken", { name }, database);
-    return more(name);
-  },
-});
-
-// ---------------------------------------------------------------------------------------
-// Adding a spell (index, college pages, previews)
-// ---------------------------------------------------------------------------------------
-
-let notice = null;
-const announce = (nodes) => {
-  if (notice) notice.remove();
-  const close = el("button", { type: "button", class: "grimoire-annonce__fermer", "aria-label": "Fermer" });
-  // One line: the words shortened if they must be, never the link after them.
-  const words = nodes.filter((node) => typeof node === "string");
-  const text = el("span", { class: "grimoire-annonce__texte", title: words.join(" ") }, ...words);
-  notice = el("div", { class: "grimoire-annonce", role: "status" },
-    el("p", {}, text, ...nodes.filter((node) => typeof node !== "string")), close);
-  const mine = notice;
-  close.addEventListener("click", () => mine.remove());
-  showNotice(notice, { thisPage: true });
-  setTimeout(() => mine.remove(), 8000);
-};
-
-/** The reader's current list of a store (the last used, else the last made): the one the
- * add dialog checks first. */
-const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
-
-/** The add dialog for one spell's record. It shows the grimoires as kept, also when another
- * tab changes them while it is open, and adds the spell to the one chosen as kept then. */
-const addToGrimoire = async (record) => {
-  const database = databaseOf(record.url) || pageDatabase();
-  const say = (key, values = {}) => phrase(key, values, database);
-  let store = readStore(database);
-  const entry = entryOf(record);
-  const holds = (list) => list.entries.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
-  const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
-  const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
-    autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
-  newName.addEventListener("focus", () => { newRadio.checked = true; });
-  const newRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
-    el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName);
-  const choices = el("fieldset", { class: "grimoire-dialogue__grimoires" });
-  const elsewhere = el("p", { class: "grimoire-dialogue__autre", role: "status", hidden: true });
-  const radios = () => [...choices.querySelectorAll("input[type=radio]")];
-  const checkedId = () => radios().find((r) => r.checked)?.value;
-  // The choices as kept, `checked` (an id, "" for a new one) checked, the focus kept.
-  const draw = (checked) => {
-    const focused = radios().find((radio) => radio === document.activeElement)?.value;
-    const rows = store.lists.map((list, i) => el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` },
-      el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.id, checked: list.id === checked }),
-      el("span", {}, list.name),
-      el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.entries.length, database)})`)));
-    newRadio.checked = !checked;
-    choices.replaceChildren(el("legend", {}, store.lists.length ? say("which_list") : say("first_list")), ...rows, newRow);
-    if (focused !== undefined) radios().find((radio) => radio.value === focused)?.focus();
-  };
-  draw(lastOf(store)?.id || "");
-  // Until the reader picks one, the grimoire checked is the last used, as kept now.
-  let touched = false;
-  choices.addEventListener("change", () => { touched = true; });
-  newName.addEventListener("focus", () => { touched = true; });
-  const gone = (id) => say("gone_elsewhere", { name: findListById(store, id)?.name || "" });
-  const stop = followStored(() => storeKey(database), () => {
-    const fresh = readStore(database);
-    let checked = (touched ? checkedId() : lastOf(fresh)?.id) || "";
-    if (checked && !findListById(fresh, checked)) {
-      elsewhere.textContent = frenchSpacing(gone(checked));
-      elsewhere.hidden = false;
-      checked = lastOf(fresh)?.id || "";
-    }
-    store = fresh;
-    draw(checked);
-  });
-  let picked = null; // the choice, as checked when « Ajouter » was pressed
-  const value = await modal({
-    title: say("add_to_a_list"),
-    content: [
-      el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
-        entry.group ? ` — ${entry.group}` : "", " ",
-        el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
-      choices,
-      elsewhere,
-    ],
-    buttons: [{ value: "ajouter", label: "Ajouter", main: true }, { value: "annuler", label: "Annuler" }],
-    check: () => {
-      const fresh = readStore(database);
-      const id = checkedId();
-      if (id) {
-        const list = findListById(fresh, id);
-        if (!list) return gone(id);
-        if (holds(list)) return `« ${entry.name} » est déjà dans « ${list.name} ».`;
-        if (list.entries.length >= MAX_SPELLS) return say("list_full", { name: list.name, n: MAX_SPELLS });
-        picked = { id, name: list.name };
-        return "";
-      }
-      const name = cleanName(newName.value);
-      if (!name) return say("new_list_name_missing");
-      if (findList(fresh, name)) return say("name_taken_choose", { name });
-      picked = { id: "", name };
-      return "";
-    },
-  });
-  stop();
-  if (value !== "ajouter" || !picked) return;
-  // Added to the grimoires as kept now: what another tab changed since stays.
-  const fresh = readStore(database);
-  let list = picked.id ? findListById(fresh, picked.id) : null;
-  if (picked.id && !list) {
-    announce([say("gone_elsewhere", { name: picked.name })]);
-    return;
-  }
-  if (!list) {
-    list = { id: newId(), name: freeListName(fresh, picked.name), entries: [] };
-    fresh.lists.push(list);
-  }
-  if (!holds(list)) list.entries.push(entry);
-  fresh.last = list.name;
-  const page = grimoirePage(database);
-  page.searchParams.set("nom", list.name);
-  try {
-    writeStore(fresh);
-  } catch (error) {
-    announce([error.message]);
-    return;
-  }
-  announce([say("added", { entry: entry.name, name: list.name }),
-    el("a", { href: page.href, class: "grimoire-annonce__lien" }, say("see_list"))]);
-  if (currentPage) currentPage.refresh();
-  markAddButtons();
-};
-
-// Marked (markAddButton) by the page's pass over all its buttons, or by its own caller.
-const addButton = (label, key, withText) => el("button", {
-  type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
-  "aria-label": withText ? null : label, title: label,
-}, withText ? phrase("add_to_list", {}, databaseOf(key)) : null);
-
-/** The entry an add button is for (a key of the data file), else "". */
-const buttonKey = (button) => {
-  if (button.dataset.grimoireSort) return button.dataset.grimoireSort;
-  const link = button.closest("td")?.querySelector("a[href]");
-  return (link && linkKey(link)) || "";
-};
-
-/** The reader's current list of a database (the one the add dialog checks first), as kept
- * now: { name, keys: Set of its entries' addresses }, or null. */
-const currentList = (database) => {
-  const list = lastOf(readStore(database));
-  return list && { name: list.name, keys: new Set(list.entries.map((s) => s.url).filter(Boolean)) };
-};
-
-/** An add button says whether its entry is in the reader's current list: « ✓ » and
- * « Dans « <the list’s name> » » instead of « + » (lists.css), and in its name, which a screen
- * reader reads, before what it does (it still adds the entry to a list, another one).
- * `lists` caches each database's current list during one pass over the page. */
-function markAddButton(button, lists = new Map()) {
-  const key = buttonKey(button);
-  const database = databaseOf(key) || pageDatabase();
-  const folder = database ? database.folder : "";
-  if (!lists.has(folder)) lists.set(folder, currentList(database));
-  const list = lists.get(folder);
-  const inside = Boolean(key && list && list.keys.has(key));
-  // Most buttons of an index say nothing new: left untouched (no restyling of its rows).
-  if (!inside && !button.classList.contains("grimoire-ajout--dedans")) return button;
-  // What it says when the entry is in no list: the build's name, or its text's.
-  if (button.dataset.ajout === undefined) {
-    button.dataset.ajout = button.getAttribute("aria-label") || button.title || "";
-    button.dataset.texte = button.textContent;
-  }
-  button.classList.toggle("grimoire-ajout--dedans", inside);
-  const where = inside ? `Dans « ${list.name} »` : "";
-  if (button.classList.contains("grimoire-ajout--texte")) button.textContent = inside ? where : button.dataset.texte;
-  button.setAttribute("aria-label", inside ? `${where}. ${button.dataset.ajout}` : button.dataset.ajout);
-  return button;
-}
-
-/** Every add button of the page, after a list changed (here, in another tab) or a page came. */
-const markAddButtons = () => {
-  const lists = new Map();
-  for (const button of document.querySelectorAll("button.grimoire-ajout")) markAddButton(button, lists);
-};
-
-// One listener for every add button of the site (they come and go with the pages).
-document.addEventListener("click", (e) => {
-  const button = e.target instanceof Element ? e.target.closest("button.grimoire-ajout") : null;
-  if (!button) return;
-  e.preventDefault();
-  let key = button.dataset.grimoireSort;
-  if (!key) {
-    const link = button.closest("td")?.querySelector("a[href]");
-    key = link ? linkKey(link) : "";
-  }
-  const database = databaseOf(key) || pageDatabase();
-  loadSpells(database).then((byUrl) => {
-    const record = byUrl.get(key);
-    if (record) addToGrimoire(record);
-    else announce([phrase("entry_not_in_data", {}, database)]);
-  }, () => announce([phrase("data_unavailable_added", {}, database)]));
-});
-
-previewActions.push((record) => (record && record.url
-  ? markAddButton(addButton(phrase("add_named_to_list", { name: record.name }, databaseOf(record.url)), record.url, true))
-  : null));
-
-/** A button under each heading of a college page. The spell index's rows have theirs in the
- * page (spells.render_entry_table): written at load, they would lay out every row again. */
-const addButtons = () => {
-  for (const heading of document.querySelectorAll(".md-content h2.sort[id]")) {
-    const line = heading.nextElementSibling;
-    if (!line || !line.matches("p.niveaux") || line.querySelector(".grimoire-ajout")) continue;
-    const key = linkKey(el("a", { href: `#${heading.id}` }));
-    if (!key) continue;
-    const name = heading.textContent.replace(/¶$/, "").trim();
-    line.append(" ", addButton(phrase("add_named_to_list", { name }), key, true));
-  }
-};
-
-// ---------------------------------------------------------------------------------------
-// Descriptions: the export's Markdown as nodes (paragraphs, « - » lists, emphasis)
-// ---------------------------------------------------------------------------------------
-
-const inlineNodes = (text) => {
-  const nodes = [];
-  const pattern = /\\(.)|\*\*(.+?)\*\*|(?<![\p{L}\p{N}\\])_(.+?)_(?![\p{L}\p{N}])|\*(.+?)\*/gu;
-  let at = 0;
-  for (const m of text.matchAll(pattern)) {
-    if (m.index > at) nodes.push(text.slice(at, m.index));
-    if (m[1] !== undefined) nodes.push(m[1]);
-    else if (m[2] !== undefined) nodes.push(el("strong", {}, ...inlineNodes(m[2])));
-    else nodes.push(el("em", {}, ...inlineNodes(m[3] ?? m[4])));
-    at = m.index + m[0].length;
-  }
-  if (at < text.length) nodes.push(text.slice(at));
-  return nodes;
-};
-
-const descriptionNodes = (markdown) => {
-  const blocks = [];
-  for (const block of String(markdown || "").split(/\n\s*\n/)) {
-    const lines = block.split("\n").filter((l) => l.trim());
-    if (!lines.length) continue;
-    if (lines.every((l) => /^\s*-\s+/.test(l))) {
-      blocks.push(el("ul", {}, ...lines.map((l) => el("li", {}, ...inlineNodes(l.replace(/^\s*-\s+/, "").trim())))));
-    } else {
-      blocks.push(el("p", {}, ...inlineNodes(lines.join(" ").trim())));
-    }
-  }
-  return blocks;
-};
 
 // ---------------------------------------------------------------------------------------
 // The grimoire page
 // ---------------------------------------------------------------------------------------
 
-let currentPage = null;
-
-/** The share link of a grimoire: this page's address, `nom` and the ids, commas kept. */
-const shareLink = (name, entries) => {
-  const page = new URL(location.pathname, location.origin);
-  const ids = entries.map((e) => e.id).filter(Boolean);
-  return `${page.href}?nom=${encodeURIComponent(name)}&${ENTRIES_KEY}=${ids.join(",")}`;
-};
-
-const fileName = (name) => `${phrase("file_prefix")}-${foldAccents(name)
-  .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
-
-/** An imported file's text → { name, entries } or throws an Error naming what is wrong. */
-const readGrimoireFile = (text, file) => {
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const at = /position (\d+)/.exec(String(error && error.message));
-    const where = at ? ` (illisible vers le caractère ${Number(at[1]) + 1})` : "";
-    throw new Error(phrase("file_not_json", { file, where }));
-  }
-  if (!data || typeof data !== "object" || Array.isArray(data)) {
-    const what = Array.isArray(data) ? "une liste" : data === null ? "null" : `une valeur (${typeof data})`;
-    throw new Error(phrase("file_not_a_list", { file, what, key: ENTRIES_KEY }));
-  }
-  if (data.format !== undefined && data.format !== FORMAT && data.format !== FORMER_FORMAT) {
-    throw new Error(`« ${file} » est au format « ${String(data.format).slice(0, 40)} », pas « ${FORMAT} ».`);
-  }
-  const name = typeof data.nom === "string" ? cleanName(data.nom) : "";
-  if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
-  const listed = data[ENTRIES_KEY] ?? data[FORMER_ENTRIES_KEY];
-  if (!Array.isArray(listed)) throw new Error(phrase("file_entries_not_list", { file, key: ENTRIES_KEY }));
-  if (listed.length > MAX_SPELLS) throw new Error(phrase("file_too_many", { file, n: listed.length, max: MAX_SPELLS }));
-  const entries = listed.map((s, i) => {
-    const item = typeof s === "string" ? { id: s } : s;
-    if (!item || typeof item !== "object" || Array.isArray(item)) {
-      throw new Error(`${phrase("file_item", { file, n: i + 1 })} : un objet { "id": …, "nom": … } est attendu.`);
-    }
-    if (item.id !== undefined && !ID_PATTERN.test(String(item.id))) {
-      throw new Error(`${phrase("file_item", { file, n: i + 1 })} : identifiant « ${String(item.id).slice(0, 30)} » mal formé (chiffres et lettres minuscules).`);
-    }
-    const entry = cleanEntry({ id: item.id, url: item.adresse, name: item.nom, group: item.groupe ?? item.college });
-    if (!entry) throw new Error(`${phrase("file_item", { file, n: i + 1 })} : ni « id » ni « adresse ».`);
-    return entry;
-  });
-  // A spell named twice is kept once, and the reader is told.
-  const keys = entries.map((e) => e.id || e.url);
-  const seen = new Set();
-  const unique = entries.filter((e, i) => !seen.has(keys[i]) && seen.add(keys[i]));
-  return { name, entries: unique, repeated: repeatedCount(keys) };
-};
-
-/** How many of the values appear more than once. */
-const repeatedCount = (values) => {
-  const counts = new Map();
-  for (const value of values) counts.set(value, (counts.get(value) || 0) + 1);
-  return [...counts.values()].filter((n) => n > 1).length;
-};
-
-/** The data set aside (and the kept value, while it is unreadable and could not be copied):
- * each one to download as it is, to put back in place when the page can read it, or to
- * delete once the player has it. `fail` shows a message. */
 const asideSection = (store, redraw, fail) => {
   const { database } = store;
   const items = asideCopies(database).map((copy) => ({ ...copy, label: "Copie mise de côté" }));
@@ -891,8 +521,7 @@ const setupGrimoirePage = (signal) => {
   };
 
   const redraw = () => withData(shared ? drawShared : drawOwn);
-  currentPage = { refresh: () => { if (!shared) redraw(); } };
-  signal.addEventListener("abort", () => { currentPage = null; }, { once: true });
+  if (!shared) signal.addEventListener("abort", whenAdded(redraw), { once: true });
   // Another tab changed the grimoires: this one shows them as they are now.
   if (!shared) signal.addEventListener("abort", followStored(storeKey, redraw), { once: true });
   redraw();

@@ -53,7 +53,7 @@ function frenchNumber(value, digits) {
   return written(value, roundDecimal(plainDecimal(value), digits));
 }
 
-export function written(value, [whole, fraction]) {
+function written(value, [whole, fraction]) {
   const negative = value < 0 || Object.is(value, -0);
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, NNBSP);
   return (negative ? "-" : "") + grouped + (fraction ? "," + fraction : "");
