@@ -116,13 +116,16 @@ def test_pages_are_not_changed_for_the_index(site_dir: Path) -> None:
 
 def test_the_script_builds_its_urls_from_the_page_root() -> None:
     scripts = THEME_DIR / "assets" / "js"
-    script = (scripts / "search.js").read_text("utf-8")
+    script = (scripts / "search-ranking.js").read_text("utf-8")  # where Pagefind is loaded
     shared = (scripts / "page.js").read_text("utf-8")  # siteRoot and the element builder
     assert re.search(r'^import \{[^}]*\bsiteRoot\b[^}]*\} from "\./page\.js";$', script, re.M)
     assert 'new URL("pagefind/pagefind.js", siteRoot())' in script
     assert 'meta[name="regles-racine"]' in shared
-    assert "/pagefind/" not in script.replace('"pagefind/pagefind.js"', "")
-    for text in (script, shared):
+    searching = [path.read_text("utf-8") for path in sorted(scripts.glob("search*.js"))]
+    assert len(searching) == 3  # the box, the ranking, the landing
+    for text in searching:
+        assert "/pagefind/" not in text.replace('"pagefind/pagefind.js"', "")
+    for text in (*searching, shared):
         assert "innerHTML" not in text and "insertAdjacentHTML" not in text
 
 
