@@ -22,7 +22,11 @@ THEME_DIR = Path(__file__).resolve().parents[2] / "theme"
 # (features/assets/bundle.py).
 STYLESHEETS = (
     "assets/regles.css",
+    "assets/dice.css",
+    "assets/tables.css",
+    "assets/pages.css",
     "assets/entries.css",
+    "assets/entry-table.css",
     "assets/hors-ligne.css",
     "assets/recherche.css",
     "assets/lists.css",

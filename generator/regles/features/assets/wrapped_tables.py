@@ -8,7 +8,7 @@ thousands for a spell index of a few hundred rows.
 
 Here each content table without a class is written inside that container, with the class
 `TABLE_CLASS`: Material's script then leaves it alone. Material styles tables by the same
-`table:not([class])` selector, so regles.css repeats those rules for `TABLE_CLASS`
+`table:not([class])` selector, so tables.css repeats those rules for `TABLE_CLASS`
 (tests/test_wrapped_tables_browser.py compares the computed styles of both).
 """
 

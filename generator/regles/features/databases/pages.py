@@ -357,7 +357,7 @@ def render_entry_table(
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',
-                # The label shows before the value in the phone's cards (entries.css), which
+                # The label shows before the value in the phone's cards (entry-table.css), which
                 # leave out empty cells.
                 *(
                     f'<td data-label="{e(labels.field(c.field))}">{e(values[c.key])}</td>'

@@ -89,7 +89,7 @@ def quick_links(
     return links
 
 
-# The field alone, its magnifier drawn by the stylesheet (regles.css): Enter or a tap hands
+# The field alone, its magnifier drawn by the stylesheet (pages.css): Enter or a tap hands
 # the query to the header's box, which has the results and their filters.
 def _search_form(label: str) -> str:
     return (

@@ -1,7 +1,7 @@
 /* Previews over links: a bubble that shows what a link leads to, on hover, on keyboard
  * focus, or at the first tap (the second tap follows the link).
  *
- * One bubble for the whole site (div#sort-apercu, styled by entries.css); each kind of link
+ * One bubble for the whole site (div#sort-apercu, styled by entry-table.css); each kind of link
  * registers its source with `addPreview`: the links it covers (a CSS selector), how to read
  * its data (a promise of a Map from a link's key to a record, loaded once), and how to show
  * a record. entries.js registers the spells, glossary.js the glossary entries.

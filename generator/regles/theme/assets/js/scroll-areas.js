@@ -3,7 +3,7 @@
  *
  * While one is cut (it scrolls sideways), it is a named region that the keyboard reaches
  * (Tab, then the arrow keys scroll it), and data-defile says on which sides there is more
- * to see ("debut", "fin", or both): regles.css fades the table out on those edges. A table
+ * to see ("debut", "fin", or both): tables.css fades the table out on those edges. A table
  * that fits is left as it was: no tab stop that scrolls nothing. Measured again when its
  * size or the screen's changes (a result table refilled, a folded form opened, a phone
  * turned), and its edges at each scroll. */

@@ -14,8 +14,8 @@
 import { CHARACTER_CHANGED, VALUES_KEPT, currentCharacter, keptValue } from "./characters.js";
 import { el, onEachPage, parsedOr } from "./page.js";
 
-const HIDDEN = "colonne-cachee"; // regles.css: not shown on a screen
-const NARROW = "table-etroite"; // regles.css: its cells' room kept for the text
+const HIDDEN = "colonne-cachee"; // tables.css: not shown on a screen
+const NARROW = "table-etroite"; // tables.css: its cells' room kept for the text
 const tables = new Set(); // the page's narrowable tables: { table, follow, apply }
 
 /** The column the reader's own value picks, or null. */
