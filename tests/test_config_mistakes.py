@@ -103,7 +103,7 @@ def test_an_export_among_the_pages_that_no_database_declares_is_an_error(
         path: SiteFile(path, docs / path, (docs / path).read_text)
         for path in ("bestiaire/export.txt", "magie.txt", "notes.txt")
     }
-    changes = build.spells.leave_out_exports(files)
+    changes = build.databases.leave_out_exports(files)
     assert "magie.txt" in changes.removed  # the declared export: read, never published
     (problem,) = build.report.of("error")
     assert (problem.file, problem.kind) == ("bestiaire/export.txt", Kind.RAW_EXPORT)
@@ -113,7 +113,7 @@ def test_an_export_among_the_pages_that_no_database_declares_is_an_error(
     )
     # A site without any database says it too: its databases were all dropped.
     build = new_build(tmp_path)
-    build.spells.leave_out_exports(files)
+    build.databases.leave_out_exports(files)
     assert sorted(p.file for p in build.report.of("error")) == [
         "bestiaire/export.txt",
         "magie.txt",

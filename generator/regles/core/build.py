@@ -70,27 +70,28 @@ class SiteBuild:
         self.report = self.site.report
         # Made in an order where each one's inputs are made before it; they register in the
         # order their pages should be added (spells, the offline page, the print pages).
-        self.spells = DatabasesFeature(self.site)
-        groups = self.spells.college_pages
-        indexes = self.spells.index_uris
-        self.links = LinksFeature(self.site, self.spells.targets, groups, indexes)
+        self.databases = DatabasesFeature(self.site)
+        groups = self.databases.college_pages
+        indexes = self.databases.index_uris
+        self.links = LinksFeature(self.site, self.databases.targets, groups, indexes)
         self.calculators = CalculatorsFeature(self.site, groups)
-        offline_links = [(b.settings.index_title, b.settings.index_uri) for b in self.spells.books]
+        books = self.databases.books
+        offline_links = [(b.settings.index_title, b.settings.index_uri) for b in books]
         # Those whose files a page's rebuild alone updates (regles/serve.py), by name.
         self.glossary = GlossaryFeature(self.site)
         self.offline = OfflineFeature(self.site, offline_links)
-        self.printing = PrintingFeature(self.site, self.links, self.spells.targets)
+        self.printing = PrintingFeature(self.site, self.links, self.databases.targets)
         self.search = SearchFeature(self.site)
         self.features: list[Feature] = [
             self.links,
             self.calculators,
-            self.spells,
+            self.databases,
             self.glossary,
             self.offline,
             BackupFeature(self.site),
             self.printing,
             self.search,
-            RedirectsFeature(self.site, self.spells.default_uris, self.template_document),
+            RedirectsFeature(self.site, self.databases.default_uris, self.template_document),
             AssetsFeature(self.site),
         ]
         # The problems each page's own checks ("source") and passes ("passes") added to the
