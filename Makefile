@@ -57,6 +57,7 @@ serve: deps
 lint: deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	node_modules/.bin/eslint generator/regles/theme
 
 # Two processes (pytest-xdist), each file's tests in one of them: most browser tests wait on
 # the page more than they work, and the machine has two cores.
