@@ -436,7 +436,6 @@ def check_tables(page: PageText, file: str) -> list[Problem]:
     return problems
 
 
-
 def check_heading_levels(page: PageText, file: str) -> list[Problem]:
     """A heading more than one level below the one before it (« # » then « #### »): screen
     readers and the table of contents read the page's outline by its levels, and a hole
@@ -479,7 +478,6 @@ def shift_lines(problems: Iterable[Problem], offset: int) -> list[Problem]:
     return [
         replace(p, line=p.line + offset) if offset and p.line is not None else p for p in problems
     ]
-
 
 
 # Navigation ------------------------------------------------------------------------------

@@ -270,7 +270,6 @@ def check_local_links(source: PageText, file: str, site: SiteMap) -> list[Proble
     return problems
 
 
-
 def reference_typo(titles: Suggester, name: str) -> str | None:
     """The section title an unresolved reference was probably meant to be (one slip away),
     for a name long enough to tell."""

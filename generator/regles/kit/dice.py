@@ -66,8 +66,6 @@ MAX_SUPPORT = 2000
 MAX_KEPT_FACES = 1000
 
 
-
-
 @dataclass(frozen=True)
 class Distribution:
     """Exact law of an expression: number of ways to get each total out of ``total_ways``."""
@@ -107,8 +105,6 @@ class TermRoll:
     dice: tuple[int, ...]
     kept: tuple[bool, ...]
     value: int
-
-
 
 
 def _times_die(ways: list[int], sides: int, stride: int = 1) -> list[int]:

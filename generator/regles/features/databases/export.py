@@ -67,7 +67,6 @@ Severity = Literal["error", "warning"]
 UNCERTAIN_SPLIT = "découpage incertain entre la valeur du champ {key} et la description"
 
 
-
 # --------------------------------------------------------------------------
 # Scanner
 # --------------------------------------------------------------------------

@@ -117,7 +117,6 @@ def _last_words(text: str) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-
 def check_link_syntax(page: PageText, file: str) -> list[Problem]:
     """Errors for links that Markdown would render as broken text."""
     problems: list[Problem] = []

@@ -22,14 +22,13 @@ __all__ = [
     "names_itself",
 ]
 
+
 def _no_scope(page: str) -> str | None:
     return None
 
 
 def _same_scope(source: str | None, target: str | None) -> bool:
     return source is None or target is None or source == target
-
-
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,6 @@ def fallback_page(home: str | None, links: Sequence[tuple[str, str]]) -> str:
     )
 
 
-
 # Web app manifest --------------------------------------------------------------------------
 
 

@@ -79,7 +79,6 @@ class Pack:
         return {"url": self.url, "size": self.size}
 
 
-
 # Precache list ------------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ indexing service (an `AddFile` request with an explicit URL), never the page fil
 Here, the `Indexer` that a build feeds; records.py cuts a page into records, pagefind.py runs
 the service, kept.py keeps the last index in the build cache and gives it again.
 """
+
 from __future__ import annotations
 
 import base64
@@ -70,7 +71,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("mkdocs.plugins.regles.search")
-
 
 
 # Material's own search, replaced by this one (paths relative to the site, glob patterns).

@@ -87,7 +87,6 @@ PRINCIPAL_LEVEL = 2
 DEPTH_FILTER = "profondeur"
 
 
-
 @dataclass(frozen=True)
 class Area:
     """What a page is for the search: its game system and kind of page, and for a spell

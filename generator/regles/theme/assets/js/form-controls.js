@@ -55,7 +55,6 @@ export function fieldLabel(field) {
   return label ? label.textContent.trim() : field.name;
 }
 
-
 /* Rows of a list: the fields that count only for some rows (forms.py, data-si), and the
  * presets a row takes by its name (a datalist's data-modeles). */
 export function showRowFields(row) {
@@ -156,8 +155,6 @@ export function fillForm(form, inputs) {
   }
   return unreadable;
 }
-
-
 
 // A required field left empty: its message, and no result computed from a hidden default.
 export function missingFields(form) {

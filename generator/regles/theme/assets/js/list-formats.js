@@ -14,8 +14,6 @@ export const ENTRIES_KEY = "entrees";
 export const FORMER_ENTRIES_KEY = "sorts";
 export const MAX_SPELLS = 1000; // in one grimoire, a link or a file
 
-
-
 /** The share link of a grimoire: this page's address, `nom` and the ids, commas kept. */
 export const shareLink = (name, entries) => {
   const page = new URL(location.pathname, location.origin);
@@ -73,7 +71,3 @@ export const repeatedCount = (values) => {
   for (const value of values) counts.set(value, (counts.get(value) || 0) + 1);
   return [...counts.values()].filter((n) => n > 1).length;
 };
-
-/** The data set aside (and the kept value, while it is unreadable and could not be copied):
- * each one to download as it is, to put back in place when the page can read it, or to
- * delete once the player has it. `fail` shows a message. */

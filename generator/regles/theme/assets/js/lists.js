@@ -79,6 +79,9 @@ const FILTERS_FROM = 8;
 // The grimoire page
 // ---------------------------------------------------------------------------------------
 
+/** The data set aside (and the kept value, while it is unreadable and could not be copied):
+ * each one to download as it is, to put back in place when the page can read it, or to
+ * delete once the player has it. `fail` shows a message. */
 const asideSection = (store, redraw, fail) => {
   const { database } = store;
   const items = asideCopies(database).map((copy) => ({ ...copy, label: "Copie mise de côté" }));

@@ -138,7 +138,8 @@ function clearOutputs(form) {
   form.dataset.sansResultat = "1"; // the units go with the values (regles.css)
 }
 
-/* ---------------------------------------------------------------- a reader's character */
+/* ---------------------------------------------------------------- a form set up */
+
 // Each set-up form's first computation, asked for when the form comes near the screen.
 const firstResult = new WeakMap();
 
