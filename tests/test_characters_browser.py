@@ -255,3 +255,17 @@ def test_a_first_character_is_the_one_of_the_readers_last_list(
     type_into(page, wounds.locator("input[name='hp']"), "11")
     expect(note(wounds)).to_contain_text("Valeurs de Aldric, magicien")
     assert kept(page)["current"] == "Aldric, magicien"
+
+
+def test_a_first_character_is_named_from_lists_kept_by_0_3(phone_page: Any, site_url: str) -> None:
+    """Lists kept by 0.3 (their former key, `spells`), on a page without any list: moved as
+    the page loads, so the first character still takes their last name."""
+    page = phone_page
+    page.goto(site_url + WOUNDS)
+    former = {"version": 1, "last": "Bree", "lists": [{"name": "Bree", "spells": []}]}
+    store(page, "regles-grimoires:/", json.dumps(former))
+    page.reload()
+    wounds = ready_form(page, "blessure")
+    type_into(page, wounds.locator("input[name='hp']"), "11")
+    expect(note(wounds)).to_contain_text("Valeurs de Bree")
+    assert kept(page)["current"] == "Bree"

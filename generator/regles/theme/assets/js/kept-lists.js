@@ -139,7 +139,6 @@ export const parseStore = (raw) => {
  * shown (and saved) as « name (2) ». */
 export const readStore = (database = pageDatabase()) => {
   const empty = { ...emptyStore(), database };
-  moveFormerLists(database);
   let raw = null;
   try { raw = localStorage.getItem(storeKey(database)); } catch { return { ...empty, unavailable: true }; }
   if (raw === null) return empty;
@@ -240,3 +239,8 @@ export const restoreCopy = (copy, database = pageDatabase()) => {
     throw new Error("Ce navigateur a refusé de remettre la copie en place : rien n’a été changé.");
   }
 };
+
+// Once per page, with every helper above defined, before any module reads the lists
+// (characters.js reads the last list's name too); not at each reading, which every render
+// and every add button does.
+for (const database of databases()) moveFormerLists(database);
