@@ -69,7 +69,7 @@ def stock_twin(game: Game, project: Path, destination: Path, site_url: str) -> P
             folder=database.folder,
             section=database.section,
             index_title=database.index_title,
-            grimoire_title=database.grimoire_title,
+            lists_title=database.lists_title,
             words=Words(database.entry, database.group, database.listing),
             linked_from=database.linked_from,
         )

@@ -85,7 +85,7 @@ class Database:
     folder: str
     section: str
     index_title: str
-    grimoire_title: str
+    lists_title: str
     entry: Noun
     group: Noun
     listing: Noun  # what a reader keeps: a grimoire, a book of prayers
@@ -307,7 +307,7 @@ def _entries(
         count = total * database.share // 10
         mine = names[start : start + count]
         start += count
-        group_names = _Names([database.index_title, database.grimoire_title])
+        group_names = _Names([database.index_title, database.lists_title])
         marker = f"**Description {database.group.of()} :**"
         parts = [f"# {database.section} du {SITE_NAME}", EXPORT_DATE, "---"]
         listed[database.folder] = []
@@ -338,7 +338,7 @@ def _config_edits(node_modules: Path | None) -> list[tuple[str, str]]:
             f"          folder: {d.folder}\n"
             f"          section: {_yaml(d.section)}\n"
             f"          index_title: {_yaml(d.index_title)}\n"
-            f"          grimoire_title: {_yaml(d.grimoire_title)}\n"
+            f"          lists_title: {_yaml(d.lists_title)}\n"
             f"          linked_from: [{', '.join(d.linked_from)}]\n"
             "          words:\n"
             + "".join(

@@ -182,17 +182,17 @@ def test_the_index_and_the_search_speak_the_game_s_words(
     assert field.evaluate(fits)
     field.tap()
     page.keyboard.type("zzz", delay=20)
-    empty = page.locator(".sorts-vide")
+    empty = page.locator(".index-empty")
     empty.wait_for(state="visible")
     assert empty.inner_text().startswith("Aucune prière ne correspond à ces filtres.")
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
     # Its levels are the export's (I to IV), and no filter asks for a field it lacks.
-    levels = page.eval_on_selector_all("#sorts-min option", "os => os.map(o => o.textContent)")
+    levels = page.eval_on_selector_all("#index-min option", "os => os.map(o => o.textContent)")
     assert levels == ["I", "II", "III", "IV"]
-    assert page.locator("#sorts-classe, #sorts-resistance, #sorts-long").count() == 0
+    assert page.locator("#index-classe, #index-resistance, #index-long").count() == 0
     # Its own field of a few values, « Sphère », is a choice list, with its counts.
-    spheres = page.eval_on_selector_all("#sorts-sphere option", "os => os.map(o => o.text)")
+    spheres = page.eval_on_selector_all("#index-sphere option", "os => os.map(o => o.text)")
     assert spheres[0] == "Sans filtre" and "Protection (3)" in spheres, spheres
 
     # The header's search box: its filters and each result's badge.
@@ -238,10 +238,10 @@ def test_the_index_shows_the_export_s_fields_and_sorts_a_distance(
     try:
         page = context.new_page()
         page.goto(url + "prieres/toutes-les-prieres/")
-        headers = page.locator("#table-sorts thead th")
+        headers = page.locator("#entry-table thead th")
         expect(headers).to_have_text(["Nom", "Culte", "Niveaux", "Portée", "Sphère", "Durée"])
-        page.locator("#table-sorts thead th button", has_text="Portée").click()
-        reach = page.locator("#table-sorts tbody tr td:nth-child(4)")
+        page.locator("#entry-table thead th button", has_text="Portée").click()
+        reach = page.locator("#entry-table tbody tr td:nth-child(4)")
         expect(reach.first).to_have_text(re.compile("contact|personnelle"))
         values = reach.all_inner_texts()
         assert [v.replace("\u00a0", " ") for v in values[-4:]] == ["10 m", "20 m", "30 m", "50 m"]
@@ -259,7 +259,7 @@ def test_a_reader_keeps_prayers_in_a_book_of_prayers(
     _, url, _ = served
     page = phone
     page.goto(url + "prieres/livre-de-prieres/")
-    empty = page.locator(".grimoire-vide")
+    empty = page.locator(".list-empty")
     empty.wait_for()
     assert empty.inner_text().startswith("Aucun livre de prières dans ce navigateur")
     assert "une page de culte ou l’aperçu d’une prière" in empty.inner_text()
@@ -267,26 +267,26 @@ def test_a_reader_keeps_prayers_in_a_book_of_prayers(
     assert OTHER_WORDS.findall(written) == [], written
 
     page.goto(url + "prieres/toutes-les-prieres/")
-    page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").tap()
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    page.locator("#entry-table tbody tr").first.locator("button.list-add").tap()
+    dialog = page.locator("dialog.list-dialog[open]")
     dialog.wait_for()
     assert dialog.locator("h2").inner_text() == "Ajouter à un livre de prières"
     assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
-    dialog.locator("#grimoire-dialogue-nom").tap()
+    dialog.locator("#list-dialog-name").tap()
     page.keyboard.type("Aldric", delay=20)
     dialog.locator("button[value=ajouter]").tap()
-    notice = page.locator(".grimoire-annonce")
+    notice = page.locator(".list-notice")
     notice.wait_for()
     assert OTHER_WORDS.findall(notice.inner_text()) == [], notice.inner_text()
 
     page.goto(url + "prieres/livre-de-prieres/")
-    title = page.locator(".grimoire-impression-titre")
+    title = page.locator(".list-print-title")
     title.wait_for(state="attached")
     assert title.text_content() == "Livre de prières «\u00a0Aldric\u00a0» (1 prière)"
     page.get_by_role("button", name="Vider").tap()
-    confirm = page.locator("dialog.grimoire-dialogue[open]")
+    confirm = page.locator("dialog.list-dialog[open]")
     confirm.wait_for()
     assert confirm.locator("h2").inner_text() == "Vider le livre de prières"
     written = page.evaluate(WRITTEN)
@@ -305,32 +305,32 @@ def test_each_database_keeps_its_own_lists(phone: Any, served: tuple[Path, str, 
     page.goto(url + "brumes/regles/")
     link = page.locator("article a", has_text="Imposition des mains")
     link.tap()  # the first tap opens the preview
-    add = page.locator("#sort-apercu button.grimoire-ajout")
+    add = page.locator("#entry-preview button.list-add")
     add.wait_for()
     page.screenshot(path=SHOTS / "apercu-priere.png")
     title = str(add.get_attribute("title")).replace("\u00a0", " ")
     assert title == "Ajouter « Imposition des mains » à un livre de prières"
     add.tap()
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog = page.locator("dialog.list-dialog[open]")
     dialog.wait_for()
     assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
-    dialog.locator("#grimoire-dialogue-nom").tap()
+    dialog.locator("#list-dialog-name").tap()
     page.keyboard.type("Aldric", delay=20)
     dialog.locator("button[value=ajouter]").tap()
-    page.locator(".grimoire-annonce").wait_for()
+    page.locator(".list-notice").wait_for()
 
     page.goto(url + "bestiaire/tous-les-monstres/")
     assert page.get_by_label("Rechercher un monstre").is_visible()
-    row = page.locator("#table-sorts tbody tr", has_text="Goule des brumes")
-    row.locator("button.grimoire-ajout").tap()
+    row = page.locator("#entry-table tbody tr", has_text="Goule des brumes")
+    row.locator("button.list-add").tap()
     dialog.wait_for()
     assert dialog.locator("h2").inner_text() == "Ajouter à un carnet de chasse"
     assert dialog.locator("legend").inner_text() == "Votre premier carnet de chasse"
     page.screenshot(path=SHOTS / "ajout-monstre.png")
-    dialog.locator("#grimoire-dialogue-nom").tap()
+    dialog.locator("#list-dialog-name").tap()
     page.keyboard.type("Aldric", delay=20)
     dialog.locator("button[value=ajouter]").tap()
-    notice = page.locator(".grimoire-annonce")
+    notice = page.locator(".list-notice")
     notice.wait_for()
     assert "Goule des brumes" in notice.inner_text()
 
@@ -347,11 +347,11 @@ def test_each_database_keeps_its_own_lists(phone: Any, served: tuple[Path, str, 
         ),
     ):
         page.goto(url + address)
-        shown = page.locator(".grimoire-impression-titre")
+        shown = page.locator(".list-print-title")
         shown.wait_for(state="attached")
         assert shown.text_content() == title
         page.screenshot(path=SHOTS / f"{address.split('/')[0]}-liste.png")
-        kept = page.locator("article.grimoire-sort").all_inner_texts()
+        kept = page.locator("article.list-entry").all_inner_texts()
         assert len(kept) == 1 and entry in kept[0], kept
         written = page.evaluate(WRITTEN)
         assert OTHER_WORDS.findall(written) == [], written

@@ -134,7 +134,7 @@ def test_the_grimoire_page_says_where_to_save_everything(tab: Callable[..., Tab]
     page = t.page
     page.goto(t.base + PAGE)
     page.locator(READY).wait_for(state="attached")
-    link = page.locator(".grimoire-rappel a")
+    link = page.locator(".list-reminder a")
     assert link.get_attribute("href") == t.base + DATA_PAGE
     link.click()
     page.locator("#regles-donnees[data-pret]").wait_for(state="attached")

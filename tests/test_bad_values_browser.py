@@ -156,7 +156,7 @@ def test_a_character_with_unreadable_values_breaks_no_form(phone_page: Any, site
     computes(page, "tirage", "already_drawn", "1, 2", "p_each", {"already_drawn": [1, 2]})
     # The characters' dialog still opens.
     form(page, "soins").get_by_role("button", name="Personnages…").click()
-    expect(page.locator("dialog.grimoire-dialogue")).to_contain_text("Essai")
+    expect(page.locator("dialog.list-dialog")).to_contain_text("Essai")
 
 
 TO_DARK = "label[title='Passer au thème sombre']"

@@ -35,6 +35,16 @@ def test_a_site_without_systems_nor_spells_is_valid(tmp_path: Path) -> None:
     assert plugin.config.app.name is None and plugin.config.app.theme_color is None
 
 
+def test_the_lists_title_reads_under_its_name_until_0_3(tmp_path: Path) -> None:
+    # 0.3 named it `grimoire_title`: a site that still does builds the same page.
+    options = {
+        "spells": {"export": "e", "folder": "s", "section": "S", "grimoire_title": "Mes livres"}
+    }
+    plugin, errors, warnings = load(options, tmp_path)
+    assert (errors, warnings) == ([], [])
+    assert plugin.config.spells is not None and plugin.config.spells.lists_title == "Mes livres"
+
+
 def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
     options = {
         "systems": {"jeu/": "Jeu d’essai", "jeu/variantes": "Variantes"},
@@ -50,7 +60,7 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
         "sorts",
         "Sorts",
     )
-    assert (spells.index_title, spells.grimoire_title) == ("Tous les sorts", "Mon grimoire")
+    assert (spells.index_title, spells.lists_title) == ("Tous les sorts", "Mon grimoire")
     assert plugin.config.search.synonyms == {}
     # The spells' system in the search filters is their section's name unless given.
     assert (spells.system, spells.fields_title, spells.terms) == (
@@ -99,7 +109,7 @@ def test_a_databases_page_titles_default_to_its_own_words(tmp_path: Path) -> Non
     plugin, errors, _ = load(options, tmp_path)
     assert errors == []
     spells = plugin.config.spells
-    assert (spells.index_title, spells.grimoire_title) == ("Toutes les prières", "Ma liste")
+    assert (spells.index_title, spells.lists_title) == ("Toutes les prières", "Ma liste")
 
 
 def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> None:
@@ -168,8 +178,24 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
             "le nom du système de la base est vide",
         ),
         (
+            {"spells": {"export": "e", "folder": "s", "section": "S", "lists_title": " "}},
+            "le titre de la page des listes des lecteurs est vide",
+        ),
+        (
             {"spells": {"export": "e", "folder": "s", "section": "S", "grimoire_title": " "}},
             "le titre de la page des listes des lecteurs est vide",
+        ),
+        (
+            {
+                "spells": {
+                    "export": "e",
+                    "folder": "s",
+                    "section": "S",
+                    "lists_title": "Listes",
+                    "grimoire_title": "Grimoires",
+                }
+            },
+            "« grimoire_title » est l’ancien nom de « lists_title » : gardez-en un",
         ),
         (
             {"spells": {"export": "e", "folder": "s", "section": "S", "index_title": "Grimoire"}},
@@ -218,7 +244,7 @@ def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Pa
                     "words": {"group": {"one": "culte", "many": '<img src=x onerror="1">'}},
                 }
             },
-            "« words.group » : « <img src=x onerror=\"1\"> » contient < >",
+            '« words.group » : « <img src=x onerror="1"> » contient < >',
         ),
         (
             {

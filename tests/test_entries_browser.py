@@ -28,8 +28,8 @@ pytestmark = pytest.mark.browser
 PREFIX = "regles"
 INDEX = "sorts/index-des-sorts/"  # the test site's spell index (tests/site/mkdocs.yml)
 SPELLS = 79  # in the test site's export
-READY = "#table-sorts[data-sorts-actif]"
-VISIBLE = "#table-sorts tbody tr:not([hidden])"
+READY = "#entry-table[data-index-active]"
+VISIBLE = "#entry-table tbody tr:not([hidden])"
 SHOTS = Path("/tmp/spells-shots")  # screenshots of the phone journeys, to look at
 ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 INDEX_FIELDS = ("Classe", "Durée", "Temps", "Résistance")
@@ -212,38 +212,38 @@ def test_text_filter_is_accent_and_case_insensitive(
     t = tab()
     page = t.open(INDEX)
     assert len(t.visible_urls()) == SPELLS
-    assert page.text_content("#sorts-compte") == f"{SPELLS} sorts sur {SPELLS}"
+    assert page.text_content("#index-compte") == f"{SPELLS} sorts sur {SPELLS}"
 
     # « Élémentaire » is in the names of two colleges and of a few spells.
     elementaire = expected_urls(spells, lambda s: matches(s, "elementaire"))
     assert 7 < len(elementaire) < SPELLS
-    page.locator("#sorts-texte").press_sequentially("ELEMENTAIRE", delay=10)  # instant
+    page.locator("#index-texte").press_sequentially("ELEMENTAIRE", delay=10)  # instant
     t.wait_count(len(elementaire))
     assert sorted(t.visible_urls()) == sorted(elementaire)
-    assert page.text_content("#sorts-compte") == f"{len(elementaire)} sorts sur {SPELLS}"
+    assert page.text_content("#index-compte") == f"{len(elementaire)} sorts sur {SPELLS}"
 
     # Accented query, other case, several words in any order: the same fold, each word.
-    page.fill("#sorts-texte", "SONORE blast")
+    page.fill("#index-texte", "SONORE blast")
     t.wait_count(1)
     assert t.visible_names() == ["Blast sonore"]
-    page.fill("#sorts-texte", "écouter À TRAVERS")
+    page.fill("#index-texte", "écouter À TRAVERS")
     expected = expected_urls(spells, lambda s: matches(s, "ecouter a travers"))
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected) and expected
 
     # A field value: « San » as a resistance, folded like the names.
-    page.fill("#sorts-texte", "san")
+    page.fill("#index-texte", "san")
     expected = expected_urls(spells, lambda s: matches(s, "san"))
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
 
-    page.fill("#sorts-texte", "zzz introuvable")
+    page.fill("#index-texte", "zzz introuvable")
     t.wait_count(0)
-    assert page.is_visible(".sorts-vide")
-    assert page.text_content("#sorts-compte") == f"0 sort sur {SPELLS}"
-    page.click(".sorts-vide button")
+    assert page.is_visible(".index-empty")
+    assert page.text_content("#index-compte") == f"0 sort sur {SPELLS}"
+    page.click(".index-empty button")
     t.wait_count(SPELLS)
-    assert page.input_value("#sorts-texte") == ""
+    assert page.input_value("#index-texte") == ""
 
 
 def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
@@ -258,7 +258,7 @@ def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
     expected = expected_urls(spells, lambda s: matches(s, "eau"))
     named = [s["url"] for s in spells if "eau" in fold(s["name"])]
     assert 0 < len(named) < len(expected)
-    page.locator("#sorts-texte").tap()
+    page.locator("#index-texte").tap()
     page.keyboard.type("eau", delay=30)
     t.wait_count(len(expected))
     page.wait_for_function(
@@ -283,10 +283,10 @@ def test_description_search_loads_the_data_once(
     plain = {s["url"]: fold(re.sub(r"[*_\\]", "", s["description"])) for s in spells}
     raw = {s["url"]: fold(s["description"]) for s in spells}
     assert all((word in plain[u]) == (word in raw[u]) for u in plain)
-    page.fill("#sorts-texte", word)
+    page.fill("#index-texte", word)
     in_table = expected_urls(spells, lambda s: matches(s, word))
     t.wait_count(len(in_table))
-    page.check("#sorts-desc")
+    page.check("#index-desc")
     expected = expected_urls(
         spells,
         lambda s: (
@@ -313,7 +313,7 @@ def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
     word = "sonar"
     in_descriptions = expected_urls(spells, lambda s: word in fold(s["description"]))
     assert in_descriptions and not expected_urls(spells, lambda s: matches(s, word))
-    page.fill("#sorts-texte", word)
+    page.fill("#index-texte", word)
     t.wait_count(0)
     offer = page.get_by_role("button", name="Chercher aussi dans les descriptions")
     expect(offer).to_be_visible()
@@ -324,14 +324,14 @@ def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
     assert sorted(t.visible_urls()) == sorted(in_descriptions)
     assert t.query()["desc"] == ["1"]
     # Without words typed, no such offer: only « Tout réafficher ».
-    page.fill("#sorts-texte", "")
+    page.fill("#index-texte", "")
     # The first tap on the fold button opens it, though it takes the focus from the text
     # field (whose « change » then redraws the button's count).
-    toggle = page.locator("button.sorts-plier")
+    toggle = page.locator("button.index-fold")
     toggle.tap()
     expect(toggle).to_have_attribute("aria-expanded", "true")
-    page.select_option("#sorts-college", "acoustique")
-    page.select_option("#sorts-classe", "Enchantement")
+    page.select_option("#index-groupe", "acoustique")
+    page.select_option("#index-classe", "Enchantement")
     t.wait_count(0)
     expect(page.get_by_role("button", name="Tout réafficher")).to_be_visible()
     expect(offer).to_be_hidden()
@@ -342,9 +342,9 @@ def test_college_and_levels_combine_and_live_in_the_url(
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    page.select_option("#sorts-college", "elementaire-eau")
-    page.select_option("#sorts-min", "2")
-    page.select_option("#sorts-max", "3")
+    page.select_option("#index-groupe", "elementaire-eau")
+    page.select_option("#index-min", "2")
+    page.select_option("#index-max", "3")
 
     def keep(s: dict[str, Any]) -> bool:
         return s["group_slug"] == "elementaire-eau" and overlaps(s, 2, 3)
@@ -353,14 +353,14 @@ def test_college_and_levels_combine_and_live_in_the_url(
     assert 0 < len(expected) < sum(s["group_slug"] == "elementaire-eau" for s in spells)
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
-    assert t.query() == {"college": ["elementaire-eau"], "min": ["2"], "max": ["3"]}
+    assert t.query() == {"groupe": ["elementaire-eau"], "min": ["2"], "max": ["3"]}
     assert urlsplit(page.url).path == f"/{PREFIX}/{INDEX}"
 
     # Classe, Résistance and « temps long » narrow the same list further.
-    page.select_option("#sorts-min", "1")
-    page.select_option("#sorts-college", "")
-    page.select_option("#sorts-classe", "Zone")
-    page.select_option("#sorts-resistance", "Vol")
+    page.select_option("#index-min", "1")
+    page.select_option("#index-groupe", "")
+    page.select_option("#index-classe", "Zone")
+    page.select_option("#index-resistance", "Vol")
     expected = expected_urls(
         spells,
         lambda s: (
@@ -371,8 +371,8 @@ def test_college_and_levels_combine_and_live_in_the_url(
     )
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
-    page.select_option("#sorts-classe", "")
-    page.check("#sorts-long")
+    page.select_option("#index-classe", "")
+    page.check("#index-long")
     expected = expected_urls(
         spells,
         lambda s: (
@@ -389,28 +389,47 @@ def test_college_and_levels_combine_and_live_in_the_url(
     shared = page.url
     page.reload()
     page.wait_for_selector(READY, state="attached")
-    assert page.input_value("#sorts-max") == "3" and page.input_value("#sorts-resistance") == "Vol"
-    assert page.is_checked("#sorts-long")
+    assert page.input_value("#index-max") == "3" and page.input_value("#index-resistance") == "Vol"
+    assert page.is_checked("#index-long")
     assert sorted(t.visible_urls()) == sorted(expected)
     other = tab(360)
     other.open(shared.removeprefix(t.base))
     assert sorted(other.visible_urls()) == sorted(expected)
 
-    page.click("button.sorts-effacer")
+    page.click("button.index-clear")
     t.wait_count(SPELLS)
     assert t.query() == {}
     # The levels offered are the export's own, from its lowest to its highest.
     highest = max(s["level_max"] for s in spells)
-    assert page.input_value("#sorts-min") == "1" and page.input_value("#sorts-max") == str(highest)
+    assert page.input_value("#index-min") == "1" and page.input_value("#index-max") == str(highest)
+
+
+def test_a_link_made_before_0_4_still_filters_and_sorts_by_group(
+    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+) -> None:
+    # 0.3 named the group's filter and column « college » in the address.
+    t = tab()
+    page = t.open(INDEX + "?college=acoustique&tri=college&ordre=desc&min=2")
+    acoustique = [
+        s["url"] for s in spells if s["group_slug"] == "acoustique" and s["level_max"] >= 2
+    ]
+    assert acoustique and sorted(t.visible_urls()) == sorted(acoustique)
+    assert page.input_value("#index-groupe") == "acoustique"
+    header = page.locator("#entry-table th", has_text="Collège")
+    assert header.get_attribute("aria-sort") == "descending"
+    # The next change writes the address with today's names, the filter and sort kept.
+    page.select_option("#index-min", "1")
+    t.wait_count(sum(s["group_slug"] == "acoustique" for s in spells))
+    assert t.query() == {"groupe": ["acoustique"], "tri": ["groupe"], "ordre": ["desc"]}
 
 
 def test_sorting_by_level_is_stable_both_ways(
     tab: Callable[..., Tab], spells: list[dict[str, Any]]
 ) -> None:
     t = tab()
-    page = t.open(INDEX + "?college=acoustique")
+    page = t.open(INDEX + "?groupe=acoustique")
     acoustique = [s for s in spells if s["group_slug"] == "acoustique"]
-    header = page.locator("#table-sorts th", has_text="Niveaux")
+    header = page.locator("#entry-table th", has_text="Niveaux")
     assert header.get_attribute("aria-sort") is None
     header.locator("button").click()
     ascending = sorted(acoustique, key=lambda s: (s["level_min"], s["level_max"]))
@@ -426,7 +445,7 @@ def test_sorting_by_level_is_stable_both_ways(
     assert t.query()["ordre"] == ["desc"]
 
     # Sorting applies to every row, the hidden ones too: widening the filter keeps the order.
-    page.select_option("#sorts-college", "")
+    page.select_option("#index-groupe", "")
     t.wait_count(SPELLS)
     every = sorted(spells, key=lambda s: (-s["level_min"], -s["level_max"]))
     assert t.visible_urls() == [s["url"] for s in every]
@@ -434,9 +453,9 @@ def test_sorting_by_level_is_stable_both_ways(
     page.reload()
     page.wait_for_selector(READY, state="attached")
     assert t.visible_urls() == [s["url"] for s in every]
-    assert page.get_attribute("#table-sorts th:nth-child(3)", "aria-sort") == "descending"
+    assert page.get_attribute("#entry-table th:nth-child(3)", "aria-sort") == "descending"
 
-    name = page.locator("#table-sorts th", has_text="Nom")
+    name = page.locator("#entry-table th", has_text="Nom")
     name.locator("button").focus()
     page.keyboard.press("Enter")
     assert name.get_attribute("aria-sort") == "ascending"
@@ -460,18 +479,18 @@ def test_query_values_are_only_filter_values(
     payload = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
     hostile = quote(payload)
     page = t.open(
-        f"{INDEX}?texte={hostile}&college={hostile}&classe=%22%3E%3Cimg%20src%3Dx%3E"
+        f"{INDEX}?texte={hostile}&groupe={hostile}&classe=%22%3E%3Cimg%20src%3Dx%3E"
         f"&min=0&max=99&tri=%3Cb%3E&resistance=constructor"
     )
     page.wait_for_timeout(300)
     assert page.evaluate("window.__pwned") is None
-    assert page.input_value("#sorts-texte") == payload  # shown as the text it is
+    assert page.input_value("#index-texte") == payload  # shown as the text it is
     assert page.locator("article img, article script").count() == 0
-    assert page.input_value("#sorts-college") == ""  # unknown values are ignored
-    assert page.input_value("#sorts-classe") == "" and page.input_value("#sorts-resistance") == ""
+    assert page.input_value("#index-groupe") == ""  # unknown values are ignored
+    assert page.input_value("#index-classe") == "" and page.input_value("#index-resistance") == ""
     highest = max(s["level_max"] for s in spells)
-    assert (page.input_value("#sorts-min"), page.input_value("#sorts-max")) == ("1", str(highest))
-    assert page.locator("#table-sorts th[aria-sort]").count() == 0
+    assert (page.input_value("#index-min"), page.input_value("#index-max")) == ("1", str(highest))
+    assert page.locator("#entry-table th[aria-sort]").count() == 0
     t.wait_count(0)
     assert t.query() == {"texte": [payload]}  # the URL now holds only what is applied
     # Material's own search (`?q=`) is left alone: the filters do not use that name.
@@ -488,13 +507,13 @@ def test_hostile_export_text_stays_text_in_the_page_and_preview(
         page = t.open(INDEX + "?texte=pwned")
         t.wait_count(1)
         assert t.visible_names() == [HOSTILE_NAME]
-        page.select_option("#sorts-resistance", index=1)
-        options = page.eval_on_selector_all("#sorts-resistance option", "o => o.map(x => x.text)")
+        page.select_option("#index-resistance", index=1)
+        options = page.eval_on_selector_all("#index-resistance option", "o => o.map(x => x.text)")
         assert any("<img src=x" in o for o in options)
-        page.select_option("#sorts-resistance", "")
+        page.select_option("#index-resistance", "")
         link = page.locator(VISIBLE + " td:first-child a")
         link.hover()
-        preview = page.locator("#sort-apercu")
+        preview = page.locator("#entry-preview")
         preview.wait_for(state="visible")
         assert HOSTILE_NAME in preview.inner_text()
         assert "<script>window." in preview.inner_text()  # the description, as text
@@ -522,7 +541,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     by_url = {s["url"]: s for s in spells}
     t = tab()
     page = t.open("sorts/acoustique/")
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     links = page.locator("article a.lien-sort")
     assert links.count() >= 2
     link = links.first
@@ -531,7 +550,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     link.hover()
     preview.wait_for(state="visible")
     assert preview.get_attribute("role") == "tooltip"
-    assert link.get_attribute("aria-describedby") == "sort-apercu"
+    assert link.get_attribute("aria-describedby") == "entry-preview"
     text = preview.inner_text()
     assert target["name"] in text and target["group"] in text
     low, high = ROMAN[target["level_min"] - 1], ROMAN[target["level_max"] - 1]
@@ -539,7 +558,7 @@ def test_preview_on_hover_and_focus_in_a_college_page(
     assert summary_start(target) in " ".join(text.split())
     for key, value in target["fields"].items():
         assert key in text and value in text
-    assert len(preview.locator(".sort-apercu__texte").inner_text()) <= 201
+    assert len(preview.locator(".entry-preview__text").inner_text()) <= 201
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/acoustique/"  # still on the page
 
     page.keyboard.press("Escape")
@@ -570,7 +589,7 @@ def test_preview_on_homonym_and_index_links(
     homonym = page.locator("article small.homonymes a").first
     spell = by_url[homonym.evaluate("a => a.href").removeprefix(t.base)]
     homonym.hover()
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
     assert spell["name"] in preview.inner_text() and spell["group"] in preview.inner_text()
     page.mouse.move(0, 0)
@@ -640,11 +659,11 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     target = link.evaluate("a => a.href")
     link.scroll_into_view_if_needed()
     link.tap()
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
     page.wait_for_timeout(300)
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"  # not followed
-    assert preview.locator("a.sort-apercu__ouvrir").is_visible()
+    assert preview.locator("a.entry-preview__open").is_visible()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     box = preview.bounding_box()
@@ -668,7 +687,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     link.scroll_into_view_if_needed()  # the same locator, found again on the page back
     link.tap()
     preview.wait_for(state="visible")
-    preview.locator("a.sort-apercu__ouvrir").tap()
+    preview.locator("a.entry-preview__open").tap()
     reached(page, target)
     preview.wait_for(state="hidden")
 
@@ -680,7 +699,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
 
 @pytest.mark.parametrize(
     "path",
-    [INDEX, INDEX + "?college=acoustique&tri=duree", INDEX + "?texte=zzz", "sorts/acoustique/"],
+    [INDEX, INDEX + "?groupe=acoustique&tri=duree", INDEX + "?texte=zzz", "sorts/acoustique/"],
 )
 def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> None:
     t = tab(360)
@@ -689,16 +708,16 @@ def test_no_horizontal_overflow_at_360(tab: Callable[..., Tab], path: str) -> No
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path}: la page déborde de {overflow} px"
     if path.startswith(INDEX):
-        page.click("button.sorts-plier")  # the filters, folded on a phone
+        page.click("button.index-fold")  # the filters, folded on a phone
         for selector in (
-            "#sorts-texte",
-            "#sorts-college",
-            "#sorts-min",
-            "#sorts-max",
-            "#sorts-classe",
-            "#sorts-resistance",
-            "#sorts-long",
-            "#sorts-desc",
+            "#index-texte",
+            "#index-groupe",
+            "#index-min",
+            "#index-max",
+            "#index-classe",
+            "#index-resistance",
+            "#index-long",
+            "#index-desc",
         ):
             label = page.locator(f"label[for='{selector[1:]}']")
             assert label.count() == 1 and label.inner_text().strip(), selector
@@ -711,7 +730,7 @@ def test_the_index_table_fits_a_tablet_and_a_desktop(tab: Callable[..., Tab], wi
     # Its headers wrap (« Niveaux de / puissance »): unwrapped, they pushed the table 66 px
     # past an 880 px screen, the last column's sort arrow cut.
     page = tab(width).open(INDEX)
-    area = page.locator(".md-typeset__scrollwrap", has=page.locator("#table-sorts"))
+    area = page.locator(".md-typeset__scrollwrap", has=page.locator("#entry-table"))
     assert area.evaluate("(a) => a.scrollWidth - a.clientWidth") <= 1
     assert area.get_attribute("role") is None  # not announced as a scroll area
 
@@ -727,7 +746,7 @@ def test_phone_cards_name_their_fields(
     if not script:
         page.goto(t.base + INDEX)
     shown = page.eval_on_selector_all(
-        "#table-sorts tbody tr",
+        "#entry-table tbody tr",
         """rows => rows.map(r => [r.cells[0].querySelector('a').href,
             Array.from(r.cells).slice(3).map(td => getComputedStyle(td).display === 'none'
               ? null : [getComputedStyle(td, '::before').content, td.textContent])])""",
@@ -754,18 +773,18 @@ def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
     Wider, there is no such button and every filter is shown."""
     t = tab(360, has_touch=True, is_mobile=True, color_scheme=scheme)
     page = t.open(INDEX + "?max=3&tri=nom")
-    toggle = page.locator("button.sorts-plier")
+    toggle = page.locator("button.index-fold")
     expect(toggle).to_have_text("Filtres et tri (2 actifs)")
     expect(toggle).to_have_attribute("aria-expanded", "false")
-    college = page.locator("#sorts-college")
-    sorting = page.locator("#table-sorts thead")
+    college = page.locator("#index-groupe")
+    sorting = page.locator("#entry-table thead")
     expect(college).to_be_hidden()
     expect(sorting).to_be_hidden()
     first = page.locator(VISIBLE).first
     box = first.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 800, box  # a whole card in view
     # The add button sits at the card's right end, past the level.
-    plus = first.locator(".grimoire-ajout").bounding_box()
+    plus = first.locator(".list-add").bounding_box()
     level = first.locator("td:nth-child(3)").bounding_box()
     assert plus is not None and level is not None and plus["x"] > level["x"] + level["width"]
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -775,19 +794,19 @@ def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
     expect(toggle).to_have_attribute("aria-expanded", "true")
     expect(college).to_be_visible()
     expect(sorting).to_be_visible()
-    page.select_option("#sorts-college", "illusions")
+    page.select_option("#index-groupe", "illusions")
     expect(toggle).to_have_text("Filtres et tri (3 actifs)")
     page.screenshot(path=str(SHOTS / f"filtres-ouverts-360-{scheme}.png"))
     toggle.tap()
     expect(college).to_be_hidden()
-    assert t.query() == {"max": ["3"], "tri": ["nom"], "college": ["illusions"]}
-    page.click("button.sorts-effacer")
+    assert t.query() == {"max": ["3"], "tri": ["nom"], "groupe": ["illusions"]}
+    page.click("button.index-clear")
     expect(toggle).to_have_text("Filtres et tri")
 
     wide = tab(1280, color_scheme=scheme)
     page = wide.open(INDEX)
-    expect(page.locator("button.sorts-plier")).to_be_hidden()
-    expect(page.locator("#sorts-college")).to_be_visible()
+    expect(page.locator("button.index-fold")).to_be_hidden()
+    expect(page.locator("#index-groupe")).to_be_visible()
 
 
 def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
@@ -795,7 +814,7 @@ def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
     for them (« niveau de puissance » in its descriptions); no meaning the export lacks."""
     page = tab(1280).open(INDEX)
     labels = page.eval_on_selector_all(
-        "form.sorts-filtres label, form.sorts-filtres legend",
+        "form.index-filters label, form.index-filters legend",
         "nodes => nodes.map(n => n.textContent.trim())",
     )
     assert labels[:2] == ["Rechercher un sort", "Collège"]
@@ -805,7 +824,7 @@ def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
     assert {"Classe de sort", "Résistance du sort", long_only} <= set(labels)
     assert not {"Classe", "Résistance"} & set(labels)
     assert not any("rituel" in label for label in labels)
-    headers = page.eval_on_selector_all("#table-sorts th", "ths => ths.map(t => t.textContent)")
+    headers = page.eval_on_selector_all("#entry-table th", "ths => ths.map(t => t.textContent)")
     assert headers == [
         "Nom",
         "Collège",
@@ -821,7 +840,7 @@ def test_the_filters_say_what_they_filter(tab: Callable[..., Tab]) -> None:
 WATCH_ROWS = """
 window.__lignes = {deplacees: 0, attributs: []};
 document.addEventListener('DOMContentLoaded', () => {
-  const tbody = document.querySelector('#table-sorts tbody');
+  const tbody = document.querySelector('#entry-table tbody');
   new MutationObserver((records) => {
     for (const r of records) {
       if (r.type === 'childList') {
@@ -845,7 +864,7 @@ def test_opening_the_index_leaves_its_rows_alone(tab: Callable[..., Tab]) -> Non
     page.wait_for_timeout(100)
     assert page.evaluate("window.__lignes") == {"deplacees": 0, "attributs": []}
 
-    page = t.open(INDEX + "?college=acoustique")  # a filter only hides rows
+    page = t.open(INDEX + "?groupe=acoustique")  # a filter only hides rows
     page.wait_for_timeout(100)
     watched = page.evaluate("window.__lignes")
     assert watched["deplacees"] == 0
@@ -862,7 +881,7 @@ def test_college_choices_are_in_alphabetical_order(
     """Accents and case aside (« Élémentaire » among the E), as the reader looks for them."""
     page = tab().open(INDEX)
     labels = page.eval_on_selector_all(
-        "#sorts-college option", "o => o.slice(1).map(x => x.textContent)"
+        "#index-groupe option", "o => o.slice(1).map(x => x.textContent)"
     )
     names = sorted({s["group"] for s in spells}, key=lambda n: (fold(n), n))
     counts = {n: sum(1 for s in spells if s["group"] == n) for n in names}
@@ -878,10 +897,10 @@ def test_phone_cards_far_down_are_laid_out_when_reached(tab: Callable[..., Tab])
     stop short, and the reader presses it again."""
     t = tab(360)
     page = t.open(INDEX)
-    first = page.locator("#table-sorts tbody tr").first
+    first = page.locator("#entry-table tbody tr").first
     assert first.evaluate("tr => getComputedStyle(tr).contentVisibility") == "auto"
     guessed = page.evaluate("document.documentElement.scrollHeight")
-    last = page.locator("#table-sorts tbody tr").last.locator("td:first-child a")  # its name
+    last = page.locator("#entry-table tbody tr").last.locator("td:first-child a")  # its name
     for _ in range(3):
         page.keyboard.press("End")
         settled = None
@@ -896,7 +915,7 @@ def test_phone_cards_far_down_are_laid_out_when_reached(tab: Callable[..., Tab])
     expect(last).to_be_in_viewport()
     laid_out = page.evaluate(
         """() => {
-          document.querySelectorAll('#table-sorts tbody tr')
+          document.querySelectorAll('#entry-table tbody tr')
             .forEach((tr) => { tr.style.contentVisibility = 'visible'; });
           return document.documentElement.scrollHeight;
         }"""
@@ -908,15 +927,15 @@ def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     t = tab(360)
     page = t.open(INDEX)
     t.context.set_offline(True)
-    page.fill("#sorts-texte", "blast")
+    page.fill("#index-texte", "blast")
     t.wait_count(1)
-    page.click("button.sorts-plier")
-    page.select_option("#sorts-college", "illusions")
+    page.click("button.index-fold")
+    page.select_option("#index-groupe", "illusions")
     t.wait_count(0)
-    page.click("button.sorts-effacer")
+    page.click("button.index-clear")
     t.wait_count(SPELLS)
-    page.check("#sorts-desc")  # needs data/spells.json: says so, keeps the table filters
-    page.wait_for_selector(".sorts-note:has-text('hors connexion')")
+    page.check("#index-desc")  # needs data/spells.json: says so, keeps the table filters
+    page.wait_for_selector(".index-note:has-text('hors connexion')")
     t.wait_count(SPELLS)
     t.context.set_offline(False)
 
@@ -927,8 +946,8 @@ def test_filters_survive_instant_navigation_and_back(
     t = tab()
     page = t.open(INDEX)
     mark_the_document(page)
-    page.select_option("#sorts-college", "acoustique")
-    page.fill("#sorts-texte", "son")
+    page.select_option("#index-groupe", "acoustique")
+    page.fill("#index-texte", "son")
     expected = expected_urls(
         spells, lambda s: s["group_slug"] == "acoustique" and matches(s, "son")
     )
@@ -939,38 +958,38 @@ def test_filters_survive_instant_navigation_and_back(
     page.locator(".md-sidebar--primary a.md-nav__link[href$='acoustique/']").first.click()
     page.wait_for_url(t.base + "sorts/acoustique/")
     # The address changes before the new content is in: wait for the index to be gone.
-    page.wait_for_selector("#table-sorts", state="detached")
+    page.wait_for_selector("#entry-table", state="detached")
     page.wait_for_selector("article a.lien-sort")
     assert is_the_marked_document(page)
     page.locator("article a.lien-sort").first.hover()  # previews work after the navigation
-    page.locator("#sort-apercu").wait_for(state="visible")
+    page.locator("#entry-preview").wait_for(state="visible")
 
     page.go_back()
     page.wait_for_url(filtered)
     page.wait_for_selector(READY, state="attached")
     assert is_the_marked_document(page)
-    assert page.locator("#sort-apercu").is_hidden()
-    assert page.input_value("#sorts-texte") == "son"
-    assert page.input_value("#sorts-college") == "acoustique"
+    assert page.locator("#entry-preview").is_hidden()
+    assert page.input_value("#index-texte") == "son"
+    assert page.input_value("#index-groupe") == "acoustique"
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
 
     # Still alive: new input filters, the URL follows, one form, one preview element.
-    page.fill("#sorts-texte", "tunnel")
+    page.fill("#index-texte", "tunnel")
     t.wait_count(1)
     assert t.visible_names() == ["Tunnel sonore"]
     assert t.query()["texte"] == ["tunnel"]
-    assert page.locator("form.sorts-filtres").count() == 1
+    assert page.locator("form.index-filters").count() == 1
     page.locator(VISIBLE + " td:first-child a").hover()
-    page.locator("#sort-apercu").wait_for(state="visible")
-    assert page.locator(".sort-apercu").count() == 1
+    page.locator("#entry-preview").wait_for(state="visible")
+    assert page.locator(".entry-preview").count() == 1
 
     # Twice more away and back: still one handler per control (one replaceState per input).
     here = page.url
     for _ in range(2):
         page.locator(".md-sidebar--primary a.md-nav__link[href$='illusions/']").first.click()
         page.wait_for_url(t.base + "sorts/illusions/")
-        page.wait_for_selector("#table-sorts", state="detached")
+        page.wait_for_selector("#entry-table", state="detached")
         page.go_back()
         page.wait_for_url(here)
         page.wait_for_selector(READY, state="attached")
@@ -980,7 +999,7 @@ def test_filters_survive_instant_navigation_and_back(
           window.__appels = 0;
           const original = history.replaceState.bind(history);
           history.replaceState = (...a) => { window.__appels += 1; return original(...a); };
-          const input = document.querySelector('#sorts-texte');
+          const input = document.querySelector('#index-texte');
           input.value = 'blast';
           input.dispatchEvent(new Event('input', {bubbles: true}));
           return window.__appels;

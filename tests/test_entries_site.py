@@ -125,7 +125,7 @@ def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
             pages[path] = soup_of(file)
         heading = pages[path].find(id=anchor)
         assert isinstance(heading, Tag), f"ancre absente : {spell['url']}"
-        assert heading.name == "h2" and "sort" in (heading.get("class") or []), spell["url"]
+        assert heading.name == "h2" and "entry" in (heading.get("class") or []), spell["url"]
         assert heading.get_text().removesuffix("¶") == spell["name"]
     assert len(pages) == len({s["group_slug"] for s in load_json(site_dir)})
 
@@ -158,7 +158,7 @@ def test_college_pages_badge_and_fields(site_dir: Path) -> None:
 
 
 def index_rows(site: Path) -> list[Tag]:
-    table = soup_of(site / INDEX).select_one("table#table-sorts")
+    table = soup_of(site / INDEX).select_one("table#entry-table")
     assert table is not None
     return list(table.select("tbody > tr"))
 
@@ -171,7 +171,7 @@ def test_index_has_one_row_per_spell(site_dir: Path) -> None:
     assert sorted(names) == sorted(str(s["name"]) for s in spells)
     for row in rows:
         for attribute in (
-            "data-college",
+            "data-group",
             "data-min",
             "data-max",
             "data-classe",
@@ -202,7 +202,7 @@ def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
         seen.add(f"{path}#{target.fragment}")
         college = urlsplit(urljoin(base, str(college_link["href"]))).path.removeprefix("/")
         assert college == path and page_file(site_dir, college).is_file()
-        assert path == f"{FOLDER}/{row['data-college']}/"
+        assert path == f"{FOLDER}/{row['data-group']}/"
     assert seen == expected
 
 

@@ -46,7 +46,7 @@ def test_hover_and_focus_show_the_term_and_its_definition(
 ) -> None:
     t = tab(color_scheme=scheme)
     page = t.open("jeu/combat/")
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     links = page.locator("article a.lien-glossaire")
     assert links.count() >= 4
     reference = page.locator("article a.lien-glossaire", has_text="Glossaire de règles").first
@@ -57,8 +57,8 @@ def test_hover_and_focus_show_the_term_and_its_definition(
     text = " ".join(preview.inner_text().split())
     assert entry["term"] in text
     assert " ".join(entry["paragraphs"]) in text
-    assert preview.locator("a.sort-apercu__ouvrir").inner_text() == "Ouvrir le glossaire"
-    assert reference.get_attribute("aria-describedby") == "sort-apercu"
+    assert preview.locator("a.entry-preview__open").inner_text() == "Ouvrir le glossaire"
+    assert reference.get_attribute("aria-describedby") == "entry-preview"
     assert urlsplit(page.url).path == f"/{PREFIX}/jeu/combat/"  # still on the page
     shot(page, f"survol-1280-{scheme}")
     page.keyboard.press("Escape")
@@ -92,7 +92,7 @@ def test_a_hostile_looking_definition_stays_text(
     )
     link = page.locator("article a.lien-glossaire").first
     link.hover()
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
     assert "<img src=x onerror=alert(1)>" in preview.inner_text()
     assert preview.locator("img").count() == 0
@@ -108,7 +108,7 @@ def test_first_tap_previews_second_tap_follows_at_360(
     entry = entries[key_of(link, t)]
     link.scroll_into_view_if_needed()
     link.tap()
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
     page.wait_for_timeout(300)
     assert urlsplit(page.url).path == f"/{PREFIX}/jeu/degats-et-soins/"  # not followed
@@ -133,10 +133,10 @@ def test_without_its_data_the_preview_says_so_and_still_opens_the_entry(
     page.route("**/data/glossary.json", lambda route: route.abort("internetdisconnected"))
     link = page.locator("article a.lien-glossaire").first
     link.hover()
-    preview = page.locator("#sort-apercu")
+    preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
     assert "Aperçu indisponible" in preview.inner_text()
-    opener = preview.locator("a.sort-apercu__ouvrir")
+    opener = preview.locator("a.entry-preview__open")
     assert opener.get_attribute("href") == link.get_attribute("href")
 
 
@@ -148,8 +148,8 @@ def test_the_preview_works_offline(offline_ready: OfflineReady) -> None:
         link = page.locator("article a.lien-glossaire").first
         link.scroll_into_view_if_needed()
         link.hover()
-        preview = page.locator("#sort-apercu")
+        preview = page.locator("#entry-preview")
         preview.wait_for(state="visible")
         assert "Aperçu indisponible" not in preview.inner_text()
-        assert preview.locator(".sort-apercu__texte").count() >= 1
-        assert preview.locator("a.sort-apercu__ouvrir").inner_text() == "Ouvrir le glossaire"
+        assert preview.locator(".entry-preview__text").count() >= 1
+        assert preview.locator("a.entry-preview__open").inner_text() == "Ouvrir le glossaire"

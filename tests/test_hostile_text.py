@@ -195,7 +195,7 @@ def test_the_scripts_show_hostile_names_as_text(browser: Any, site: Path, site_u
     page.goto(f"{site_url}{index.as_posix()}/")
     link = page.locator(f"a[href$='#{entry['url'].split('#')[1]}']").first
     link.hover()
-    bubble = page.locator("#sort-apercu")
+    bubble = page.locator("#entry-preview")
     bubble.wait_for(state="visible")
     assert entry["name"] in bubble.inner_text()
     # A list shared by link, read from the data file.
@@ -203,7 +203,7 @@ def test_the_scripts_show_hostile_names_as_text(browser: Any, site: Path, site_u
     assert lists is not None
     ids = ",".join(e["id"] for e in data)
     page.goto(f"{urljoin(page.url, lists)}?nom={quote('<i data-x=list>x</i>')}&sorts={ids}")
-    cards = page.locator(".grimoire-sort__nom")
+    cards = page.locator(".list-entry__name")
     cards.first.wait_for()
     # Its name, then its levels' badge.
     assert any(name.startswith(entry["name"] + " ") for name in cards.all_text_contents())

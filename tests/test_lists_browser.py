@@ -28,10 +28,10 @@ pytestmark = pytest.mark.browser
 __all__ = ["base", "offline_ready", "served", "spells", "subpath_site", "tab"]
 
 PAGE = "sorts/grimoire/"
-READY = "#grimoire[data-grimoire-pret]"
+READY = "#reader-lists[data-list-ready]"
 KEY = f"regles-lists:/{PREFIX}/"
 FORMER_KEY = f"regles-grimoires:/{PREFIX}/"  # up to 0.3
-CARDS = "#grimoire .grimoire-sort:not([hidden])"
+CARDS = "#reader-lists .list-entry:not([hidden])"
 
 
 def open_grimoire(t: Tab, path: str = PAGE) -> Any:
@@ -43,7 +43,7 @@ def open_grimoire(t: Tab, path: str = PAGE) -> Any:
 
 def card_names(page: Any) -> list[str]:
     return page.eval_on_selector_all(
-        CARDS + " .grimoire-sort__nom",
+        CARDS + " .list-entry__name",
         "hs => hs.map(h => (h.querySelector('a') || h).textContent.trim())",
     )
 
@@ -71,16 +71,16 @@ def kept(page: Any) -> Any:
 
 def upload(page: Any, name: str, content: bytes) -> None:
     files = [{"name": name, "mimeType": "application/json", "buffer": content}]
-    page.set_input_files("#grimoire-fichier", files=files)
+    page.set_input_files("#list-file", files=files)
 
 
 def add_in_dialog(page: Any, new_name: str | None = None) -> None:
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog = page.locator("dialog.list-dialog[open]")
     dialog.wait_for()
     if new_name is not None:
-        dialog.locator("#grimoire-dialogue-nom").fill(new_name)
+        dialog.locator("#list-dialog-name").fill(new_name)
     dialog.locator("button[value=ajouter]").click()
-    said = page.locator(".grimoire-annonce")
+    said = page.locator(".list-notice")
     expect(said).to_contain_text("ajouté à")
     # « « Sort » ajouté à « Aldric ». »: French spacing, as in the built pages.
     assert ORDINARY.findall(said.inner_text()) == []
@@ -92,19 +92,19 @@ def test_three_spells_added_from_index_college_and_preview_are_there_after_reloa
 ) -> None:
     t = tab(1280)
     page = t.open(INDEX)
-    rows = page.locator("#table-sorts tbody tr")
+    rows = page.locator("#entry-table tbody tr")
     # 1. The index: the row's « + ».
-    rows.nth(0).locator("button.grimoire-ajout").click()
+    rows.nth(0).locator("button.list-add").click()
     add_in_dialog(page, "Aldric")
     # 2. A spell's bubble (over a name of the index): « Ajouter au grimoire ».
     rows.nth(3).locator("td:first-child a").hover()
-    bubble = page.locator("#sort-apercu:not([hidden])")
-    bubble.locator("button.grimoire-ajout").click()
+    bubble = page.locator("#entry-preview:not([hidden])")
+    bubble.locator("button.list-add").click()
     add_in_dialog(page)  # the last grimoire used is the default
     # 3. A college page: the button under the spell's heading.
     blast = next(s for s in spells if s["url"] == "sorts/acoustique/#blast-sonore")
     page.goto(t.base + "sorts/acoustique/")
-    page.locator("h2#blast-sonore + p.niveaux button.grimoire-ajout").click()
+    page.locator("h2#blast-sonore + p.niveaux button.list-add").click()
     add_in_dialog(page)
 
     expected = [spells[0], spells[3], blast]
@@ -115,8 +115,8 @@ def test_three_spells_added_from_index_college_and_preview_are_there_after_reloa
     # In full: the fields and the description of each.
     first = page.locator(CARDS).first
     assert first.locator("dl.champs dt").all_text_contents() == list(expected[0]["fields"])
-    assert first.locator(".grimoire-sort__description").inner_text().strip()
-    link = page.input_value("#grimoire-lien")
+    assert first.locator(".list-entry__description").inner_text().strip()
+    link = page.input_value("#list-link")
     query = parse_qs(urlsplit(link).query)
     assert query == {"nom": ["Aldric"], "entrees": [",".join(s["id"] for s in expected)]}
     assert link.startswith(t.base + PAGE + "?")
@@ -132,16 +132,16 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     page.goto(link)
     page.locator(READY).wait_for(state="attached")
     assert card_names(page) == [s["name"] for s in chosen]
-    assert page.locator(".grimoire-retirer").count() == 0  # read-only
+    assert page.locator(".list-remove").count() == 0  # read-only
     assert kept(page) is None  # nothing kept by opening it
     page.get_by_role("button", name="Garder ce grimoire").tap()
     page.wait_for_url(f"{base}{PAGE}?nom=Aldric")
     page.locator(READY).wait_for(state="attached")
     assert card_names(page) == [s["name"] for s in chosen]
-    expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
-    expect(page.locator(".grimoire-message")).to_contain_text("gardé")
+    expect(page.locator("#list-name")).to_have_value("Aldric")
+    expect(page.locator(".list-message")).to_contain_text("gardé")
     # Kept a second time: the reader is asked. « Annuler » keeps nothing.
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog = page.locator("dialog.list-dialog[open]")
     page.goto(link)
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").tap()
@@ -158,7 +158,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     page.wait_for_url(lambda url: "nom=Aldric+%282%29" in url or "nom=Aldric%20(2)" in url)
     page.locator(READY).wait_for(state="attached")
     assert [g["name"] for g in kept(page)["lists"]] == ["Aldric", "Aldric (2)"]
-    expect(page.locator(".grimoire-message").first).to_contain_text("Aldric (2)")
+    expect(page.locator(".list-message").first).to_contain_text("Aldric (2)")
     # « Remplacer », from a link sent again with another list: Aldric holds the new spells.
     again = [spells[1], spells[2]]
     page.goto(f"{base}{PAGE}?nom=Aldric&entrees={','.join(s['id'] for s in again)}")
@@ -171,7 +171,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     assert card_names(page) == [s["name"] for s in again]
     lists = {g["name"]: [e["id"] for e in g["entries"]] for g in kept(page)["lists"]}
     assert lists == {"Aldric": [s["id"] for s in again], "Aldric (2)": [s["id"] for s in chosen]}
-    expect(page.locator(".grimoire-message").first).to_contain_text("remplacé")
+    expect(page.locator(".list-message").first).to_contain_text("remplacé")
 
 
 def test_a_link_of_twenty_spells_is_under_300_characters(
@@ -184,7 +184,7 @@ def test_a_link_of_twenty_spells_is_under_300_characters(
     keep(page, [("Grimoire d’Élise la Grise", [entry(s) for s in chosen])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    link = page.input_value("#grimoire-lien")
+    link = page.input_value("#list-link")
     assert len(link) < 300, (len(link), link)
     ids = parse_qs(urlsplit(link).query)["entrees"][0].split(",")
     assert ids == [s["id"] for s in chosen]
@@ -200,9 +200,9 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
     keep(page, [("Aldric", [entry(s) for s in spells[:3]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    link = page.input_value("#grimoire-lien")
+    link = page.input_value("#list-link")
     page.get_by_role("button", name="Copier le lien").click()
-    expect(page.locator(".grimoire-copie__message")).to_have_text("Lien copié.")
+    expect(page.locator(".list-copy__message")).to_have_text("Lien copié.")
     assert page.evaluate("navigator.clipboard.readText()") == link
 
     # A phone's browser that gives no clipboard and cannot copy the selection: the reader is
@@ -217,14 +217,14 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
     page.reload()
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Copier le lien").tap()
-    said = page.locator(".grimoire-copie__message")
+    said = page.locator(".list-copy__message")
     expect(said).to_contain_text("Copie impossible")
     expect(said).to_be_in_viewport()
     selected = page.evaluate(
         "() => { const f = document.activeElement;"
         " return [f.id, f.value.slice(f.selectionStart, f.selectionEnd)]; }"
     )
-    assert selected == ["grimoire-lien", link]
+    assert selected == ["list-link", link]
 
 
 def test_on_a_phone_a_grimoire_of_twelve_spells_shows_the_first_on_the_first_screen(
@@ -232,14 +232,14 @@ def test_on_a_phone_a_grimoire_of_twelve_spells_shows_the_first_on_the_first_scr
 ) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
     page = open_grimoire(t)
-    intro = page.locator(".grimoire-intro")
+    intro = page.locator(".list-intro")
     expect(intro).to_be_visible()  # no grimoire yet: how to make one
     keep(page, [("Aldric", [entry(s) for s in spells[:12]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    expect(page.locator("button.sorts-plier")).to_be_visible()  # its filters, folded
+    expect(page.locator("button.index-fold")).to_be_visible()  # its filters, folded
     expect(intro).to_be_hidden()
-    name = page.locator(CARDS + " .grimoire-sort__nom").first
+    name = page.locator(CARDS + " .list-entry__name").first
     box = name.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 800, box
 
@@ -253,18 +253,24 @@ def test_the_index_filters_and_sorting_work_on_a_grimoire(
     keep(page, [("Aldric", [entry(s) for s in chosen])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    page.locator("#grimoire[data-sorts-actif]").wait_for(state="attached")
+    page.locator("#reader-lists[data-index-active]").wait_for(state="attached")
+    # The group filter names each group of the list with its count, as the index does.
+    groups = {s["group_slug"]: s["group"] for s in chosen}
+    offered = page.eval_on_selector_all("#index-groupe option", "os => os.map(o => o.text)")
+    assert sorted(offered[1:]) == sorted(
+        f"{name} ({sum(s['group_slug'] == slug for s in chosen)})" for slug, name in groups.items()
+    )
     college = chosen[-1]["group_slug"]
-    page.select_option("#sorts-college", college)
+    page.select_option("#index-groupe", college)
     expect(page.locator(CARDS)).to_have_count(sum(s["group_slug"] == college for s in chosen))
-    page.select_option("#sorts-college", "")
-    page.select_option("#sorts-tri", "nom")
-    page.select_option("#sorts-ordre", "desc")
+    page.select_option("#index-groupe", "")
+    page.select_option("#index-tri", "nom")
+    page.select_option("#index-ordre", "desc")
     names = [s["name"] for s in chosen]
     expect(page.locator(CARDS).first).to_contain_text(max(names, key=fold))
     assert card_names(page) == sorted(names, key=fold, reverse=True)
     assert parse_qs(urlsplit(page.url).query) == {"tri": ["nom"], "ordre": ["desc"]}
-    page.fill("#sorts-texte", chosen[2]["name"])
+    page.fill("#index-texte", chosen[2]["name"])
     expect(page.locator(CARDS)).to_have_count(1)
 
 
@@ -279,7 +285,7 @@ def test_a_spell_missing_from_the_data_is_shown_as_missing(
     page.reload()
     page.locator(READY).wait_for(state="attached")
     assert card_names(page) == [spells[0]["name"], "Sort disparu"]
-    missing = page.locator(".grimoire-sort--absent")
+    missing = page.locator(".list-entry--absent")
     expect(missing).to_have_count(1)
     expect(missing).to_contain_text("Absent des données actuelles")
     expect(missing).to_contain_text("Collège ancien")
@@ -296,7 +302,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
     page.reload()
     page.locator(READY).wait_for(state="attached")
     before = kept(page)
-    message = page.locator(".grimoire-import__message")
+    message = page.locator(".list-import__message")
     cases = [
         (b"{pas du json", "n’est pas un fichier JSON"),
         (b"[1, 2]", "contient une liste, pas un grimoire"),
@@ -316,7 +322,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
             "sorts": [{"id": spells[1]["id"], "nom": spells[1]["name"]},
                       {"id": "zzzz", "nom": "Sort d’ailleurs"}]}  # fmt: skip
     upload(page, "bon.json", json.dumps(good).encode())
-    expect(page.locator(".grimoire-message").first).to_contain_text(
+    expect(page.locator(".list-message").first).to_contain_text(
         "1 sort inconnu de ce site est gardé comme absent : Sort d’ailleurs"
     )
     lists = kept(page)["lists"]
@@ -342,7 +348,7 @@ def test_export_then_import_gives_the_same_grimoire(
     assert [e["id"] for e in data["entrees"]] == [s["id"] for s in spells[10:14]]
     assert [e["groupe"] for e in data["entrees"]] == [s["group"] for s in spells[10:14]]
     upload(page, "e.json", json.dumps(data).encode())
-    expect(page.locator("#grimoire-nom")).to_have_value("Élise (2)")
+    expect(page.locator("#list-name")).to_have_value("Élise (2)")
     lists = kept(page)["lists"]
     assert lists[0]["entries"] == lists[1]["entries"]
 
@@ -355,14 +361,14 @@ def test_rename_empty_and_delete_are_confirmed(
     keep(page, [("Aldric", [entry(s) for s in spells[:3]]), ("Brune", [])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    dialog = page.locator("dialog.list-dialog[open]")
     page.get_by_role("button", name="Renommer").click()
     dialog.locator("input").fill("Brune")
     dialog.get_by_role("button", name="Valider").click()
     expect(dialog).to_contain_text("Un grimoire s’appelle déjà « Brune »")
     dialog.locator("input").fill("Aldric le Gris")
     dialog.get_by_role("button", name="Valider").click()
-    expect(page.locator("#grimoire-nom")).to_have_value("Aldric le Gris")
+    expect(page.locator("#list-name")).to_have_value("Aldric le Gris")
     page.get_by_role("button", name="Vider").click()
     expect(dialog).to_contain_text("Retirer les 3 sorts de « Aldric le Gris » ?")
     dialog.get_by_role("button", name="Annuler").click()
@@ -370,13 +376,13 @@ def test_rename_empty_and_delete_are_confirmed(
     page.get_by_role("button", name="Vider").click()
     dialog.get_by_role("button", name="Vider").click()
     expect(page.locator(CARDS)).to_have_count(0)
-    expect(page.locator(".grimoire-vide")).to_contain_text("est vide")
+    expect(page.locator(".list-empty")).to_contain_text("est vide")
     page.get_by_role("button", name="Supprimer").click()
     # Empty, it has no spells to name (not « ses 0 sorts »).
     expect(dialog).to_contain_text("Supprimer « Aldric le Gris » de ce navigateur ?")
     dialog.get_by_role("button", name="Supprimer").click()
     assert [g["name"] for g in kept(page)["lists"]] == ["Brune"]
-    expect(page.locator("#grimoire-nom")).to_have_value("Brune")
+    expect(page.locator("#list-name")).to_have_value("Brune")
 
 
 def test_tap_targets_are_44_pixels_at_360(
@@ -388,13 +394,13 @@ def test_tap_targets_are_44_pixels_at_360(
     page.reload()
     page.locator(READY).wait_for(state="attached")
     small = page.eval_on_selector_all(
-        "#grimoire button, #grimoire select, #grimoire label.md-button",
+        "#reader-lists button, #reader-lists select, #reader-lists label.md-button",
         """els => els.filter(e => e.offsetParent).map(e => [e.textContent.trim(),
             e.getBoundingClientRect().height]).filter(([, h]) => h < 44)""",
     )
     assert small == [], small
     t.open(INDEX)
-    box = page.locator("#table-sorts tbody tr").first.locator(".grimoire-ajout").bounding_box()
+    box = page.locator("#entry-table tbody tr").first.locator(".list-add").bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
@@ -412,10 +418,10 @@ def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
         page.locator(READY).wait_for(state="attached")
         assert card_names(page) == [s["name"] for s in data[:3]]
         # In full, from the precached data: not the « données indisponibles » fallback.
-        expect(page.locator(".grimoire-message--erreur")).to_have_count(0)
-        assert page.locator(CARDS + " .grimoire-sort__description p").count() >= 3
+        expect(page.locator(".list-message--error")).to_have_count(0)
+        assert page.locator(CARDS + " .list-entry__description p").count() >= 3
         # A share link too (its query is ignored by the precache).
-        link = page.input_value("#grimoire-lien")
+        link = page.input_value("#list-link")
         page.goto(link)
         page.locator(READY).wait_for(state="attached")
         assert card_names(page) == [s["name"] for s in data[:3]]
@@ -465,7 +471,7 @@ def saved_with_last(page: Any, name: str) -> Any:
 
 def names_offered(page: Any) -> list[str]:
     names: list[str] = page.eval_on_selector_all(
-        "#grimoire-nom option", "options => options.map((o) => o.value)"
+        "#list-name option", "options => options.map((o) => o.value)"
     )
     return names
 
@@ -482,13 +488,13 @@ def test_a_damaged_store_in_a_full_storage_is_never_written_over(
     page.goto(f"{base}{PAGE}?nom=Bree&sorts={spells[1]['id']}")
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").click()
-    expect(page.locator("#grimoire")).to_contain_text("pleine")
+    expect(page.locator("#reader-lists")).to_contain_text("pleine")
     assert raw_kept(page) == damaged
     # The grimoire page says so, and gives the damaged text back as it is.
     page = open_grimoire(t)
-    expect(page.locator("#grimoire")).to_contain_text("trop pleine pour en faire une copie")
+    expect(page.locator("#reader-lists")).to_contain_text("trop pleine pour en faire une copie")
     with page.expect_download() as download:
-        page.locator(".grimoire-cote").get_by_role("button", name="Télécharger").first.click()
+        page.locator(".list-aside").get_by_role("button", name="Télécharger").first.click()
     assert Path(download.value.path()).read_text("utf-8") == damaged
     assert raw_kept(page) == damaged
 
@@ -501,12 +507,12 @@ def test_a_damaged_store_is_copied_aside_before_anything_is_saved(
     for damaged in ('{"lists": [', "pas du JSON"):
         store_raw(page, damaged)
         page = t.open(INDEX)
-        page.locator("#table-sorts tbody tr").first.locator("button.grimoire-ajout").click()
+        page.locator("#entry-table tbody tr").first.locator("button.list-add").click()
         add_in_dialog(page, "Aldric")
     # Each damaged value has its own copy, none replaced by the next.
     assert copies_aside(page) == sorted(['{"lists": [', "pas du JSON"])
     page = open_grimoire(t)
-    assert page.locator(".grimoire-cote li").count() == 2
+    assert page.locator(".list-aside li").count() == 2
 
 
 def test_fields_of_a_newer_site_survive_a_save(
@@ -530,8 +536,8 @@ def test_fields_of_a_newer_site_survive_a_save(
     }
     store_raw(page, json.dumps(data))
     page = open_grimoire(t)
-    page.select_option("#grimoire-nom", "Bree")
-    expect(page.locator("#grimoire-nom")).to_have_value("Bree")
+    page.select_option("#list-name", "Bree")
+    expect(page.locator("#list-name")).to_have_value("Bree")
     saved = saved_with_last(page, "Bree")
     assert saved["carnet"] == {"note": "à garder"}
     assert saved["lists"][0]["couleur"] == "rouge"
@@ -557,10 +563,10 @@ def test_grimoires_of_a_newer_version_are_shown_and_never_written_over(
     )
     store_raw(page, newer)
     page = open_grimoire(t)
-    expect(page.locator("#grimoire")).to_contain_text("version plus récente")
+    expect(page.locator("#reader-lists")).to_contain_text("version plus récente")
     assert card_names(page) == [spells[0]["name"]]
-    page.select_option("#grimoire-nom", "Bree")
-    expect(page.locator("#grimoire")).to_contain_text("lecture seule ici, rien n’a été changé")
+    page.select_option("#list-name", "Bree")
+    expect(page.locator("#reader-lists")).to_contain_text("lecture seule ici, rien n’a été changé")
     assert raw_kept(page) == newer
 
 
@@ -572,7 +578,7 @@ def test_two_grimoires_of_one_name_are_both_shown_and_kept(
     keep(page, [("Aldric", [entry(spells[0])]), ("Aldric", [entry(spells[1])])])
     page = open_grimoire(t)
     assert names_offered(page) == ["Aldric", "Aldric (2)"]
-    page.select_option("#grimoire-nom", "Aldric (2)")
+    page.select_option("#list-name", "Aldric (2)")
     expect(page.locator(CARDS)).to_have_count(1)
     assert card_names(page) == [spells[1]["name"]]
     saved = saved_with_last(page, "Aldric (2)")
@@ -591,13 +597,13 @@ def test_a_link_says_what_it_cut_and_counts_a_repeated_spell_once(
     page.goto(f"{base}{PAGE}?nom=Aldric&sorts={twice}")
     page.locator(READY).wait_for(state="attached")
     expect(page.locator(CARDS)).to_have_count(2)
-    expect(page.locator("#grimoire")).to_contain_text(
+    expect(page.locator("#reader-lists")).to_contain_text(
         "1 sort nommé plusieurs fois par le lien est compté une fois."
     )
     many = ",".join(f"x{n}" for n in range(1200))  # well-formed ids, unknown to the data
     page.goto(f"{base}{PAGE}?nom=Bree&sorts={many}")
     page.locator(READY).wait_for(state="attached")
-    said = page.locator("#grimoire").inner_text()
+    said = page.locator("#reader-lists").inner_text()
     assert (
         "Ce lien nomme 1\u202f200 sorts\u00a0: un grimoire en garde 1\u202f000 au plus" in said
     ), said
@@ -612,8 +618,8 @@ def test_an_import_counts_a_repeated_spell_once(
     one = {"id": spells[0]["id"], "nom": spells[0]["name"]}
     content = {"format": "regles-grimoire", "version": 1, "nom": "Cendre", "sorts": [one] * 5}
     upload(page, "cendre.json", json.dumps(content).encode())
-    expect(page.locator("#grimoire")).to_contain_text("importé (1 sort)")
-    expect(page.locator("#grimoire")).to_contain_text(
+    expect(page.locator("#reader-lists")).to_contain_text("importé (1 sort)")
+    expect(page.locator("#reader-lists")).to_contain_text(
         "1 sort nommé plusieurs fois est compté une fois."
     )
     assert [len(g["entries"]) for g in kept(page)["lists"]] == [1]
@@ -638,8 +644,8 @@ def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_asi
         [KEY, older, current],
     )
     page = open_grimoire(t)
-    page.locator(".grimoire-cote").get_by_role("button", name="Remettre en place").click()
+    page.locator(".list-aside").get_by_role("button", name="Remettre en place").click()
     page.locator("dialog[open]").get_by_role("button", name="Remettre en place").click()
-    expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
+    expect(page.locator("#list-name")).to_have_value("Aldric")
     assert raw_kept(page) == older
     assert copies_aside(page) == [current]  # the grimoires it replaced, set aside in turn

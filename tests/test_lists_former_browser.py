@@ -79,15 +79,15 @@ def test_lists_kept_by_0_3_are_moved_read_and_written_anew(
     set_items(page, {FORMER_KEY: former, f"{FORMER_KEY}:illisible:1": "{pas du JSON"})
     page = open_grimoire(t)
     assert card_names(page) == [spells[0]["name"], spells[1]["name"]]
-    expect(page.locator("#grimoire")).to_contain_text(spells[0]["group"])
+    expect(page.locator("#reader-lists")).to_contain_text(spells[0]["group"])
     # Moved as it was, with the copy 0.3 had set aside; the former keys are gone.
     assert raw_kept(page) == former
     assert copies_aside(page) == ["{pas du JSON"]
     assert not has_key(page, FORMER_KEY) and not has_key(page, f"{FORMER_KEY}:illisible:1")
     # The next change writes today's format, the entries and their groups as they were.
-    page.select_option("#grimoire-nom", "Bree")
-    page.locator(".grimoire-retirer").first.tap()
-    expect(page.locator("#grimoire")).to_contain_text("Bree")
+    page.select_option("#list-name", "Bree")
+    page.locator(".list-remove").first.tap()
+    expect(page.locator("#reader-lists")).to_contain_text("Bree")
     page.wait_for_function(
         "(k) => JSON.parse(localStorage.getItem(k)).version === 2", arg=KEY, timeout=10_000
     )
@@ -113,13 +113,13 @@ def test_lists_of_0_3_beside_today_s_are_set_aside_not_lost(
     former = former_lists(("Aldric", [spells[3]]))
     set_items(page, {KEY: today, FORMER_KEY: former})
     page = open_grimoire(t)
-    expect(page.locator("#grimoire-nom")).to_have_value("Cendre")
+    expect(page.locator("#list-name")).to_have_value("Cendre")
     assert raw_kept(page) == today
     assert copies_aside(page) == [former]
     assert not has_key(page, FORMER_KEY)
-    page.locator(".grimoire-cote").get_by_role("button", name="Remettre en place").tap()
+    page.locator(".list-aside").get_by_role("button", name="Remettre en place").tap()
     page.locator("dialog[open]").get_by_role("button", name="Remettre en place").tap()
-    expect(page.locator("#grimoire-nom")).to_have_value("Aldric")
+    expect(page.locator("#list-name")).to_have_value("Aldric")
     assert card_names(page) == [spells[3]["name"]]
 
 
@@ -149,6 +149,6 @@ def test_a_share_link_and_a_file_made_by_0_3_open_the_same_list(
     }
     page.locator(READY).wait_for(state="attached")
     upload(page, "grimoire-aldric.json", json.dumps(file).encode())
-    expect(page.locator("#grimoire-nom")).to_have_value("Aldric (2)")
+    expect(page.locator("#list-name")).to_have_value("Aldric (2)")
     lists = kept(page)["lists"]
     assert lists[1]["entries"] == lists[0]["entries"]

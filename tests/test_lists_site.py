@@ -43,29 +43,29 @@ def test_the_grimoire_page_follows_the_index_and_carries_the_filters_labels(
     page = soup(site_dir / PAGE)
     h1 = page.find("h1")
     assert isinstance(h1, Tag) and h1.get_text().removesuffix("¶").strip() == "Mon grimoire"
-    box = page.find(id="grimoire")
+    box = page.find(id="reader-lists")
     assert isinstance(box, Tag)
     assert box["data-index"] == "../index-des-sorts/"
     # The filters say what the index's filters say (its table's labels).
-    index = soup(site_dir / "sorts/index-des-sorts/index.html").find(id="table-sorts")
+    index = soup(site_dir / "sorts/index-des-sorts/index.html").find(id="entry-table")
     assert isinstance(index, Tag)
-    for key in ("niveaux", "college", "classe", "resistance"):
+    for key in ("niveaux", "groupe", "classe", "resistance"):
         assert box[f"data-libelle-{key}"] == index[f"data-libelle-{key}"]
     assert box["data-champ-classe"] == "Classe" and box["data-champ-temps"] == "Temps"
     # Without JavaScript, the page says why it is empty.
     assert "JavaScript" in box.get_text()
     titles = nav_titles(page)
     assert titles.index("Mon grimoire") == titles.index("Index des sorts") + 1
-    intro = page.select_one("p.grimoire-intro a")
+    intro = page.select_one("p.list-intro a")
     assert intro is not None and intro["href"] == "../index-des-sorts/"
 
 
-def test_the_grimoire_title_is_a_setting_and_the_address_stays(tmp_path: Path) -> None:
+def test_the_lists_title_is_a_setting_and_the_address_stays(tmp_path: Path) -> None:
     config = variant_of_test_site(
         tmp_path,
         lambda text: text.replace(
             "index_title: Index des sorts",
-            "index_title: Index des sorts\n        grimoire_title: Grimoires des personnages",
+            "index_title: Index des sorts\n        lists_title: Grimoires des personnages",
         ),
     )
     result = build_site(tmp_path / "site", config)

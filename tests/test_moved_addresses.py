@@ -154,8 +154,8 @@ def test_a_shared_list_link_at_its_old_address_opens_the_list_at_the_new_one(
         page.goto(f"{url}bestiaire/grimoire/{query}#liste")
         page.wait_for_url(re.compile(re.escape(f"{url}bestiaire/carnet-de-chasse/?")))
         assert f"{url}bestiaire/carnet-de-chasse/{query}#liste" in went, went
-        page.locator("#grimoire[data-grimoire-pret]").wait_for(state="attached")
-        names = page.locator("#grimoire .grimoire-sort:not([hidden]) .grimoire-sort__nom a")
+        page.locator("#reader-lists[data-list-ready]").wait_for(state="attached")
+        names = page.locator("#reader-lists .list-entry:not([hidden]) .list-entry__name a")
         expect(names).to_have_text([m["name"] for m in chosen])
         expect(page.get_by_role("button", name="Garder ce carnet de chasse")).to_be_visible()
         # A group's page, moved with its folder: the entry's anchor comes along.

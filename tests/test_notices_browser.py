@@ -133,13 +133,13 @@ def test_the_download_notice_is_one_closable_line_whose_share_moves(
 def test_a_lists_notice_is_one_line_and_stays_on_its_page(tab: Callable[..., Tab]) -> None:  # noqa: F811
     t = tab(360, **{k: v for k, v in PHONE.items() if k != "viewport"})
     page = t.open(INDEX)
-    page.locator("#table-sorts tbody tr").nth(0).locator("button.grimoire-ajout").tap()
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
+    page.locator("#entry-table tbody tr").nth(0).locator("button.list-add").tap()
+    dialog = page.locator("dialog.list-dialog[open]")
     dialog.wait_for()
     # A long name, as readers give them: the notice shortens it, never its link.
-    dialog.locator("#grimoire-dialogue-nom").fill("Les sorts de la compagnie du Val-Brumeux")
+    dialog.locator("#list-dialog-name").fill("Les sorts de la compagnie du Val-Brumeux")
     dialog.locator("button[value=ajouter]").tap()
-    notice = page.locator(".grimoire-annonce")
+    notice = page.locator(".list-notice")
     notice.wait_for()
     assert lines_of(notice.locator("p")) == 1, notice.inner_text()
     see = notice.locator("a")
@@ -149,5 +149,5 @@ def test_a_lists_notice_is_one_line_and_stays_on_its_page(tab: Callable[..., Tab
     # The reader follows it to the list: the notice stays behind.
     see.tap()
     page.wait_for_url(re.compile(r"grimoire/"))
-    page.locator("#grimoire[data-grimoire-pret]").wait_for(state="attached")
-    assert page.locator(".grimoire-annonce").count() == 0
+    page.locator("#reader-lists[data-list-ready]").wait_for(state="attached")
+    assert page.locator(".list-notice").count() == 0

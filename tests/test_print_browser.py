@@ -138,12 +138,12 @@ def test_spells_of_a_shared_grimoire_print_as_cards(
     chosen = records[:3]
     ids = ",".join(r["id"] for r in chosen)
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}?nom=Essai&sorts={ids}")
-    page.wait_for_selector("#grimoire[data-grimoire-pret]")
+    page.wait_for_selector("#reader-lists[data-list-ready]")
     cards = page.evaluate(
-        """() => [...document.querySelectorAll('.grimoire-liste .grimoire-sort')].map((c) => ({
-            name: c.querySelector('.grimoire-sort__nom a, .grimoire-sort__nom').firstChild
+        """() => [...document.querySelectorAll('.list-entries .list-entry')].map((c) => ({
+            name: c.querySelector('.list-entry__name a, .list-entry__name').firstChild
                 .textContent,
-            text: c.querySelector('.grimoire-sort__description').innerText }))"""
+            text: c.querySelector('.list-entry__description').innerText }))"""
     )
     assert [c["name"].strip() for c in cards] == [r["name"] for r in chosen]
     assert page.locator(".regles-impression-choix input[value=cartes]").is_checked()
@@ -159,13 +159,13 @@ def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     chosen = [{k: r[k] for k in ("id", "url", "name", "group")} for r in records[:3]]
     context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
-    intro = page.locator(".grimoire-intro").inner_text()
+    intro = page.locator(".list-intro").inner_text()
     data = {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": chosen}]}
     key = "regles-lists:" + urlsplit(site_url).path  # lists.js's storeKey
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(data)])
     page.reload()
-    page.wait_for_selector("#grimoire.grimoire--avec-sorts[data-grimoire-pret]")
-    expect(page.locator(".grimoire-impression-titre")).to_be_hidden()  # on screen: the controls
+    page.wait_for_selector("#reader-lists.reader-lists--with-entries[data-list-ready]")
+    expect(page.locator(".list-print-title")).to_be_hidden()  # on screen: the controls
     text = squeezed("".join(pdf_pages(page)))
     assert squeezed("Grimoire « Aldric » (3 sorts)") in text
     assert squeezed(intro)[:40] not in text
@@ -210,13 +210,13 @@ def test_the_dice_of_the_text_print_as_words(browser: Any, site_url: str) -> Non
 def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) -> None:
     # Its headers are the sort buttons, and buttons do not print: their names do.
     context, page = opened(browser, f"{site_url}sorts/index-des-sorts/")
-    page.wait_for_selector("#table-sorts[data-sorts-actif]")
-    names = page.eval_on_selector_all("#table-sorts th", "ths => ths.map(t => t.innerText.trim())")
+    page.wait_for_selector("#entry-table[data-index-active]")
+    names = page.eval_on_selector_all("#entry-table th", "ths => ths.map(t => t.innerText.trim())")
     assert len(names) >= 5 and all(names), names
     first = squeezed(pdf_pages(page)[0])
     assert squeezed("".join(names)) in first
     # A name is not followed by its target: its college, the next column, says it.
-    name = page.locator("#table-sorts tbody tr td:first-child a").first.inner_text()
+    name = page.locator("#entry-table tbody tr td:first-child a").first.inner_text()
     assert squeezed(name) in first and squeezed(f"{name} (→") not in first
     context.close()
 
@@ -224,7 +224,7 @@ def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) ->
 def test_a_college_prints_as_cards_or_as_a_list_by_choice(browser: Any, site_url: str) -> None:
     context, page = opened(browser, site_url + COLLEGE_PAGE)
     cards = page.evaluate(
-        """() => [...document.querySelectorAll('article h2.sort')].map((h) => {
+        """() => [...document.querySelectorAll('article h2.entry')].map((h) => {
             let text = '';
             for (let n = h.nextElementSibling; n && !/^H[12]$/.test(n.tagName);
                  n = n.nextElementSibling) if (n.matches('p:not(.niveaux)')) text += n.innerText;

@@ -141,7 +141,7 @@ def test_every_spell_is_a_record_with_its_college(
         assert record is not None, f"sort absent de l’index : {spell['url']}"
         assert record["meta"]["title"] == spell["name"]
         assert record["filters"]["type"] == [search.KIND_SPELLS]
-        assert record["filters"]["college"] == [spell["group"]]
+        assert record["filters"]["groupe"] == [spell["group"]]
         # The spells are a system of their own (`spells: system:` of the test site).
         assert record["filters"]["systeme"] == [TEST_SITE_SPELL_SYSTEM]
         assert search.FILTER_SECTION not in record["filters"]
@@ -149,7 +149,7 @@ def test_every_spell_is_a_record_with_its_college(
     # of results to show under its title.
     college = fragments["sorts/acoustique/"]
     assert college["filters"][search.FILTER_SECTION] == ["Sorts"]
-    assert college["filters"]["college"] == ["Acoustique"]
+    assert college["filters"]["groupe"] == ["Acoustique"]
 
 
 def test_rules_sections_carry_their_system_and_type(fragments: dict[str, dict[str, Any]]) -> None:
@@ -348,7 +348,7 @@ def test_no_record_repeats_a_sentence(fragments: dict[str, dict[str, Any]]) -> N
 def test_a_college_page_gives_spells_with_their_college() -> None:
     page = """<article class="md-content__inner">
     <h1 id="acoustique">Acoustique</h1><p>Des sons.</p>
-    <h2 class="sort" id="bruit">Bruit</h2>
+    <h2 class="entry" id="bruit">Bruit</h2>
     <p class="niveaux"><span class="niveau" title="Niveaux I à II">I–II</span></p>
     <p>Un bruit.</p></article>"""
     intro, spell = search.page_records("magie/acoustique/index.html", page, SPELLS)
@@ -358,14 +358,14 @@ def test_a_college_page_gives_spells_with_their_college() -> None:
         "Acoustique",
         search.KIND_SPELLS,
     )
-    assert spell.filters == {"type": ["Sorts"], "college": ["Acoustique"]}
+    assert spell.filters == {"type": ["Sorts"], "groupe": ["Acoustique"]}
     assert "Niveaux I à II" in spell.body and "I–II" not in spell.body
     assert intro.college == "Acoustique" and intro.url == "magie/acoustique/"
     # The spell index lives in magie/ too, but has no spell of its own: no college.
     (index,) = search.page_records(
         "magie/tous-les-sorts/index.html",
         '<article class="md-content__inner"><h1 id="t">Tous les sorts</h1>'
-        '<table id="table-sorts"><tr><td>Bruit</td></tr></table></article>',
+        '<table id="entry-table"><tr><td>Bruit</td></tr></table></article>',
         SPELLS,
     )
     assert index.college is None and "Bruit" not in index.body

@@ -243,15 +243,15 @@ def test_a_filter_narrows_the_results(tab: Tab) -> None:
                 .every(a => a.href.includes('/sorts/'))"""
     )
     page.select_option('[data-recherche-filtre="systeme"]', "")
-    college_filter = page.locator('[data-recherche-filtre="college"] option[value=""]')
+    college_filter = page.locator('[data-recherche-filtre="groupe"] option[value=""]')
     assert college_filter.inner_text() == "Collège"  # its hidden label: « Collège de sorts »
-    page.select_option('[data-recherche-filtre="college"]', "Élémentaire - Eau")
+    page.select_option('[data-recherche-filtre="groupe"]', "Élémentaire - Eau")
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-recherche-liste] a')].length > 0 &&
             [...document.querySelectorAll('[data-recherche-liste] a')]
                 .every(a => a.href.includes('/sorts/elementaire-eau/'))"""
     )
-    option = page.locator('[data-recherche-filtre="college"] option[value="Élémentaire - Eau"]')
+    option = page.locator('[data-recherche-filtre="groupe"] option[value="Élémentaire - Eau"]')
     assert "(" in option.inner_text()  # with its count for this query
 
     by_api = page.evaluate("() => window.rules.search('sort', { filters: { type: 'Règles' } })")
@@ -271,7 +271,7 @@ def test_the_filters_say_what_they_filter(tab: Tab) -> None:
     assert labels == [
         ["systeme", "Système de jeu", "Système"],
         ["type", "Règles, sorts ou pages du site", "Règle/sort"],
-        ["college", "Collège de sorts", "Collège"],
+        ["groupe", "Collège de sorts", "Collège"],
     ]
     types = page.eval_on_selector_all(
         '[data-recherche-filtre="type"] option', "els => els.map(o => [o.value, o.textContent])"

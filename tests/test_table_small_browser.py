@@ -124,25 +124,25 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
 ) -> None:
     page = phone.new_page()
     page.goto(site_url + INDEX)
-    rows = page.locator("#table-sorts tbody tr")
+    rows = page.locator("#entry-table tbody tr")
     first, other = (
-        rows.nth(0).locator("button.grimoire-ajout"),
-        rows.nth(1).locator("button.grimoire-ajout"),
+        rows.nth(0).locator("button.list-add"),
+        rows.nth(1).locator("button.list-add"),
     )
     name = rows.nth(0).locator("td:first-child a").inner_text().strip()
     expect(first).to_have_accessible_name(re.compile(f"^Ajouter « {re.escape(name)} »"))
     first.tap()
-    dialog = page.locator("dialog.grimoire-dialogue[open]")
-    dialog.locator("#grimoire-dialogue-nom").fill("Aldric")
+    dialog = page.locator("dialog.list-dialog[open]")
+    dialog.locator("#list-dialog-name").fill("Aldric")
     dialog.locator("button[value=ajouter]").tap()
     expect(dialog).to_have_count(0)
     # In the list: a tick, and its name says so first (then what a tap still does).
     expect(first).to_have_accessible_name(
         re.compile(f"^Dans « Aldric »\\. Ajouter « {re.escape(name)} »")
     )
-    expect(first).to_have_class(re.compile("grimoire-ajout--dedans"))
+    expect(first).to_have_class(re.compile("list-add--in"))
     assert first.evaluate("b => getComputedStyle(b, '::before').content") == '"✓"'
-    expect(other).not_to_have_class(re.compile("grimoire-ajout--dedans"))
+    expect(other).not_to_have_class(re.compile("list-add--in"))
     expect(other).not_to_have_accessible_name(re.compile("Dans"))
     kept = json.loads(page.evaluate("k => localStorage.getItem(k)", LISTS_KEY))
     (entry,) = kept["lists"][0]["entries"]
@@ -151,7 +151,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
     other_tab = phone.new_page()
     other_tab.goto(site_url + GRIMOIRE)
     other_tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [LISTS_KEY, lists_of([])])
-    expect(first).not_to_have_class(re.compile("grimoire-ajout--dedans"))
+    expect(first).not_to_have_class(re.compile("list-add--in"))
     expect(first).to_have_accessible_name(re.compile(f"^Ajouter « {re.escape(name)} »"))
     other_tab.close()
 
@@ -164,7 +164,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
     }
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [LISTS_KEY, lists_of([entry, blast])])
     page.goto(site_url + COLLEGE)
-    button = page.locator("h2#blast-sonore + p.niveaux button.grimoire-ajout")
+    button = page.locator("h2#blast-sonore + p.niveaux button.list-add")
     expect(button).to_have_text("Dans « Aldric »")
     expect(button).to_have_accessible_name(
         re.compile("^Dans « Aldric »\\. Ajouter « Blast sonore »")
@@ -172,12 +172,12 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
 
     # The list's page: the reminder to save is for the screen, not for paper.
     page.goto(site_url + GRIMOIRE)
-    page.wait_for_selector("#grimoire.grimoire--avec-sorts[data-grimoire-pret]")
-    reminder = page.locator(".grimoire-rappel")
+    page.wait_for_selector("#reader-lists.reader-lists--with-entries[data-list-ready]")
+    reminder = page.locator(".list-reminder")
     expect(reminder).to_be_visible()
     page.emulate_media(media="print")
     expect(reminder).to_be_hidden()
-    expect(page.locator(".grimoire-impression-titre")).to_be_visible()
+    expect(page.locator(".list-print-title")).to_be_visible()
 
 
 # The visible text under a box, leaving out what something else covers already (the header

@@ -228,17 +228,17 @@ def lists_of(page: Any) -> dict[str, list[str]]:
 
 def add_dialog(page: Any, row: int) -> Any:
     """The add dialog of the index's row `row`, opened with its « + »."""
-    tap(page.locator(f"#table-sorts tbody tr >> nth={row}").locator("button.grimoire-ajout"))
+    tap(page.locator(f"#entry-table tbody tr >> nth={row}").locator("button.list-add"))
     return page.get_by_role("dialog", name="Ajouter à un grimoire")
 
 
 def open_lists(page: Any, url: str) -> None:
     page.goto(url)
-    page.locator("#grimoire[data-grimoire-pret]").wait_for(state="attached")
+    page.locator("#reader-lists[data-list-ready]").wait_for(state="attached")
 
 
 def card_names(page: Any) -> list[str]:
-    return page.locator("#grimoire .grimoire-sort .grimoire-sort__nom a").all_text_contents()
+    return page.locator("#reader-lists .list-entry .list-entry__name a").all_text_contents()
 
 
 def confirm(page: Any, title: str, button: str) -> None:
@@ -267,7 +267,7 @@ def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
     tap(a.get_by_role("button", name="Supprimer"))
     confirm(a, "Supprimer le grimoire", "Supprimer")
     expect(dialog_b.get_by_text("Vieux")).to_have_count(0)
-    expect(a.locator("#grimoire-nom")).to_have_value("Aldric")
+    expect(a.locator("#list-name")).to_have_value("Aldric")
     tap(a.get_by_role("button", name="Renommer"))
     type_in_dialog(a, "Renommer le grimoire", "Aldric le Sage")
     confirm(a, "Renommer le grimoire", "Valider")
@@ -275,15 +275,15 @@ def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
 
     # B adds its entry: to the list as kept now, nothing of A's undone.
     tap(dialog_b.get_by_role("button", name="Ajouter"))
-    expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric le Sage »")
+    expect(b.locator(".list-notice")).to_contain_text("« Aldric le Sage »")
     assert lists_of(a) == {"Aldric le Sage": [entries[i]["id"] for i in (0, 1, 2)]}
     # A's page shows it.
-    expect(a.locator("#grimoire .grimoire-sort")).to_have_count(3)
+    expect(a.locator("#reader-lists .list-entry")).to_have_count(3)
     assert card_names(a) == [entries[i]["name"] for i in (0, 1, 2)]
 
 
 def status(page: Any) -> Any:
-    return page.locator("#grimoire .grimoire-message--attention")
+    return page.locator("#reader-lists .list-message--warning")
 
 
 def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
@@ -301,7 +301,7 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     tap(a.get_by_role("button", name="Renommer"))
     tap(b.get_by_role("button", name="Supprimer"))
     confirm(b, "Supprimer le grimoire", "Supprimer")
-    expect(b.locator("#grimoire-nom")).to_have_count(0)  # none left
+    expect(b.locator("#list-name")).to_have_count(0)  # none left
     type_in_dialog(a, "Renommer le grimoire", "Aldric II")
     confirm(a, "Renommer le grimoire", "Valider")
     expect(status(a)).to_have_text(
@@ -309,14 +309,14 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
         " il est gardé sous le nom « Aldric II »."
     )
     assert lists_of(a) == {"Aldric II": [entries[0]["id"], entries[1]["id"]]}
-    expect(b.locator("#grimoire-nom")).to_have_value("Aldric II")  # B follows
+    expect(b.locator("#list-name")).to_have_value("Aldric II")  # B follows
 
     # B deletes it while A renames it: not deleted, and B is told.
     tap(b.get_by_role("button", name="Supprimer"))
     tap(a.get_by_role("button", name="Renommer"))
     type_in_dialog(a, "Renommer le grimoire", "Aldric III")
     confirm(a, "Renommer le grimoire", "Valider")
-    expect(b.locator("#grimoire-nom")).to_have_value("Aldric III")
+    expect(b.locator("#list-name")).to_have_value("Aldric III")
     confirm(b, "Supprimer le grimoire", "Supprimer")
     expect(status(b)).to_have_text(
         "« Aldric II » a été renommé « Aldric III » dans un autre onglet pendant que vous"
@@ -329,7 +329,7 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
     tap(b.get_by_role("button", name="Renommer"))
     type_in_dialog(b, "Renommer le grimoire", "Aldric de B")
     confirm(b, "Renommer le grimoire", "Valider")
-    expect(a.locator("#grimoire-nom")).to_have_value("Aldric de B")
+    expect(a.locator("#list-name")).to_have_value("Aldric de B")
     type_in_dialog(a, "Renommer le grimoire", "Aldric de A")
     confirm(a, "Renommer le grimoire", "Valider")
     rename = a.get_by_role("dialog", name="Renommer le grimoire")
@@ -338,13 +338,13 @@ def test_changes_of_one_list_in_two_tabs_that_cannot_both_hold_are_both_kept(
         " validez pour le renommer quand même."
     )
     tap(rename.get_by_role("button", name="Valider"))
-    expect(b.locator("#grimoire-nom")).to_have_value("Aldric de A")
+    expect(b.locator("#list-name")).to_have_value("Aldric de A")
 
     # A empties it while B adds an entry: B's entry stays, and A is told.
     tap(a.get_by_role("button", name="Vider"))
     b.goto(site_url + INDEX)
     tap(add_dialog(b, 5).get_by_role("button", name="Ajouter"))
-    expect(b.locator(".grimoire-annonce")).to_contain_text("« Aldric de A »")
+    expect(b.locator(".list-notice")).to_contain_text("« Aldric de A »")
     confirm(a, "Vider le grimoire", "Vider")
     expect(status(a)).to_have_text(
         "« Aldric de A » est vidé, sauf 1 sort ajouté entre-temps dans un autre onglet."

@@ -9,9 +9,9 @@ WRAPPER = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
 
 
 def test_a_table_without_a_class_is_wrapped_and_keeps_its_attributes() -> None:
-    html = '<p>a</p><table id="table-sorts" data-x="1">\n<tr><td>1</td></tr></table><p>b</p>'
+    html = '<p>a</p><table id="entry-table" data-x="1">\n<tr><td>1</td></tr></table><p>b</p>'
     assert wrap_tables(html) == (
-        f'<p>a</p>{WRAPPER}<table class="{TABLE_CLASS}" id="table-sorts" data-x="1">\n'
+        f'<p>a</p>{WRAPPER}<table class="{TABLE_CLASS}" id="entry-table" data-x="1">\n'
         "<tr><td>1</td></tr></table></div></div><p>b</p>"
     )
 

@@ -70,5 +70,5 @@ def test_material_leaves_the_wrapped_tables_where_they_are(browser: Any, site_ur
         assert all(table.evaluate(placed) for table in tables.all()), path
         assert page.locator(".md-typeset__table .md-typeset__table").count() == 0
     # The spell index's script finds the container it sorts and filters in.
-    assert page.locator(".sorts-enveloppe .sorts-table > table#table-sorts").count() == 1
+    assert page.locator(".index-wrapper .index-scroll > table#entry-table").count() == 1
     context.close()

@@ -201,7 +201,9 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     # The generated page that lists the export's fields, levels and abbreviations.
     fields_title = c.Type(str, default="Champs et abréviations")
     # The generated page of the readers' lists (`<folder>/grimoire/`, in the game's words);
-    # by default « Mon grimoire » in the game's words.
+    # by default « Mon grimoire » in the game's words. `grimoire_title`, its name until 0.3,
+    # still reads.
+    lists_title = c.Optional(c.Type(str))
     grimoire_title = c.Optional(c.Type(str))
     # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
     terms = c.DictOfItems(c.Type(str), default={})
@@ -232,8 +234,13 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
             words = DEFAULT_WORDS
         if self.index_title is None:
             self.index_title = capitalized(words.entry.every())
-        if self.grimoire_title is None:
-            self.grimoire_title = capitalized(words.list.my())
+        if self.grimoire_title is not None:
+            if self.lists_title is not None:
+                message = "« grimoire_title » est l’ancien nom de « lists_title » : gardez-en un"
+                failed.append(("grimoire_title", ValidationError(message)))
+            self.lists_title, self.grimoire_title = self.grimoire_title, None
+        if self.lists_title is None:
+            self.lists_title = capitalized(words.list.my())
         if not slugify(self.index_title):
             message = "le titre de l’index doit contenir une lettre ou un chiffre"
             failed.append(("index_title", ValidationError(message)))
@@ -251,9 +258,9 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
                 "page des champs doivent avoir un autre titre"
             )
             failed.append(("index_title", ValidationError(message)))
-        if not self.grimoire_title.strip():
+        if not self.lists_title.strip():
             message = "le titre de la page des listes des lecteurs est vide"
-            failed.append(("grimoire_title", ValidationError(message)))
+            failed.append(("lists_title", ValidationError(message)))
         if self.system is not None and not self.system.strip():
             failed.append(("system", ValidationError("le nom du système de la base est vide")))
         try:

@@ -201,7 +201,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 index_title=database.index_title or "",
                 system=database.system,
                 fields_title=database.fields_title,
-                grimoire_title=database.grimoire_title or "",
+                lists_title=database.lists_title or "",
                 terms=dict(database.terms),
                 words=words_from(database.words),
                 linked_from=tuple(database.linked_from),

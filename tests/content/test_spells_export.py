@@ -326,4 +326,4 @@ def test_the_built_site_publishes_every_spell_once(site_dir: Path) -> None:
     assert len({r["url"] for r in records}) == 422
     assert all(str(r["url"]).startswith("magie/") for r in records)
     rows = (site_dir / "magie" / "tous-les-sorts" / "index.html").read_text(encoding="utf-8")
-    assert rows.count("<tr data-college=") == 422
+    assert rows.count("<tr data-group=") == 422

@@ -85,7 +85,7 @@ def test_index_table(seed: ParseResult) -> None:
     assert page.startswith("# Index des sorts\n")
     soup = BeautifulSoup(page, "html.parser")
     tables = soup.find_all("table")
-    assert len(tables) == 1 and tables[0]["id"] == "table-sorts"
+    assert len(tables) == 1 and tables[0]["id"] == "entry-table"
     headers = [th.get_text() for th in soup.select("thead th")]
     # What each column holds: « Classe de sort », not a character's « Classe ».
     assert headers == [
@@ -103,7 +103,7 @@ def test_index_table(seed: ParseResult) -> None:
     assert len(set(hrefs)) == 79
     assert "../acoustique/#blast-sonore" in hrefs
     blast = next(r for r in rows if r.select_one("td a").get_text() == "Blast sonore")  # type: ignore[union-attr]
-    assert blast["data-college"] == "acoustique"
+    assert blast["data-group"] == "acoustique"
     assert (blast["data-min"], blast["data-max"]) == ("1", "4")
     level = blast.select("td")[2]
     assert (level["data-min"], level["data-max"], level.get_text()) == ("1", "4", "I–IV")
@@ -141,7 +141,7 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
 
 def test_index_renders_through_markdown(seed: ParseResult) -> None:
     soup = to_html(render_entry_index(seed, TITLE))
-    assert len(soup.select("table#table-sorts tbody tr")) == 79
+    assert len(soup.select("table#entry-table tbody tr")) == 79
 
 
 def test_college_pages_anchor_every_spell(seed: ParseResult) -> None:
@@ -149,7 +149,7 @@ def test_college_pages_anchor_every_spell(seed: ParseResult) -> None:
         soup = to_html(render_college_page(college, mention_linker(seed, college)))
         h1 = soup.find_all("h1")
         assert [h.get_text() for h in h1] == [college.name]
-        spells = soup.select("h2.sort")
+        spells = soup.select("h2.entry")
         assert [h["id"] for h in spells] == [s.slug for s in college.spells]
         assert [h.get_text() for h in spells] == [s.name for s in college.spells]
         assert len(soup.select("span.niveau")) == len(college.spells)
@@ -160,7 +160,7 @@ def test_college_page_markdown(seed: ParseResult) -> None:
     acoustique = seed.colleges[0]
     page = render_college_page(acoustique)
     assert page.startswith("# Acoustique\n\nCes sorts permettent de créer")
-    assert "## Blast sonore { #blast-sonore .sort }\n" in page
+    assert "## Blast sonore { #blast-sonore .entry }\n" in page
     assert '<span class="niveau" title="Niveaux I à IV">I–IV</span>' in page
     assert '<span class="niveau" title="Niveau II">II</span>' in page
     assert "<dt>Durée</dt><dd>1 minute</dd>\n<dt>Résistance</dt><dd>San</dd>" in page

@@ -23,7 +23,7 @@ def test_ten_copies() -> None:
     records = entry_records(result, "magie")
     assert len({r["url"] for r in records}) == 790
     assert {r["group_slug"] for r in records} >= {"acoustique", "acoustique-10", "enchantement-2"}
-    assert render_entry_index(result, "Tous les sorts").count("<tr data-college=") == 790
+    assert render_entry_index(result, "Tous les sorts").count("<tr data-group=") == 790
 
 
 def test_ten_copies_line_broken() -> None:

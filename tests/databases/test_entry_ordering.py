@@ -19,7 +19,7 @@ from regles.features.databases.pages import (
     IndexLabels,
     entry_records,
     render_entry_table,
-    render_grimoire_page,
+    render_lists_page,
 )
 
 # As a reader orders them: measured times by length, « court » before « long », endless
@@ -87,7 +87,7 @@ EXPORT = (
 def test_the_index_and_the_records_carry_the_order_the_scripts_sort_by() -> None:
     result = parse_export(EXPORT)
     table = render_entry_table(result)
-    for key in ("nom", "college", "niveaux", "duree", "temps"):
+    for key in ("nom", "groupe", "niveaux", "duree", "temps"):
         assert f'<th data-colonne="{key}">' in table
     assert 'data-tri-duree="3600"' in table and 'data-tri-duree="60"' in table
     assert 'data-long="1"' in table and 'data-long="0"' in table
@@ -146,9 +146,9 @@ def test_the_index_shows_the_fields_the_export_uses() -> None:
     labels = IndexLabels(words=PRAYER_WORDS, names={"Coût": "Coût en ferveur"})
     table = render_entry_table(result, labels, chosen)
     assert ">Coût en ferveur</th>" in table and ">Portée</th>" not in table
-    page = render_grimoire_page("Mon livre", ("Toutes", "toutes.md"), labels, chosen)
+    page = render_lists_page("Mon livre", ("Toutes", "toutes.md"), labels, chosen)
     assert 'data-champ-cout="Coût"' in page and 'data-libelle-cout="Coût en ferveur"' in page
-    assert 'data-colonnes="nom college niveaux duree cout"' in page
+    assert 'data-colonnes="nom groupe niveaux duree cout"' in page
 
 
 def test_a_choice_filter_counts_each_value_for_what_it_is() -> None:

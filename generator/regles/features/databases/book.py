@@ -32,7 +32,7 @@ from regles.features.databases.pages import (
     render_college_page,
     render_entry_index,
     render_entry_table,
-    render_grimoire_page,
+    render_lists_page,
 )
 from regles.features.links.targets import EntryTarget
 
@@ -55,7 +55,7 @@ class DatabaseSettings:
     index_title: str
     system: str | None = None  # as the search filters name it; None: the section's name
     fields_title: str = DEFAULT_FIELDS_TITLE  # the page of the export's fields and terms
-    grimoire_title: str = "Mon grimoire"  # the page of the reader's lists of entries
+    lists_title: str = "Mon grimoire"  # the page of the reader's lists of entries
     terms: Mapping[str, str] = field(default_factory=dict)  # the owner's definitions
     words: Words = DEFAULT_WORDS  # the game's words for an entry, a group, a list
     linked_from: tuple[str, ...] = ()  # systems (folders) whose pages link to its entries
@@ -75,7 +75,7 @@ class DatabaseSettings:
         return f"{self.folder}/{slugify(self.fields_title)}.md"
 
     @property
-    def grimoire_uri(self) -> str:
+    def lists_uri(self) -> str:
         """The readers' lists' page: `<folder>/<a list, in the game's words>/` (by default
         `<folder>/grimoire/`), whatever its title, as share links name it."""
         return f"{self.folder}/{list_slug(self.words)}.md"
@@ -144,8 +144,8 @@ class Book:
             self._file(settings.index_uri),
             settings.words,
         )
-        grimoire = render_grimoire_page(
-            settings.grimoire_title,
+        grimoire = render_lists_page(
+            settings.lists_title,
             (settings.index_title, self._file(settings.index_uri)),
             self.labels,
             self.columns,
@@ -155,7 +155,7 @@ class Book:
         for c in self.result.colleges:
             intro = entry_terms.college_intro(self.result, c, links, settings.words)
             pages.append((settings.college_uri(c), render_college_page(c, intro=intro)))
-        pages.append((settings.grimoire_uri, grimoire))
+        pages.append((settings.lists_uri, grimoire))
         return pages
 
     def page_keys(self) -> dict[str, str]:
@@ -169,7 +169,7 @@ class Book:
         }
         keys[settings.index_uri] = f"{base} {INDEX_KEY}"
         keys[settings.fields_uri] = f"{base} {FIELDS_KEY}"
-        keys[settings.grimoire_uri] = f"{base} {LISTS_KEY}"
+        keys[settings.lists_uri] = f"{base} {LISTS_KEY}"
         return keys
 
     def default_uris(self) -> dict[str, str]:
@@ -185,7 +185,7 @@ class Book:
         return {
             f"{base} {INDEX_KEY}": settings.index_uri,
             f"{base} {FIELDS_KEY}": settings.fields_uri,
-            f"{base} {LISTS_KEY}": settings.grimoire_uri,
+            f"{base} {LISTS_KEY}": settings.lists_uri,
         }
 
     def college_pages(self) -> dict[str, str]:
@@ -205,7 +205,7 @@ class Book:
         settings = self.settings
         pages: list[Any] = [
             {settings.index_title: settings.index_uri},
-            {settings.grimoire_title: settings.grimoire_uri},
+            {settings.lists_title: settings.lists_uri},
             {settings.fields_title: settings.fields_uri},
         ]
         pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]

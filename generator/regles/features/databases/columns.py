@@ -44,9 +44,10 @@ MAX_CHOICES = 12
 # « Vol-3 », « Vol+Magerie » → « Vol »: a modifier after the value.
 _MODIFIER = re.compile(r"\s*[+\-−]\s*(?:\d+|[A-ZÀ-Ý][^\W\d_]*[’']?[^\W\d_]*)\s*$")
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d+)?")
-# The keys the index and its address use for something else than a field.
+# The keys the index and its address use for something else than a field (« college »: the
+# group's, in the addresses made before 0.4, which still read).
 FIXED_KEYS = frozenset(
-    {"nom", "college", "niveaux", "texte", "min", "max", "long", "desc", "tri", "ordre"}
+    {"nom", "groupe", "college", "niveaux", "texte", "min", "max", "long", "desc", "tri", "ordre"}
 )
 
 

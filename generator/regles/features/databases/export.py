@@ -352,7 +352,7 @@ class _Scanner:
                     college=c.name,
                 )
             seen.setdefault(c.name, c)
-            c.slug = unique_slug(c.slug or "college", used, separator="-", first=2)
+            c.slug = unique_slug(c.slug or "groupe", used, separator="-", first=2)
 
     def finish_colleges(self, colleges: list[_CollegeDraft]) -> None:
         for c in colleges:
@@ -510,7 +510,7 @@ class _Scanner:
         return Entry(name, draft.name, low, high, fields, description, slug, self.pos(entry.start))
 
     def entry_slug(self, name: str, draft: _CollegeDraft, offset: int) -> str:
-        base = slugify(name) or "sort"
+        base = slugify(name) or "entree"
         slug = unique_slug(base, {s.slug for s in draft.spells}, separator="-", first=2)
         if slug != base:
             self.report(

@@ -96,7 +96,7 @@ class DatabasesFeature:
         for every page's scripts (main.html's `regles-listes`): known once every page has
         its address."""
         template_globals["regles_list_pages"] = [
-            (book.settings.folder, self.site.page_urls.get(book.settings.grimoire_uri))
+            (book.settings.folder, self.site.page_urls.get(book.settings.lists_uri))
             for book in self.books
         ]
         return []

@@ -29,7 +29,7 @@ __all__ = [
     "render_college_page",
     "render_entry_index",
     "render_entry_table",
-    "render_grimoire_page",
+    "render_lists_page",
 ]
 
 # --------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def render_college_page(
         out.append(markdown_for_page(college.description, link) + "\n")
     for s in college.spells:
         label, title = _levels(s)
-        out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .sort }}\n")
+        out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .entry }}\n")
         badge = f'<span class="niveau" title="{e(title)}">{e(label)}</span>'
         out.append(f'<p class="niveaux">{badge}</p>\n')
         if s.fields:
@@ -221,7 +221,7 @@ def entry_filters(
 def column_keys(columns: Sequence[Column]) -> tuple[str, ...]:
     """Every column of the index in its order, as the headers' `data-colonne` and the
     address's `tri` name them (the lists' page's `data-colonnes`)."""
-    return ("nom", "college", "niveaux", *(c.key for c in columns))
+    return ("nom", "groupe", "niveaux", *(c.key for c in columns))
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,7 @@ class IndexLabels:
     names: Mapping[str, str] = field(default_factory=dict)  # field → its label
 
     @property
-    def college(self) -> str:
+    def group(self) -> str:
         return capitalized(self.words.group.one)
 
     def field(self, name: str) -> str:
@@ -250,7 +250,7 @@ class IndexLabels:
         script makes (`data-filtres`, JSON: each choice filter's key, label and the choice of
         the entries without a value; the « long » box's field), for the index's table and
         the lists' page alike."""
-        names = {"niveaux": self.levels, "college": self.college}
+        names = {"niveaux": self.levels, "groupe": self.group}
         names |= {c.key: self.field(c.field) for c in columns}
         attributes = [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
         filters = [
@@ -265,7 +265,7 @@ class IndexLabels:
 
 
 # Where the index's Markdown leaves its table out (`render_entry_index(table_mark=True)`).
-SPELL_TABLE_MARK = "<!-- regles: table-sorts -->"
+SPELL_TABLE_MARK = "<!-- regles: entry-table -->"
 
 
 def render_entry_index(
@@ -322,8 +322,8 @@ def render_entry_table(
     labels = labels or IndexLabels()
     columns = result_columns(result) if columns is None else columns
     label_attrs = " ".join(labels.data_attributes(columns))
-    lines = [f'<table id="table-sorts" {label_attrs}>']
-    headings = ("Nom", labels.college, labels.levels, *(labels.field(c.field) for c in columns))
+    lines = [f'<table id="entry-table" {label_attrs}>']
+    headings = ("Nom", labels.group, labels.levels, *(labels.field(c.field) for c in columns))
     # Each column says its name in the filters, its sort's (the script reads them there).
     header = "".join(
         f'<th data-colonne="{key}">{e(h)}</th>'
@@ -336,7 +336,7 @@ def render_entry_table(
             values = {c.key: s.fields.get(c.field, "") for c in columns}
             orders, choices, long = entry_filters(columns, s.fields)
             attrs = {
-                "data-college": college.slug,
+                "data-group": college.slug,
                 "data-min": str(s.level_min),
                 "data-max": str(s.level_max),
                 **{f"data-{key}": value for key, value in values.items()},
@@ -352,7 +352,7 @@ def render_entry_table(
                 # The grimoires' « + » (lists.js; hidden without JavaScript): written here,
                 # not at load, which would lay out every row again.
                 f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a>'
-                f'<button type="button" class="grimoire-ajout" '
+                f'<button type="button" class="list-add" '
                 f'aria-label="{e(labels.add_to_list(s.name))}"></button></td>',
                 f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
@@ -378,7 +378,7 @@ def _number(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def render_grimoire_page(
+def render_lists_page(
     title: str,
     index: tuple[str, str],
     labels: IndexLabels | None = None,
@@ -405,10 +405,10 @@ def render_grimoire_page(
         f"une page {group.kind(1)} ou l’aperçu d’{entry.a()}. "
         f"Vos {lists.many} sont {lists.agreed('gardé', 2)} dans ce navigateur, même hors "
         "connexion ; un lien ou un fichier les emmène ailleurs.",
-        "{ .grimoire-intro }",
+        "{ .list-intro }",
         "",
-        f'<div id="grimoire" class="grimoire" {" ".join(attrs)}>',
-        f'<p class="grimoire-attente">Cette page a besoin de JavaScript : vos {lists.many} '
+        f'<div id="reader-lists" class="reader-lists" {" ".join(attrs)}>',
+        f'<p class="list-waiting">Cette page a besoin de JavaScript : vos {lists.many} '
         f"sont {lists.agreed('lu', 2)} dans la mémoire de votre navigateur.</p>",
         "</div>",
     ]

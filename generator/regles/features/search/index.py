@@ -13,7 +13,7 @@ heading with an id starts a record whose URL carries the anchor, whose title is 
 - rules section (a page in a system's folder, `systems:` in mkdocs.yml): filters `systeme`
   (the system's name) and `type` = Règles; metadata `contexte` = system › page › parent
   headings;
-- spell (`h2.sort` of a college page in the spells' folder): filters `type` = Sorts,
+- spell (`h2.entry` of a college page in the spells' folder): filters `type` = Sorts,
   `college` and `systeme` (the spells' own system: `spells: system:`, else their section's
   name); metadata `contexte` = the college;
 - any other page (tools, install, licences): `type` = Site. The home page (a list of links),

@@ -18,7 +18,7 @@ from regles.features.offline.precache import FALLBACK_PAGE
 __all__ = [
     "DEPTH_FILTER",
     "EXCLUDED_PAGES",
-    "FILTER_COLLEGE",
+    "FILTER_GROUP",
     "FILTER_SECTION",
     "FILTER_SYSTEM",
     "FILTER_TYPE",
@@ -48,7 +48,7 @@ LANGUAGE = "fr"
 
 FILTER_SYSTEM = "systeme"
 FILTER_TYPE = "type"
-FILTER_COLLEGE = "college"
+FILTER_GROUP = "groupe"
 FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its title
 KIND_RULES = "Règles"
 KIND_SPELLS = "Sorts"  # the default (Database.kind: the database's own word)
@@ -135,7 +135,7 @@ CALCULATOR_TITLE_CLASS = "calculateur-titre"
 KEPT_IN_SKIPPED_CLASSES = frozenset({CALCULATOR_TITLE_CLASS, "calculateur-description"})
 CALCULATOR_CLASS = "calculateur"  # the form: a record of its own, by its title and description
 # The spell index is a table of every spell name: indexed, it would compete with the spells.
-SKIPPED_IDS = frozenset({"table-sorts"})
+SKIPPED_IDS = frozenset({"entry-table"})
 # Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
 # "Niveaux I à IV" in the index and its excerpts.
 TITLE_AS_TEXT_CLASSES = frozenset({"niveau"})
@@ -149,7 +149,7 @@ BLOCK_ENDS = {
     for tag in ("p", "li", "dd", "td", "th", "tr", "div", "blockquote", "pre", "table",
                 "ul", "ol", "dl", "caption", "figcaption", "summary", "details", "section")
 } | {"dt": " : "}  # fmt: skip
-SPELL_HEADING_CLASS = "sort"
+ENTRY_HEADING_CLASS = "entry"
 _SPACES = re.compile(r"\s+")
 
 
@@ -187,7 +187,7 @@ class Record:
         if self.system:
             found[FILTER_SYSTEM] = [self.system]
         if self.college:
-            found[FILTER_COLLEGE] = [self.college]
+            found[FILTER_GROUP] = [self.college]
         if self.section:
             found[FILTER_SECTION] = [self.section]
         return found
@@ -372,10 +372,10 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
     kind = area.kind if area else KIND_SITE
     system = area.system if area else None
     page_title = sections[0].title
-    # A college page: its spells are its `h2.sort` headings, and it is a college only if it
+    # A college page: its spells are its `h2.entry` headings, and it is a college only if it
     # has some (the spell index, in the same folder, has none).
     database = area is not None and area.database
-    is_college = database and any(SPELL_HEADING_CLASS in s.classes for s in sections)
+    is_college = database and any(ENTRY_HEADING_CLASS in s.classes for s in sections)
     college = page_title if is_college else None
     records: list[Record] = []
     trail: list[tuple[int, str]] = []

@@ -224,7 +224,7 @@ function setup() {
     };
     // Each kind can be cleared: one its module cannot read (damaged) says so.
     const clear = (kind) => {
-      const button = el("button", { type: "button", class: "md-button grimoire-bouton grimoire-danger" }, "Effacer");
+      const button = el("button", { type: "button", class: "md-button list-button list-danger" }, "Effacer");
       button.setAttribute("aria-label", `Effacer : ${kind.label}`);
       button.addEventListener("click", async () => {
         const sure = await confirmAction(`Effacer « ${kind.label} » ?`,

@@ -388,16 +388,16 @@ export async function manageCharacters() {
     placeholder: "Nom", "aria-label": "Nom du nouveau personnage", value: hadCharacters ? "" : firstName() });
   // The name it holds at first (the last list's) is selected: what the reader types replaces it.
   freshName.addEventListener("focus", () => { fresh.checked = true; freshName.select(); });
-  const freshRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, fresh,
+  const freshRow = el("div", { class: "list-dialog__choice list-dialog__new" }, fresh,
     el("label", { for: "personnage-choix-nouveau" }, "Nouveau : "), freshName);
-  const choices = el("fieldset", { class: "grimoire-dialogue__grimoires" });
-  const elsewhere = el("p", { class: "grimoire-dialogue__autre", role: "status", hidden: true });
+  const choices = el("fieldset", { class: "list-dialog__lists" });
+  const elsewhere = el("p", { class: "list-dialog__other", role: "status", hidden: true });
   const radios = () => [...choices.querySelectorAll("input[type=radio]")];
   // The choices as kept in `kept`, the one checked still checked (by id).
   const draw = (kept, checked) => {
     const focused = radios().find((radio) => radio === document.activeElement)?.value;
     const rows = kept.characters.map((character, i) =>
-      el("label", { class: "grimoire-dialogue__choix", for: `personnage-choix-${i}` },
+      el("label", { class: "list-dialog__choice", for: `personnage-choix-${i}` },
         el("input", { type: "radio", name: "personnage-choix", id: `personnage-choix-${i}`, value: character.id,
           checked: character.id === checked }),
         el("span", {}, character.name)));
@@ -424,7 +424,7 @@ export async function manageCharacters() {
   };
   openDialogs.add(redraw);
   const damaged = store.damaged
-    ? [el("p", { class: "grimoire-dialogue__erreur" }, "Les personnages gardés dans ce navigateur sont illisibles : ils seront mis de côté (voir la page de sauvegarde) avant d’en garder d’autres.")]
+    ? [el("p", { class: "list-dialog__error" }, "Les personnages gardés dans ce navigateur sont illisibles : ils seront mis de côté (voir la page de sauvegarde) avant d’en garder d’autres.")]
     : [];
   let picked = null; // the choice, as kept when the reader pressed a button
   const action = await modal({

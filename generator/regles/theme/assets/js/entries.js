@@ -1,6 +1,6 @@
 /* Spells: filters and sorting of « Tous les sorts », a spell's preview over its links.
  *
- * - The « Tous les sorts » page (table#table-sorts) gets a filter form (text, college, levels,
+ * - The « Tous les sorts » page (table#entry-table) gets a filter form (text, group, levels,
  *   a choice list per column of a few values, the « long » box, descriptions; the build
  *   says which: features/databases/columns.py) and sortable headers. The state lives
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
@@ -110,7 +110,7 @@ export const loadSpells = (database = pageDatabase()) => {
 // A spell's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
-const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #table-sorts tbody td:first-child a[href]";
+const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #entry-table tbody td:first-child a[href]";
 
 /** The database a link of this page leads into (its `href` as written), else this page's. */
 const linkDatabase = (href) => {
@@ -125,19 +125,19 @@ const spellContent = (spell, href) => {
   const database = databaseOf(spell.url) || linkDatabase(href);
   const min = Number(spell.level_min);
   const max = Number(spell.level_max);
-  const title = el("p", { class: "sort-apercu__titre" },
+  const title = el("p", { class: "entry-preview__title" },
     el("strong", {}, String(spell.name ?? "")), " ",
     el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
       levels(min, max)));
-  const nodes = [title, el("p", { class: "sort-apercu__college" }, String(spell.group ?? ""))];
+  const nodes = [title, el("p", { class: "entry-preview__group" }, String(spell.group ?? ""))];
   const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
   if (fields.length) {
-    const list = el("dl", { class: "sort-apercu__champs" });
+    const list = el("dl", { class: "entry-preview__fields" });
     for (const [key, value] of fields) list.append(el("dt", {}, key), el("dd", {}, String(value)));
     nodes.push(list);
   }
   const text = excerpt(plainText(spell.description ?? ""));
-  if (text) nodes.push(el("p", { class: "sort-apercu__texte" }, text));
+  if (text) nodes.push(el("p", { class: "entry-preview__text" }, text));
   const actions = openLink(href, phrase("open_entry", {}, database));
   for (const action of previewActions) {
     const node = action(spell);
@@ -157,7 +157,7 @@ addPreview({
   load: (key) => loadSpells(databaseOf(key || "") || pageDatabase()),
   content: spellContent,
   unavailable: (href) => [
-    el("p", { class: "sort-apercu__etat" }, phrase("preview_unavailable", {}, linkDatabase(href))),
+    el("p", { class: "entry-preview__state" }, phrase("preview_unavailable", {}, linkDatabase(href))),
     openLink(href, phrase("open_entry", {}, linkDatabase(href))),
   ],
 });
@@ -167,8 +167,10 @@ addPreview({
 // ---------------------------------------------------------------------------------------
 
 // The address's query parameters, but the choice filters' (their columns' keys): shared
-// links hold these names.
-const PARAMETERS = ["texte", "college", "min", "max", "long", "desc", "tri", "ordre"];
+// links hold these names. Before 0.4 the group's filter and column were « college » in an
+// address: a link made then still reads, and is written back with today's names.
+const FORMER_GROUP = "college";
+const PARAMETERS = ["texte", "groupe", FORMER_GROUP, "min", "max", "long", "desc", "tri", "ordre"];
 
 /** The filters the build gives a list (`data-filtres` of the index's table or of the lists'
  * page, features/databases/export.py): `choix`, each choice filter's `cle`, `libelle` and
@@ -184,14 +186,14 @@ const filtersOf = (owner) => {
 };
 
 // The columns that are not one of the export's fields.
-const FIXED_COLUMNS = ["nom", "college", "niveaux"];
+const FIXED_COLUMNS = ["nom", "groupe", "niveaux"];
 
 // The text a column is sorted by, in a row: its name, its group's, else its field's value.
 const columnText = (row, column) =>
-  column === "nom" ? row.name : column === "college" ? row.collegeName : row.fields[column] || "";
+  column === "nom" ? row.name : column === "groupe" ? row.groupName : row.fields[column] || "";
 
 /** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
- * moved (a table row, a card); `values`: its `college` slug, `min`, `max` and `long` ("1" or
+ * moved (a table row, a card); `values`: its `group` slug, `min`, `max` and `long` ("1" or
  * not); `fields`: the value of each of the index's columns, by its key (« duree »);
  * `choices`: for each choice filter, the values it counts for (the build's `data-choix-*`,
  * `choix` of a record);
@@ -200,30 +202,30 @@ const columnText = (row, column) =>
  * `tri` of a record); `record`: its record of the data file, when the row is made from it
  * (its description is then at hand). */
 export const filterRow = ({
-  node, rank, name, collegeName, values, fields = {}, orders = {}, choices = {}, nameLink = null, record = null,
+  node, rank, name, groupName, values, fields = {}, orders = {}, choices = {}, nameLink = null, record = null,
 }) => {
   const min = Number.parseInt(values.min, 10) || 1;
   const max = Number.parseInt(values.max, 10) || min;
   const trimmed = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? "").trim()]));
   return {
-    node, rank, name, collegeName, min, max,
+    node, rank, name, groupName, min, max,
     fields: trimmed,
     orders,
     choices, // for each choice filter's key, the values the entry counts for
-    college: values.college || "",
+    group: values.group || "",
     long: values.long === "1",
     nameLink,
     record,
-    raw: [name, collegeName, ...Object.values(trimmed)].join(" "),
+    raw: [name, groupName, ...Object.values(trimmed)].join(" "),
     text: null, // raw folded, made at the first text search
     description: null,
   };
 };
 
 const setupTable = (signal) => {
-  const table = document.getElementById("table-sorts");
-  if (!table || !table.tBodies[0] || table.dataset.sortsPret) return;
-  table.dataset.sortsPret = "1";
+  const table = document.getElementById("entry-table");
+  if (!table || !table.tBodies[0] || table.dataset.indexReady) return;
+  table.dataset.indexReady = "1";
   const tbody = table.tBodies[0];
   const headers = Array.from(table.tHead ? table.tHead.rows[0].cells : []);
   const columns = headers.map((th) => th.dataset.colonne || "").filter((c) => !FIXED_COLUMNS.includes(c));
@@ -235,7 +237,7 @@ const setupTable = (signal) => {
     node: tr,
     rank,
     name: tr.cells[0].textContent.trim(),
-    collegeName: tr.cells[1].textContent.trim(),
+    groupName: tr.cells[1].textContent.trim(),
     values: tr.dataset,
     fields: Object.fromEntries(columns.map((c) => [c, tr.getAttribute(`data-${c}`) || ""])),
     orders: Object.fromEntries(columns.filter((c) => tr.hasAttribute(`data-tri-${c}`))
@@ -246,9 +248,9 @@ const setupTable = (signal) => {
   }));
   const wrapper = table.closest(".md-typeset__scrollwrap") || table;
   if (table.parentElement && table.parentElement.classList.contains("md-typeset__table")) {
-    table.parentElement.classList.add("sorts-table");
+    table.parentElement.classList.add("index-scroll");
   }
-  wrapper.classList.add("sorts-enveloppe");
+  wrapper.classList.add("index-wrapper");
   setupFilters({ rows, list: tbody, wrapper, owner: table, headers, signal });
 };
 
@@ -256,7 +258,7 @@ const setupTable = (signal) => {
  * state in the address's query: for the index's table, and for any list of spells (the
  * grimoire page). `list`: the parent of the rows' nodes, which sorting reorders; `wrapper`:
  * what the form goes before (hidden when no row is left); `owner`: the element that holds
- * the filter labels (`data-libelle-*`) and receives `data-visibles` and `data-sorts-actif`;
+ * the filter labels (`data-libelle-*`) and receives `data-visibles` and `data-index-active`;
  * `headers`: the table's header cells, made sort buttons; without them, the form gets a
  * « Trier par » choice. */
 export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal }) => {
@@ -268,12 +270,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // The values present, for the choice lists: each filter's values with their counts, and
   // the count of the rows without any.
   const { choices: choiceFilters, long: longFilter } = filtersOf(owner);
-  const colleges = new Map();
+  const groups = new Map();
   const present = choiceFilters.map(() => ({ values: new Map(), without: 0 }));
   const count = (m, k) => m.set(k, (m.get(k) || 0) + 1);
   for (const row of rows) {
-    if (!colleges.has(row.college)) colleges.set(row.college, { name: row.collegeName, n: 0 });
-    colleges.get(row.college).n += 1;
+    if (!groups.has(row.group)) groups.set(row.group, { name: row.groupName, n: 0 });
+    groups.get(row.group).n += 1;
     choiceFilters.forEach(({ cle }, i) => {
       const values = row.choices[cle] || [];
       if (values.length) new Set(values).forEach((v) => count(present[i].values, v)); else present[i].without += 1;
@@ -286,9 +288,9 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const anyLong = Boolean(longFilter) && rows.some((r) => r.long);
 
   // Form --------------------------------------------------------------------------------
-  const id = (s) => `sorts-${s}`;
+  const id = (s) => `index-${s}`;
   const field = (name, label, control, className = "") =>
-    el("div", { class: `sorts-champ ${className}`.trim() }, el("label", { for: id(name) }, label), control);
+    el("div", { class: `index-field ${className}`.trim() }, el("label", { for: id(name) }, label), control);
   const option = (value, text) => el("option", { value }, text);
 
   const textInput = el("input", {
@@ -296,9 +298,9 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     placeholder: phrase("index_placeholder"), enterkeyhint: "search",
     "aria-describedby": id("compte"), maxlength: "200",
   });
-  const collegeChoice = el("select", { id: id("college"), name: "college" }, option("", `Tous (${total})`));
-  for (const [slug, { name, n }] of Array.from(colleges).sort((a, b) => alphabetical(a[1].name, b[1].name))) {
-    collegeChoice.append(option(slug, `${name} (${n})`));
+  const groupChoice = el("select", { id: id("groupe"), name: "groupe" }, option("", `Tous (${total})`));
+  for (const [slug, { name, n }] of Array.from(groups).sort((a, b) => alphabetical(a[1].name, b[1].name))) {
+    groupChoice.append(option(slug, `${name} (${n})`));
   }
   const levelChoice = (name) => {
     const s = el("select", { id: id(name), name });
@@ -320,9 +322,9 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   });
   const longBox = el("input", { type: "checkbox", id: id("long"), name: "long" });
   const descriptionsBox = el("input", { type: "checkbox", id: id("desc"), name: "desc" });
-  const counter = el("p", { id: id("compte"), class: "sorts-compte", role: "status", "aria-live": "polite" });
-  const note = el("p", { class: "sorts-note", hidden: true });
-  const clear = el("button", { type: "button", class: "md-button sorts-effacer" }, "Réinitialiser");
+  const counter = el("p", { id: id("compte"), class: "index-count", role: "status", "aria-live": "polite" });
+  const note = el("p", { class: "index-note", hidden: true });
+  const clear = el("button", { type: "button", class: "md-button index-clear" }, "Réinitialiser");
 
   // What each filter filters, as the table names it (spells.render_entry_table): « Classe
   // de sort » rather than the export's bare « Classe », read as a character's class.
@@ -330,33 +332,33 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // On a phone the filters and the sorting are folded behind one button, so that the first
   // screen shows the search field, the count and the first spells (entries.css); wider, the
   // button is not shown and everything is.
-  const toggleCount = el("span", { class: "sorts-plier__compte" });
+  const toggleCount = el("span", { class: "index-fold__count" });
   const toggle = el("button", {
-    type: "button", class: "sorts-plier", "aria-expanded": "false", "aria-controls": id("plus"),
+    type: "button", class: "index-fold", "aria-expanded": "false", "aria-controls": id("plus"),
   }, "Filtres et tri", toggleCount);
-  const more = el("div", { class: "sorts-plus", id: id("plus") },
-    field("college", label("college", phrase("search_group_any")), collegeChoice, "sorts-champ--college"),
-    el("fieldset", { class: "sorts-niveaux" },
+  const more = el("div", { class: "index-more", id: id("plus") },
+    field("groupe", label("groupe", phrase("search_group_any")), groupChoice, "index-field--group"),
+    el("fieldset", { class: "index-levels" },
       el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
       field("max", "à", maxChoice)),
     // A filter no entry of the list has a value for is left out.
     ...choiceFilters.map(({ cle, libelle }, i) => (present[i].values.size ? field(cle, libelle, choiceLists[i]) : null)),
-    el("div", { class: "sorts-cases" },
+    el("div", { class: "index-boxes" },
       anyLong ? el("label", { for: id("long") }, longBox, ` « ${longFilter.champ} : long » seulement`) : null,
       el("label", { for: id("desc") }, descriptionsBox, " Chercher aussi dans les descriptions")));
-  const form = el("form", { class: "sorts-filtres", role: "search", "aria-label": phrase("index_filter") },
-    field("texte", phrase("index_search"), textInput, "sorts-champ--texte"),
+  const form = el("form", { class: "index-filters", role: "search", "aria-label": phrase("index_filter") },
+    field("texte", phrase("index_search"), textInput, "index-field--text"),
     toggle,
     more,
-    el("div", { class: "sorts-barre" }, counter, clear),
+    el("div", { class: "index-bar" }, counter, clear),
     note);
   // No spell left: everything back; or, for words typed while the descriptions are not
   // searched (their box folded away on a phone), the descriptions searched too.
-  const showAll = el("button", { type: "button", class: "sorts-lien" }, "Tout réafficher");
-  const searchDescriptions = el("button", { type: "button", class: "sorts-lien", hidden: true },
+  const showAll = el("button", { type: "button", class: "index-link" }, "Tout réafficher");
+  const searchDescriptions = el("button", { type: "button", class: "index-link", hidden: true },
     "Chercher aussi dans les descriptions");
-  const empty = el("p", { class: "sorts-vide", hidden: true },
+  const empty = el("p", { class: "index-empty", hidden: true },
     `${phrase("index_empty")} `, showAll, searchDescriptions);
 
   wrapper.before(form);
@@ -371,8 +373,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // Sortable headers: a button in each <th>.
   const buttons = headers.map((th, i) => {
     const name = th.textContent.trim();
-    const b = el("button", { type: "button", class: "sorts-tri", "data-colonne": COLUMNS[i] || "" },
-      name, el("span", { class: "sorts-tri__icone", "aria-hidden": "true" }));
+    const b = el("button", { type: "button", class: "index-sort", "data-colonne": COLUMNS[i] || "" },
+      name, el("span", { class: "index-sort__icon", "aria-hidden": "true" }));
     th.replaceChildren(b);
     th.setAttribute("scope", "col");
     return b;
@@ -380,7 +382,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   // Without headers (a list of cards): « Trier par » and the order, in the form; a column
   // no entry of the list fills is not offered.
-  const sortName = (c) => (c === "nom" ? "Nom" : c === "college" ? label("college", phrase("search_group_any"))
+  const sortName = (c) => (c === "nom" ? "Nom" : c === "groupe" ? label("groupe", phrase("search_group_any"))
     : c === "niveaux" ? label("niveaux", "Niveaux") : label(c, c));
   const filled = (c) => FIXED_COLUMNS.includes(c) || rows.some((r) => r.fields[c]);
   const sortChoice = headers.length ? null : el("select", { id: id("tri"), name: "tri" },
@@ -392,7 +394,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   // State -------------------------------------------------------------------------------
   const noChoice = () => Object.fromEntries(choiceFilters.map(({ cle }) => [cle, ""]));
-  const DEFAULT = { text: "", college: "", min: lowest, max: highest, chosen: noChoice(),
+  const DEFAULT = { text: "", group: "", min: lowest, max: highest, chosen: noChoice(),
     longOnly: false, descriptions: false, sort: "", order: "asc" };
   let state = { ...DEFAULT };
   const valuesOf = (select) => new Set(Array.from(select.options, (o) => o.value));
@@ -402,7 +404,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     const s = { ...DEFAULT };
     const within = (select, v) => (v !== null && valuesOf(select).has(v) ? v : "");
     s.text = (p.get("texte") || "").slice(0, 200);
-    s.college = within(collegeChoice, p.get("college"));
+    s.group = within(groupChoice, p.get("groupe") ?? p.get(FORMER_GROUP));
     s.chosen = Object.fromEntries(choiceFilters.map(({ cle }, i) => [cle, within(choiceLists[i], p.get(cle))]));
     const level = (v, fallback) => {
       const n = /^\d{1,2}$/.test(v || "") ? Number(v) : NaN;
@@ -413,7 +415,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     if (s.min > s.max) [s.min, s.max] = [s.max, s.min];
     s.longOnly = p.get("long") === "1";
     s.descriptions = p.get("desc") === "1";
-    s.sort = COLUMNS.includes(p.get("tri")) ? p.get("tri") : "";
+    const sort = p.get("tri") === FORMER_GROUP ? "groupe" : p.get("tri");
+    s.sort = COLUMNS.includes(sort) ? sort : "";
     s.order = p.get("ordre") === "desc" ? "desc" : "asc";
     return s;
   };
@@ -424,7 +427,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     [...PARAMETERS, ...choiceFilters.map(({ cle }) => cle)].forEach((k) => address.searchParams.delete(k));
     const q = address.searchParams;
     if (state.text.trim()) q.set("texte", state.text);
-    if (state.college) q.set("college", state.college);
+    if (state.group) q.set("groupe", state.group);
     if (state.min !== DEFAULT.min) q.set("min", String(state.min));
     if (state.max !== DEFAULT.max) q.set("max", String(state.max));
     for (const { cle } of choiceFilters) if (state.chosen[cle]) q.set(cle, state.chosen[cle]);
@@ -436,7 +439,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
 
   const toForm = () => {
     textInput.value = state.text;
-    collegeChoice.value = state.college;
+    groupChoice.value = state.group;
     minChoice.value = String(state.min);
     maxChoice.value = String(state.max);
     choiceFilters.forEach(({ cle }, i) => { choiceLists[i].value = state.chosen[cle]; });
@@ -449,7 +452,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     state = {
       ...state,
       text: textInput.value,
-      college: collegeChoice.value,
+      group: groupChoice.value,
       min: Number(minChoice.value),
       max: Number(maxChoice.value),
       chosen: Object.fromEntries(choiceFilters.map(({ cle }, i) => [cle, choiceLists[i].value])),
@@ -462,7 +465,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // nodes stay: the text field's « change », fired as a tap on the button takes the focus,
   // redraws the count, and a node taken out under the finger would lose the tap.
   const showToggle = () => {
-    const set = [state.college, state.min !== DEFAULT.min || state.max !== DEFAULT.max,
+    const set = [state.group, state.min !== DEFAULT.min || state.max !== DEFAULT.max,
       ...Object.values(state.chosen), state.longOnly, state.descriptions, state.sort].filter(Boolean).length;
     const text = set ? ` (${set} ${set > 1 ? "actifs" : "actif"})` : "";
     if (toggleCount.textContent !== text) toggleCount.textContent = text;
@@ -470,12 +473,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   toggle.addEventListener("click", () => {
     const open = toggle.getAttribute("aria-expanded") !== "true";
     toggle.setAttribute("aria-expanded", String(open));
-    form.classList.toggle("sorts-filtres--ouvert", open);
+    form.classList.toggle("index-filters--open", open);
   }, { signal });
 
   // Filter ------------------------------------------------------------------------------
   const keeps = (row, words) => {
-    if (state.college && row.college !== state.college) return false;
+    if (state.group && row.group !== state.group) return false;
     if (row.max < state.min || row.min > state.max) return false; // overlapping levels
     for (const { cle } of choiceFilters) {
       const wanted = state.chosen[cle];
@@ -501,12 +504,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       if (kept) n += 1;
     }
     counter.textContent = spellCount(n);
-    counter.append(el("span", { class: "sorts-compte__total" }, ` sur ${total}`));
+    counter.append(el("span", { class: "index-count__total" }, ` sur ${total}`));
     table.dataset.visibles = String(n);
     empty.hidden = n > 0;
     searchDescriptions.hidden = !words.length || state.descriptions;
     wrapper.hidden = n === 0;
-    form.classList.toggle("sorts-filtres--actif", JSON.stringify({ ...state, sort: "", order: "asc" })
+    form.classList.toggle("index-filters--active", JSON.stringify({ ...state, sort: "", order: "asc" })
       !== JSON.stringify({ ...DEFAULT }));
     showToggle();
     writeAddress();
@@ -638,7 +641,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   toForm();
   if (state.descriptions) loadDescriptions();
   apply(); // sorts the rows too
-  table.dataset.sortsActif = "1"; // for the tests: the page is ready
+  table.dataset.indexActive = "1"; // for the tests: the page is ready
 };
 
 // ---------------------------------------------------------------------------------------

@@ -20,13 +20,13 @@ addPreview({
   content: (entry, href) => {
     const paragraphs = Array.isArray(entry.paragraphs) ? entry.paragraphs : [];
     return [
-      el("p", { class: "sort-apercu__titre" }, el("strong", {}, String(entry.term ?? ""))),
-      ...paragraphs.map((text) => el("p", { class: "sort-apercu__texte" }, String(text))),
+      el("p", { class: "entry-preview__title" }, el("strong", {}, String(entry.term ?? ""))),
+      ...paragraphs.map((text) => el("p", { class: "entry-preview__text" }, String(text))),
       openLink(href, OPEN),
     ];
   },
   unavailable: (href) => [
-    el("p", { class: "sort-apercu__etat" }, "Aperçu indisponible (glossaire non chargé, hors connexion ?)."),
+    el("p", { class: "entry-preview__state" }, "Aperçu indisponible (glossaire non chargé, hors connexion ?)."),
     openLink(href, OPEN),
   ],
 });

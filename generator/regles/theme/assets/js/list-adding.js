@@ -22,11 +22,11 @@ export const whenAdded = (refresh) => {
 let notice = null;
 const announce = (nodes) => {
   if (notice) notice.remove();
-  const close = el("button", { type: "button", class: "grimoire-annonce__fermer", "aria-label": "Fermer" });
+  const close = el("button", { type: "button", class: "list-notice__close", "aria-label": "Fermer" });
   // One line: the words shortened if they must be, never the link after them.
   const words = nodes.filter((node) => typeof node === "string");
-  const text = el("span", { class: "grimoire-annonce__texte", title: words.join(" ") }, ...words);
-  notice = el("div", { class: "grimoire-annonce", role: "status" },
+  const text = el("span", { class: "list-notice__text", title: words.join(" ") }, ...words);
+  notice = el("div", { class: "list-notice", role: "status" },
     el("p", {}, text, ...nodes.filter((node) => typeof node !== "string")), close);
   const mine = notice;
   close.addEventListener("click", () => mine.remove());
@@ -46,21 +46,21 @@ const addToGrimoire = async (record) => {
   let store = readStore(database);
   const entry = entryOf(record);
   const holds = (list) => list.entries.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
-  const newRadio = el("input", { type: "radio", name: "grimoire-choix", id: "grimoire-choix-nouveau", value: "" });
-  const newName = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(MAX_NAME),
+  const newRadio = el("input", { type: "radio", name: "list-choice", id: "list-choice-new", value: "" });
+  const newName = el("input", { type: "text", id: "list-dialog-name", maxlength: String(MAX_NAME),
     autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
-  const newRow = el("div", { class: "grimoire-dialogue__choix grimoire-dialogue__nouveau" }, newRadio,
-    el("label", { for: "grimoire-choix-nouveau" }, say("new_list_choice")), newName);
-  const choices = el("fieldset", { class: "grimoire-dialogue__grimoires" });
-  const elsewhere = el("p", { class: "grimoire-dialogue__autre", role: "status", hidden: true });
+  const newRow = el("div", { class: "list-dialog__choice list-dialog__new" }, newRadio,
+    el("label", { for: "list-choice-new" }, say("new_list_choice")), newName);
+  const choices = el("fieldset", { class: "list-dialog__lists" });
+  const elsewhere = el("p", { class: "list-dialog__other", role: "status", hidden: true });
   const radios = () => [...choices.querySelectorAll("input[type=radio]")];
   const checkedId = () => radios().find((r) => r.checked)?.value;
   // The choices as kept, `checked` (an id, "" for a new one) checked, the focus kept.
   const draw = (checked) => {
     const focused = radios().find((radio) => radio === document.activeElement)?.value;
-    const rows = store.lists.map((list, i) => el("label", { class: "grimoire-dialogue__choix", for: `grimoire-choix-${i}` },
-      el("input", { type: "radio", name: "grimoire-choix", id: `grimoire-choix-${i}`, value: list.id, checked: list.id === checked }),
+    const rows = store.lists.map((list, i) => el("label", { class: "list-dialog__choice", for: `list-choice-${i}` },
+      el("input", { type: "radio", name: "list-choice", id: `list-choice-${i}`, value: list.id, checked: list.id === checked }),
       el("span", {}, list.name),
       el("small", {}, holds(list) ? " (l’a déjà)" : ` (${entryCount(list.entries.length, database)})`)));
     newRadio.checked = !checked;
@@ -88,7 +88,7 @@ const addToGrimoire = async (record) => {
   const value = await modal({
     title: say("add_to_a_list"),
     content: [
-      el("p", { class: "grimoire-dialogue__sort" }, el("strong", {}, entry.name),
+      el("p", { class: "list-dialog__entry" }, el("strong", {}, entry.name),
         entry.group ? ` — ${entry.group}` : "", " ",
         el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
       choices,
@@ -137,20 +137,20 @@ const addToGrimoire = async (record) => {
     return;
   }
   announce([say("added", { entry: entry.name, name: list.name }),
-    el("a", { href: page.href, class: "grimoire-annonce__lien" }, say("see_list"))]);
+    el("a", { href: page.href, class: "list-notice__link" }, say("see_list"))]);
   for (const refresh of afterAdding) refresh();
   markAddButtons();
 };
 
 // Marked (markAddButton) by the page's pass over all its buttons, or by its own caller.
 const addButton = (label, key, withText) => el("button", {
-  type: "button", class: `grimoire-ajout${withText ? " grimoire-ajout--texte" : ""}`, "data-grimoire-sort": key,
+  type: "button", class: `list-add${withText ? " list-add--text" : ""}`, "data-list-entry": key,
   "aria-label": withText ? null : label, title: label,
 }, withText ? phrase("add_to_list", {}, databaseOf(key)) : null);
 
 /** The entry an add button is for (a key of the data file), else "". */
 const buttonKey = (button) => {
-  if (button.dataset.grimoireSort) return button.dataset.grimoireSort;
+  if (button.dataset.listEntry) return button.dataset.listEntry;
   const link = button.closest("td")?.querySelector("a[href]");
   return (link && linkKey(link)) || "";
 };
@@ -174,15 +174,15 @@ function markAddButton(button, lists = new Map()) {
   const list = lists.get(folder);
   const inside = Boolean(key && list && list.keys.has(key));
   // Most buttons of an index say nothing new: left untouched (no restyling of its rows).
-  if (!inside && !button.classList.contains("grimoire-ajout--dedans")) return button;
+  if (!inside && !button.classList.contains("list-add--in")) return button;
   // What it says when the entry is in no list: the build's name, or its text's.
   if (button.dataset.ajout === undefined) {
     button.dataset.ajout = button.getAttribute("aria-label") || button.title || "";
     button.dataset.texte = button.textContent;
   }
-  button.classList.toggle("grimoire-ajout--dedans", inside);
+  button.classList.toggle("list-add--in", inside);
   const where = inside ? `Dans « ${list.name} »` : "";
-  if (button.classList.contains("grimoire-ajout--texte")) button.textContent = inside ? where : button.dataset.texte;
+  if (button.classList.contains("list-add--text")) button.textContent = inside ? where : button.dataset.texte;
   button.setAttribute("aria-label", inside ? `${where}. ${button.dataset.ajout}` : button.dataset.ajout);
   return button;
 }
@@ -190,15 +190,15 @@ function markAddButton(button, lists = new Map()) {
 /** Every add button of the page, after a list changed (here, in another tab) or a page came. */
 export const markAddButtons = () => {
   const lists = new Map();
-  for (const button of document.querySelectorAll("button.grimoire-ajout")) markAddButton(button, lists);
+  for (const button of document.querySelectorAll("button.list-add")) markAddButton(button, lists);
 };
 
 // One listener for every add button of the site (they come and go with the pages).
 document.addEventListener("click", (e) => {
-  const button = e.target instanceof Element ? e.target.closest("button.grimoire-ajout") : null;
+  const button = e.target instanceof Element ? e.target.closest("button.list-add") : null;
   if (!button) return;
   e.preventDefault();
-  let key = button.dataset.grimoireSort;
+  let key = button.dataset.listEntry;
   if (!key) {
     const link = button.closest("td")?.querySelector("a[href]");
     key = link ? linkKey(link) : "";
@@ -218,9 +218,9 @@ previewActions.push((record) => (record && record.url
 /** A button under each heading of a college page. The spell index's rows have theirs in the
  * page (spells.render_entry_table): written at load, they would lay out every row again. */
 export const addButtons = () => {
-  for (const heading of document.querySelectorAll(".md-content h2.sort[id]")) {
+  for (const heading of document.querySelectorAll(".md-content h2.entry[id]")) {
     const line = heading.nextElementSibling;
-    if (!line || !line.matches("p.niveaux") || line.querySelector(".grimoire-ajout")) continue;
+    if (!line || !line.matches("p.niveaux") || line.querySelector(".list-add")) continue;
     const key = linkKey(el("a", { href: `#${heading.id}` }));
     if (!key) continue;
     const name = heading.textContent.replace(/¶$/, "").trim();

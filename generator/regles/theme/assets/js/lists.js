@@ -4,7 +4,7 @@
  *   college page (a button under each spell's heading) and in a spell's bubble (preview.js),
  *   a reader adds the spell to a grimoire, picked or created in a small dialog; the last one
  *   used is the default.
- * - The generated page `<spells' folder>/grimoire/` (div#grimoire, spells.render_grimoire_page)
+ * - The generated page `<spells' folder>/grimoire/` (div#reader-lists, spells.render_grimoire_page)
  *   shows one grimoire's spells in full (fields, description), with the index's filters and
  *   sorting (entries.js's `setupFilters`, not a copy); it renames, empties and deletes them
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
@@ -95,9 +95,9 @@ const asideSection = (store, redraw, fail) => {
     const size = `${Math.max(1, Math.round((item.raw || "").length / 1000))} Ko`;
     const time = Number(item.key.split(":").pop());
     const when = Number.isFinite(time) && time > 0 ? `, du ${new Date(time).toLocaleString("fr-FR")}` : "";
-    const download = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Télécharger");
+    const download = el("button", { type: "button", class: "md-button list-button" }, "Télécharger");
     download.addEventListener("click", () => downloadText(item.raw || "", `${phrase("file_unreadable_prefix")}-${i + 1}.txt`, "text/plain"));
-    const erase = el("button", { type: "button", class: "md-button grimoire-bouton grimoire-bouton--danger" }, "Effacer");
+    const erase = el("button", { type: "button", class: "md-button list-button list-button--danger" }, "Effacer");
     erase.addEventListener("click", () => confirmAction("Effacer ces données",
       "Les effacer de ce navigateur ? Ce n’est pas réversible : téléchargez-les d’abord pour les garder.", "Effacer").then((yes) => {
       if (!yes) return;
@@ -106,7 +106,7 @@ const asideSection = (store, redraw, fail) => {
     }));
     let restore = null;
     if (item.key !== storeKey(database) && parseStore(item.raw || "")) {
-      restore = el("button", { type: "button", class: "md-button grimoire-bouton" }, "Remettre en place");
+      restore = el("button", { type: "button", class: "md-button list-button" }, "Remettre en place");
       restore.addEventListener("click", () => confirmAction("Remettre en place",
         phrase("restore_ask"), "Remettre en place").then((yes) => {
         if (!yes) return;
@@ -114,16 +114,16 @@ const asideSection = (store, redraw, fail) => {
         redraw();
       }));
     }
-    return el("li", { class: "grimoire-cote__item" }, `${item.label} (${size}${when}) `, download, " ",
+    return el("li", { class: "list-aside__item" }, `${item.label} (${size}${when}) `, download, " ",
       restore, restore ? " " : null, erase);
   });
-  return el("section", { class: "grimoire-cote", "aria-label": "Données mises de côté" },
+  return el("section", { class: "list-aside", "aria-label": "Données mises de côté" },
     el("p", {}, "Données mises de côté, telles qu’elles étaient (elles ne sont pas lues par la page) :"),
     el("ul", {}, ...rows));
 };
 
 const setupGrimoirePage = (signal) => {
-  const root = document.getElementById("grimoire");
+  const root = document.getElementById("reader-lists");
   if (!root) return;
   const query = new URLSearchParams(location.search);
   const shared = query.has(ENTRIES_KEY) || query.has(FORMER_ENTRIES_KEY);
@@ -140,11 +140,11 @@ const setupGrimoirePage = (signal) => {
   };
 
   const message = (text, kind = "info") => el("p", {
-    class: `grimoire-message grimoire-message--${kind}`, role: kind === "erreur" ? "alert" : "status",
+    class: `list-message list-message--${kind}`, role: kind === "error" ? "alert" : "status",
   }, text);
 
   const button = (label, action, extra = {}) => {
-    const b = el("button", { type: "button", class: "md-button grimoire-bouton", ...extra }, label);
+    const b = el("button", { type: "button", class: "md-button list-button", ...extra }, label);
     b.addEventListener("click", action, { signal });
     return b;
   };
@@ -154,37 +154,37 @@ const setupGrimoirePage = (signal) => {
     if (record) {
       const min = Number(record.level_min);
       const max = Number(record.level_max);
-      nodes.push(el("h2", { class: "grimoire-sort__nom" },
+      nodes.push(el("h2", { class: "list-entry__name" },
         el("a", { href: new URL(record.url, siteRoot()).href }, String(record.name)), " ",
         el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
           levels(min, max))));
-      nodes.push(el("p", { class: "grimoire-sort__college" }, String(record.group ?? "")));
+      nodes.push(el("p", { class: "list-entry__group" }, String(record.group ?? "")));
       const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
       if (fields.length) {
         nodes.push(el("dl", { class: "champs" }, ...fields.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
       }
-      nodes.push(el("div", { class: "grimoire-sort__description" }, ...descriptionNodes(record.description)));
+      nodes.push(el("div", { class: "list-entry__description" }, ...descriptionNodes(record.description)));
     } else {
-      nodes.push(el("h2", { class: "grimoire-sort__nom" }, entry.name));
-      if (entry.group) nodes.push(el("p", { class: "grimoire-sort__college" }, entry.group));
-      nodes.push(el("p", { class: "grimoire-sort__absent" },
+      nodes.push(el("h2", { class: "list-entry__name" }, entry.name));
+      if (entry.group) nodes.push(el("p", { class: "list-entry__group" }, entry.group));
+      nodes.push(el("p", { class: "list-entry__absent" },
         phrase("entry_absent"),
         entry.id ? ` (identifiant ${entry.id}).` : "."));
     }
-    if (actions) nodes.push(el("p", { class: "grimoire-sort__actions" }, ...actions));
-    return el("article", { class: `grimoire-sort${record ? "" : " grimoire-sort--absent"}`, "data-id": entry.id || null },
+    if (actions) nodes.push(el("p", { class: "list-entry__actions" }, ...actions));
+    return el("article", { class: `list-entry${record ? "" : " list-entry--absent"}`, "data-id": entry.id || null },
       ...nodes);
   };
 
   /** The list of `entries` (cards), with the index's filters when there is more than one. */
   const spellList = (entries, data, removable) => {
-    const list = el("div", { class: "grimoire-liste" });
+    const list = el("div", { class: "list-entries" });
     // The index's columns, by their keys, and the export's field each one shows.
     const columns = (root.dataset.colonnes || "").split(" ").filter((c) => root.hasAttribute(`data-champ-${c}`));
     const rows = entries.map((entry, rank) => {
       const record = resolve(entry, data);
       const actions = removable ? [button("Retirer", () => removable(entry), {
-        class: "md-button grimoire-bouton grimoire-retirer", "aria-label": phrase("remove_from_list", { name: entry.name }) })] : null;
+        class: "md-button list-button list-remove", "aria-label": phrase("remove_from_list", { name: entry.name }) })] : null;
       const node = card(entry, record, actions);
       list.append(node);
       const fields = (record && record.fields) || {};
@@ -193,10 +193,10 @@ const setupGrimoirePage = (signal) => {
       return filterRow({
         node, rank,
         name: record ? String(record.name) : entry.name,
-        collegeName: record ? String(record.group) : entry.group,
+        groupName: record ? String(record.group) : entry.group,
         values: record ? {
-          college: record.group_slug, min: record.level_min, max: record.level_max, long: record.long ? "1" : "0",
-        } : { college: "", min: "1", max: "10" },
+          group: record.group_slug, min: record.level_min, max: record.level_max, long: record.long ? "1" : "0",
+        } : { group: "", min: "1", max: "10" },
         fields: Object.fromEntries(columns.map((c) => [c, String(fields[root.getAttribute(`data-champ-${c}`)] ?? "")])),
         orders: Object.fromEntries(columns.filter((c) => Number.isFinite(Number(orders[c])) && c in orders)
           .map((c) => [c, Number(orders[c])])),
@@ -213,13 +213,13 @@ const setupGrimoirePage = (signal) => {
     filters = new AbortController();
     signal.addEventListener("abort", () => filters.abort(), { once: true });
     root.replaceChildren(...nodes);
-    root.classList.toggle("grimoire--avec-sorts", Boolean(list)); // lists.css: the phone's intro
+    root.classList.toggle("reader-lists--with-entries", Boolean(list)); // lists.css: the phone's intro
     if (list) {
       root.append(list);
       if (rows.length >= FILTERS_FROM) setupFilters({ rows, list, wrapper: list, owner: root, signal: filters.signal });
     }
     root.append(...after);
-    root.dataset.grimoirePret = "1"; // for the tests: the page is drawn
+    root.dataset.listReady = "1"; // for the tests: the page is drawn
   };
 
   const withData = (draw) => loadIndexes().then(draw, () => draw({ byId: new Map(), byUrl: new Map(), unavailable: true }));
@@ -257,9 +257,9 @@ const setupGrimoirePage = (signal) => {
         if (kept !== name) said = phrase("link_kept_renamed", { kept, name });
       }
       store.last = kept;
-      try { writeStore(store); } catch (error) { status = error.message; statusKind = "erreur"; drawShared(data); return; }
+      try { writeStore(store); } catch (error) { status = error.message; statusKind = "error"; drawShared(data); return; }
       own.searchParams.set("nom", kept);
-      try { sessionStorage.setItem("regles-grimoire-annonce", said); } catch { /* no message */ }
+      try { sessionStorage.setItem("regles-list-notice", said); } catch { /* no message */ }
       location.assign(own.href);
     };
     const keep = button(phrase("keep_list"), () => {
@@ -271,22 +271,22 @@ const setupGrimoirePage = (signal) => {
         buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
           { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
       }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
-    }, { class: "md-button md-button--primary grimoire-bouton grimoire-garder" });
-    const head = el("section", { class: "grimoire-partage-vue", "aria-label": phrase("shared_list") },
-      el("p", { class: "grimoire-partage-vue__titre" }, `${phrase("shared_list")} : `, el("strong", {}, name),
+    }, { class: "md-button md-button--primary list-button list-keep" });
+    const head = el("section", { class: "list-share-view", "aria-label": phrase("shared_list") },
+      el("p", { class: "list-share-view__title" }, `${phrase("shared_list")} : `, el("strong", {}, name),
         ` (${spellCount(entries.length)})`),
       el("p", {}, "En lecture seule : rien n’est gardé dans ce navigateur tant que vous ne le gardez pas."),
-      el("p", { class: "grimoire-boutons" }, keep,
-        el("a", { class: "md-button grimoire-bouton", href: own.href }, phrase("my_lists"))));
+      el("p", { class: "list-buttons" }, keep,
+        el("a", { class: "md-button list-button", href: own.href }, phrase("my_lists"))));
     const notes = [];
     if (status) notes.push(message(status, statusKind));
-    if (data.unavailable) notes.push(message(phrase("data_unavailable_ids"), "erreur"));
-    if (missing && !data.unavailable) notes.push(message(phrase(missing > 1 ? "link_missing_many" : "link_missing_one", { n: missing }), "attention"));
-    if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "attention"));
-    if (repeated) notes.push(message(phrase(repeated > 1 ? "link_repeated_many" : "link_repeated_one", { n: repeated }), "attention"));
+    if (data.unavailable) notes.push(message(phrase("data_unavailable_ids"), "error"));
+    if (missing && !data.unavailable) notes.push(message(phrase(missing > 1 ? "link_missing_many" : "link_missing_one", { n: missing }), "warning"));
+    if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "warning"));
+    if (repeated) notes.push(message(phrase(repeated > 1 ? "link_repeated_many" : "link_repeated_one", { n: repeated }), "warning"));
     const count = (n) => n.toLocaleString("fr-FR");
-    if (cut) notes.push(message(phrase(cut > 1 ? "link_cut_many" : "link_cut_one", { n: count(distinct.length), max: count(MAX_SPELLS), cut: count(cut) }), "attention"));
-    if (!entries.length) notes.push(message(phrase("link_names_none"), "attention"));
+    if (cut) notes.push(message(phrase(cut > 1 ? "link_cut_many" : "link_cut_one", { n: count(distinct.length), max: count(MAX_SPELLS), cut: count(cut) }), "warning"));
+    if (!entries.length) notes.push(message(phrase("link_names_none"), "warning"));
     const { list, rows } = spellList(entries, data, null);
     mount([head, ...notes], entries.length ? list : null, rows);
   };
@@ -300,24 +300,24 @@ const setupGrimoirePage = (signal) => {
     const current = still || findList(store, wanted) || findList(store, store.last) || store.lists[0] || null;
     const notes = [];
     // Deleted in another tab: said, and the page shows another one.
-    if (shown && !still && !status) { status = phrase("gone_elsewhere", { name: shown.name }); statusKind = "attention"; }
+    if (shown && !still && !status) { status = phrase("gone_elsewhere", { name: shown.name }); statusKind = "warning"; }
     shown = current && { id: current.id, name: current.name };
     // Renamed in another tab: the address follows.
     if (current && query.has("nom") && wanted !== current.name) select(current.name);
     let said = null;
-    try { said = sessionStorage.getItem("regles-grimoire-annonce"); sessionStorage.removeItem("regles-grimoire-annonce"); } catch { /* none */ }
+    try { said = sessionStorage.getItem("regles-list-notice"); sessionStorage.removeItem("regles-list-notice"); } catch { /* none */ }
     if (said) { status = said; statusKind = "info"; }
-    if (store.unavailable) notes.push(message(phrase("storage_refused"), "erreur"));
-    if (store.damaged && store.copied) notes.push(message(phrase("damaged_copied"), "erreur"));
-    if (store.damaged && !store.copied) notes.push(message(phrase("damaged_not_copied"), "erreur"));
-    if (store.newer) notes.push(message(phrase("newer_shown"), "attention"));
-    const aside = asideSection(store, redraw, (text) => { status = text; statusKind = "erreur"; redraw(); });
+    if (store.unavailable) notes.push(message(phrase("storage_refused"), "error"));
+    if (store.damaged && store.copied) notes.push(message(phrase("damaged_copied"), "error"));
+    if (store.damaged && !store.copied) notes.push(message(phrase("damaged_not_copied"), "error"));
+    if (store.newer) notes.push(message(phrase("newer_shown"), "warning"));
+    const aside = asideSection(store, redraw, (text) => { status = text; statusKind = "error"; redraw(); });
     if (aside) notes.push(aside);
     // Where this browser's data is saved whole (backup.js): the grimoires live only here.
     const backup = new URL("donnees/", siteRoot()).href;
-    notes.push(el("p", { class: "grimoire-rappel" }, phrase("kept_here_only"),
+    notes.push(el("p", { class: "list-reminder" }, phrase("kept_here_only"),
       el("a", { href: backup }, "sauvegardez vos données"), " de temps en temps."));
-    if (data.unavailable) notes.push(message(phrase("data_unavailable_names"), "erreur"));
+    if (data.unavailable) notes.push(message(phrase("data_unavailable_names"), "error"));
 
     // Each change is made on the grimoires as they are kept now (another tab may have
     // changed them since this one drew the page). `change` may return what to say instead
@@ -325,7 +325,7 @@ const setupGrimoirePage = (signal) => {
     const save = (change, done) => {
       const fresh = readStore();
       const said = change(fresh);
-      try { writeStore(fresh); } catch (error) { status = error.message; statusKind = "erreur"; redraw(); return; }
+      try { writeStore(fresh); } catch (error) { status = error.message; statusKind = "error"; redraw(); return; }
       [status, statusKind] = Array.isArray(said) ? said : [said ?? done, "info"];
       redraw();
       markAddButtons();
@@ -346,8 +346,8 @@ const setupGrimoirePage = (signal) => {
     });
 
     // Import: a new grimoire, never a change to those kept.
-    const importMessage = el("p", { class: "grimoire-import__message", role: "alert", hidden: true });
-    const fileInput = el("input", { type: "file", id: "grimoire-fichier", accept: ".json,application/json", class: "grimoire-fichier" });
+    const importMessage = el("p", { class: "list-import__message", role: "alert", hidden: true });
+    const fileInput = el("input", { type: "file", id: "list-file", accept: ".json,application/json", class: "list-file" });
     fileInput.addEventListener("change", () => {
       const file = fileInput.files && fileInput.files[0];
       if (!file) return;
@@ -373,8 +373,8 @@ const setupGrimoirePage = (signal) => {
         }, done);
       }, () => fail(`« ${file.name} » est illisible. Rien n’a été importé.`));
     }, { signal });
-    const importer = el("div", { class: "grimoire-importer" },
-      el("label", { for: "grimoire-fichier", class: "md-button grimoire-bouton" }, "Importer un fichier JSON"),
+    const importer = el("div", { class: "list-importer" },
+      el("label", { for: "list-file", class: "md-button list-button" }, "Importer un fichier JSON"),
       fileInput, importMessage);
 
     if (!current) {
@@ -382,14 +382,14 @@ const setupGrimoirePage = (signal) => {
       status = "";
       const index = root.dataset.index || "../";
       mount([...notes,
-        el("p", { class: "grimoire-vide" }, phrase("no_list_yet"),
+        el("p", { class: "list-empty" }, phrase("no_list_yet"),
           el("a", { href: index }, phrase("index_link")), phrase("no_list_yet_end")),
-        el("p", { class: "grimoire-boutons" }, button(phrase("new_list"), create)),
+        el("p", { class: "list-buttons" }, button(phrase("new_list"), create)),
         importer], null, []);
       return;
     }
 
-    const choice = el("select", { id: "grimoire-nom", class: "grimoire-choix__liste" },
+    const choice = el("select", { id: "list-name", class: "list-choice__list" },
       ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
         `${l.name} (${spellCount(l.entries.length)})`)));
     choice.addEventListener("change", () => {
@@ -415,7 +415,7 @@ const setupGrimoirePage = (signal) => {
         if (!list) {
           list = { ...current, entries: [...current.entries] };
           s.lists.push(list);
-          said = [phrase("deleted_elsewhere_kept", { old, name }), "attention"];
+          said = [phrase("deleted_elsewhere_kept", { old, name }), "warning"];
         }
         if (s.last === list.name || !list.name) s.last = name;
         list.name = name;
@@ -430,11 +430,11 @@ const setupGrimoirePage = (signal) => {
       // The spells the reader saw go; those another tab added since stay, and are said.
       if (yes) save((s) => {
         const list = findListById(s, current.id);
-        if (!list) return [phrase("gone_elsewhere", { name: current.name }), "attention"];
+        if (!list) return [phrase("gone_elsewhere", { name: current.name }), "warning"];
         const gone = new Set(current.entries.map(entryKey));
         list.entries = list.entries.filter((e) => !gone.has(entryKey(e)));
         const left = list.entries.length;
-        return left ? [phrase(left > 1 ? "emptied_but_many" : "emptied_but_one", { name: list.name, n: left }), "attention"] : undefined;
+        return left ? [phrase(left > 1 ? "emptied_but_many" : "emptied_but_one", { name: list.name, n: left }), "warning"] : undefined;
       }, `« ${current.name} » est vide.`);
     });
     const remove = () => confirmAction(phrase("delete_list"),
@@ -448,7 +448,7 @@ const setupGrimoirePage = (signal) => {
         if (list.name !== current.name || !sameEntries(list.entries, current.entries)) {
           show(list);
           const said = list.name === current.name ? "changed_not_deleted" : "renamed_not_deleted";
-          return [phrase(said, { name: current.name, now: list.name }), "attention"];
+          return [phrase(said, { name: current.name, now: list.name }), "warning"];
         }
         s.lists = s.lists.filter((l) => l !== list);
         if (s.last === list.name) s.last = "";
@@ -464,13 +464,13 @@ const setupGrimoirePage = (signal) => {
     };
 
     const link = shareLink(current.name, current.entries);
-    const linkField = el("input", { type: "text", id: "grimoire-lien", readonly: true, value: link, class: "grimoire-lien" });
+    const linkField = el("input", { type: "text", id: "list-link", readonly: true, value: link, class: "list-link" });
     // What copying did, said under the buttons the reader just used (not at the page's top).
-    const copyMessage = el("p", { class: "grimoire-copie__message", role: "status", hidden: true });
+    const copyMessage = el("p", { class: "list-copy__message", role: "status", hidden: true });
     const copy = button("Copier le lien", () => {
       const say = (text, kind) => {
         copyMessage.textContent = frenchSpacing(text);
-        copyMessage.className = `grimoire-message grimoire-message--${kind} grimoire-copie__message`;
+        copyMessage.className = `list-message list-message--${kind} list-copy__message`;
         copyMessage.hidden = false;
       };
       const copied = () => say("Lien copié.", "info");
@@ -482,7 +482,7 @@ const setupGrimoirePage = (signal) => {
         let done = false;
         try { done = document.execCommand("copy"); } catch { done = false; }
         if (done) copied();
-        else say("Copie impossible dans ce navigateur : le lien est sélectionné, copiez-le à la main.", "erreur");
+        else say("Copie impossible dans ce navigateur : le lien est sélectionné, copiez-le à la main.", "error");
       };
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(link).then(copied, byHand);
       else byHand();
@@ -494,29 +494,29 @@ const setupGrimoirePage = (signal) => {
     });
     const withoutId = current.entries.filter((e) => !e.id).length;
 
-    const controls = el("section", { class: "grimoire-choix", "aria-label": phrase("your_lists") },
-      el("div", { class: "grimoire-choix__ligne" },
-        el("label", { for: "grimoire-nom" }, phrase("list_label")), choice),
-      el("div", { class: "grimoire-boutons" },
+    const controls = el("section", { class: "list-choice", "aria-label": phrase("your_lists") },
+      el("div", { class: "list-choice__row" },
+        el("label", { for: "list-name" }, phrase("list_label")), choice),
+      el("div", { class: "list-buttons" },
         button("Nouveau", create), button("Renommer", rename),
-        button("Vider", empty, { disabled: n === 0 }), button("Supprimer", remove, { class: "md-button grimoire-bouton grimoire-danger" })));
+        button("Vider", empty, { disabled: n === 0 }), button("Supprimer", remove, { class: "md-button list-button list-danger" })));
     if (status) notes.push(message(status, statusKind));
     status = "";
-    const sharing = el("section", { class: "grimoire-partage", "aria-label": "Partager, exporter, importer" },
-      el("h2", { class: "grimoire-partage__titre" }, "Partager"),
-      el("p", { class: "grimoire-partage__ligne" },
-        el("label", { for: "grimoire-lien" }, `Lien de « ${current.name} » (en lecture seule pour qui l’ouvre)`), linkField),
-      withoutId ? el("p", { class: "grimoire-message grimoire-message--attention" },
+    const sharing = el("section", { class: "list-share", "aria-label": "Partager, exporter, importer" },
+      el("h2", { class: "list-share__title" }, "Partager"),
+      el("p", { class: "list-share__row" },
+        el("label", { for: "list-link" }, `Lien de « ${current.name} » (en lecture seule pour qui l’ouvre)`), linkField),
+      withoutId ? el("p", { class: "list-message list-message--warning" },
         phrase(withoutId > 1 ? "without_id_many" : "without_id_one", { n: withoutId })) : null,
-      el("div", { class: "grimoire-boutons" }, copy, exportFile),
+      el("div", { class: "list-buttons" }, copy, exportFile),
       copyMessage,
       importer);
     const { list, rows } = spellList(current.entries, data, removeSpell);
     const body = n ? list : null;
-    const emptyNote = n ? null : el("p", { class: "grimoire-vide" }, phrase("list_empty", { name: current.name }),
+    const emptyNote = n ? null : el("p", { class: "list-empty" }, phrase("list_empty", { name: current.name }),
       el("a", { href: root.dataset.index || "../" }, phrase("index_link")), phrase("list_empty_end"));
     // On paper the controls are gone: the sheet still says whose spells these are.
-    const printTitle = el("p", { class: "grimoire-impression-titre" },
+    const printTitle = el("p", { class: "list-print-title" },
       phrase("print_title", { name: current.name, count: spellCount(n) }));
     // The spells come right after the choice of grimoire: sharing, exporting and importing
     // come after them, not between a player and their spells on a phone.

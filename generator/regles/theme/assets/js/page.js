@@ -302,15 +302,15 @@ export function isQuotaError(error) {
  * button pressed (« » for Escape). `check(value)` may return a French message that keeps it
  * open, shown in the dialog. */
 export const modal = ({ title, content, buttons, check = () => "" }) => new Promise((done) => {
-  const heading = el("h2", { class: "grimoire-dialogue__titre", id: "grimoire-dialogue-titre" }, title);
-  const error = el("p", { class: "grimoire-dialogue__erreur", role: "alert", hidden: true });
+  const heading = el("h2", { class: "list-dialog__title", id: "list-dialog-title" }, title);
+  const error = el("p", { class: "list-dialog__error", role: "alert", hidden: true });
   // A dialog that can destroy something opens on « Annuler »: a stray tap or Enter keeps all.
   const risky = buttons.some((b) => b.danger);
   const form = el("form", { method: "dialog" }, heading, ...content, error,
-    el("div", { class: "grimoire-dialogue__boutons" }, ...buttons.map(({ value, label, main, danger }) =>
+    el("div", { class: "list-dialog__buttons" }, ...buttons.map(({ value, label, main, danger }) =>
       el("button", { type: "submit", value, autofocus: risky && value === "annuler",
-        class: `md-button${main ? " md-button--primary" : ""}${danger ? " grimoire-danger" : ""}` }, label))));
-  const dialog = el("dialog", { class: "md-typeset grimoire-dialogue", "aria-labelledby": "grimoire-dialogue-titre" }, form);
+        class: `md-button${main ? " md-button--primary" : ""}${danger ? " list-danger" : ""}` }, label))));
+  const dialog = el("dialog", { class: "md-typeset list-dialog", "aria-labelledby": "list-dialog-title" }, form);
   form.addEventListener("submit", (e) => {
     const value = e.submitter ? e.submitter.value : buttons.find((b) => b.main)?.value || "";
     const problem = value && value !== "annuler" ? check(value) : "";
@@ -346,12 +346,12 @@ export const freeName = (name, taken, maxLength) => {
  * selected, so that what the reader types replaces it. Resolves with the name cleaned by
  * `clean`, or null. `check(name)` returns a French message that keeps the dialog open. */
 export const askName = ({ title, label, initial = "", maxLength, clean, check }) => {
-  const input = el("input", { type: "text", id: "grimoire-dialogue-nom", maxlength: String(maxLength),
+  const input = el("input", { type: "text", id: "list-dialog-name", maxlength: String(maxLength),
     autocomplete: "off", value: initial, required: true });
   input.addEventListener("focus", () => input.select(), { once: true });
   return modal({
     title,
-    content: [el("p", { class: "grimoire-dialogue__champ" }, el("label", { for: "grimoire-dialogue-nom" }, label), input)],
+    content: [el("p", { class: "list-dialog__field" }, el("label", { for: "list-dialog-name" }, label), input)],
     buttons: [{ value: "ok", label: "Valider", main: true }, { value: "annuler", label: "Annuler" }],
     check: () => check(clean(input.value)),
   }).then((value) => (value === "ok" ? clean(input.value) : null));

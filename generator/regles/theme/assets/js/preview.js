@@ -1,7 +1,7 @@
 /* Previews over links: a bubble that shows what a link leads to, on hover, on keyboard
  * focus, or at the first tap (the second tap follows the link).
  *
- * One bubble for the whole site (div#sort-apercu, styled by entry-table.css); each kind of link
+ * One bubble for the whole site (div#entry-preview, styled by entry-table.css); each kind of link
  * registers its source with `addPreview`: the links it covers (a CSS selector), how to read
  * its data (a promise of a Map from a link's key to a record, loaded once), and how to show
  * a record. entries.js registers the spells, glossary.js the glossary entries.
@@ -25,8 +25,8 @@ export const linkKey = (link, base = siteRoot()) => {
 
 /** The « Ouvrir … » link at the foot of a bubble. */
 export const openLink = (href, label) =>
-  el("p", { class: "sort-apercu__actions" },
-    el("a", { class: "sort-apercu__ouvrir", href, tabindex: "-1" }, label));
+  el("p", { class: "entry-preview__actions" },
+    el("a", { class: "entry-preview__open", href, tabindex: "-1" }, label));
 
 const sources = [];
 
@@ -60,7 +60,7 @@ export const preview = (() => {
 
   const create = () => {
     if (bubble && bubble.isConnected) return bubble;
-    bubble = el("div", { id: "sort-apercu", class: "sort-apercu", role: "tooltip", hidden: true });
+    bubble = el("div", { id: "entry-preview", class: "entry-preview", role: "tooltip", hidden: true });
     bubble.addEventListener("pointerenter", () => clearTimeout(hideTimer));
     bubble.addEventListener("pointerleave", (e) => {
       if (e.pointerType === "mouse") hideSoon();
@@ -88,7 +88,7 @@ export const preview = (() => {
     let y = r.bottom + 6;
     const above = r.top - 6 - h;
     if (y + h > viewHeight - margin && above >= margin) y = above;
-    bubble.classList.toggle("sort-apercu--dessus", y === above);
+    bubble.classList.toggle("entry-preview--above", y === above);
     x += window.scrollX;
     y += window.scrollY;
     bubble.style.left = `${Math.round(x)}px`;
@@ -100,7 +100,7 @@ export const preview = (() => {
     clearTimeout(hideTimer);
     token += 1;
     if (link) {
-      if (link.getAttribute("aria-describedby") === "sort-apercu") link.removeAttribute("aria-describedby");
+      if (link.getAttribute("aria-describedby") === "entry-preview") link.removeAttribute("aria-describedby");
       link.removeAttribute("data-apercu-ouvert");
     }
     link = null;
@@ -123,7 +123,7 @@ export const preview = (() => {
       if (mine !== token || !target.isConnected) return;
       b.replaceChildren(...nodes);
       b.hidden = false;
-      if (!target.hasAttribute("aria-describedby")) target.setAttribute("aria-describedby", "sort-apercu");
+      if (!target.hasAttribute("aria-describedby")) target.setAttribute("aria-describedby", "entry-preview");
       target.setAttribute("data-apercu-ouvert", "");
       if (tap) tapOpened = target;
       place();
@@ -131,7 +131,7 @@ export const preview = (() => {
     let ready = false;
     // A « Chargement… » only if reading the data takes a while.
     const waiting = setTimeout(() => {
-      if (!ready) open([el("p", { class: "sort-apercu__etat" }, "Chargement…")]);
+      if (!ready) open([el("p", { class: "entry-preview__state" }, "Chargement…")]);
     }, 150);
     source.load(key).then(
       (byKey) => {

@@ -3,7 +3,7 @@
  *
  * - A page shown in the dark palette prints in the light one.
  * - Closed details blocks print open.
- * - A page of spells (a college page: `h2.sort`, each spell's name, followed by its levels,
+ * - A page of spells (a college page: `h2.entry`, each spell's name, followed by its levels,
  *   fields and description; a grimoire, whose spells are each an article) gets a choice of
  *   its paper form (before a college's first spell, after a grimoire's spells): « Liste
  *   compacte » (the page as it is, set tighter) or « Cartes à découper ». In
@@ -35,12 +35,12 @@ function storedForm() {
   }
 }
 
-// A grimoire (lists.js: `#grimoire`, its spells each an `article.grimoire-sort` of
-// `.grimoire-liste`) prints as cards unless the reader chose otherwise.
-const GRIMOIRE = "#grimoire.grimoire";
+// A grimoire (lists.js: `#reader-lists`, its spells each an `article.list-entry` of
+// `.list-entries`) prints as cards unless the reader chose otherwise.
+const READER_LISTS = "#reader-lists.reader-lists";
 
 function pageDefault() {
-  if (document.querySelector(GRIMOIRE)) return "cartes";
+  if (document.querySelector(READER_LISTS)) return "cartes";
   const asked = document.querySelector("article [data-impression]");
   const value = asked && asked.getAttribute("data-impression");
   return isForm(value) ? value : "liste";
@@ -53,7 +53,7 @@ function currentForm() {
 }
 
 function spellHeadings() {
-  return Array.from(document.querySelectorAll("article h2.sort"));
+  return Array.from(document.querySelectorAll("article h2.entry"));
 }
 
 /* ------------------------------------------------------------ the choice, on screen */
@@ -73,7 +73,7 @@ function setForm(form) {
 
 function addChoice() {
   const headings = spellHeadings();
-  const grimoire = document.querySelector(GRIMOIRE);
+  const grimoire = document.querySelector(READER_LISTS);
   if (!(headings.length || grimoire) || document.querySelector(".regles-impression-choix")) {
     return;
   }

@@ -169,16 +169,16 @@ function entryOf(data, terms) {
   const url = new URL(raw || "./", siteRoot());
   const title = (data.meta && data.meta.title) || url.pathname;
   const kind = first("type");
-  const college = first("college");
+  const entryGroup = first("groupe");
   const context = ((data.meta && data.meta.contexte) || "").split(" › ");
   let badge;
   let where;
   const databases = databaseWords();
   const database = Object.hasOwn(databases, kind) ? databases[kind] : null;
-  if (database && college) {
+  if (database && entryGroup) {
     // Its database's system first: which game it belongs to.
     badge = url.hash ? database.entree : database.groupe;
-    const group = url.hash ? college : first("rubrique") || college;
+    const group = url.hash ? entryGroup : first("rubrique") || entryGroup;
     // The games it serves (`linked_from`) name it too: « Système · Base › Groupe ».
     const system = first("systeme");
     const served = ((rules.servedBy || {})[system] || []).filter((game) => game !== system);
