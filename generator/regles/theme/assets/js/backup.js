@@ -2,7 +2,7 @@
  * features/backup, or by the site, with a div#regles-donnees).
  *
  * What the site keeps in this browser (localStorage) is named by the modules that keep it
- * (page.js's keepsData: grimoires, the data they set aside, the offline state) and here for
+ * (page.js's keepsData: lists, the data they set aside, the offline state) and here for
  * the theme's own settings (Material keeps them as "<site path>.__<name>"). « Tout exporter »
  * writes every such key and its value, as they are, into one JSON file, and says its name
  * once it is made; « Importer » reads

@@ -239,7 +239,7 @@ export function keepValues(entries) {
 const fileName = (name) =>
   `personnage-${foldAccents(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
 
-// An exported file, in the words of the grimoires' files: { format, version, nom, valeurs }.
+// An exported file, in the words of the lists' files: { format, version, nom, valeurs }.
 function exportCharacter(character) {
   const file = { format: FORMAT, version: VERSION, nom: character.name, valeurs: character.values };
   downloadText(JSON.stringify(file, null, 2), fileName(character.name), "application/json");

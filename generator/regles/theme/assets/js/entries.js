@@ -1,4 +1,4 @@
-/* Spells: filters and sorting of « Tous les sorts », a spell's preview over its links.
+/* Entries: filters and sorting of « Tous les sorts », an entry's preview over its links.
  *
  * - The « Tous les sorts » page (table#entry-table) gets a filter form (text, group, levels,
  *   a choice list per column of a few values, the « long » box, descriptions; the build
@@ -6,11 +6,11 @@
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
  *   also asks for the descriptions (the database's data file).
- * - On every page, a link to a spell (a.lien-sort, links of small.homonymes, names in the
- *   table) shows a preview of the spell on hover, on keyboard focus, or at the first tap
+ * - On every page, a link to an entry (a.lien-sort, links of small.homonymes, names in the
+ *   table) shows a preview of the entry on hover, on keyboard focus, or at the first tap
  *   (the bubble of preview.js).
  *
- * The texts come from the spell export: they enter the page through text nodes only.
+ * The texts come from the entry export: they enter the page through text nodes only.
  * No address absolute from "/": everything is resolved from the site root (page.js).
  */
 import {
@@ -75,9 +75,6 @@ export const roman = (n) => {
 
 export const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
 
-/** « 1 sort », « 3 sorts », in the database's words. */
-export const spellCount = entryCount;
-
 /** A description's Markdown → plain text (escapes, emphasis, bullets). */
 const plainText = (markdown) =>
   String(markdown)
@@ -100,14 +97,14 @@ const excerpt = (text, length = 200) => {
 const loaders = new Map(); // data file → its loader
 /** The records of a database (by default this page's), by address: its data file, loaded
  * once, on the first call. */
-export const loadSpells = (database = pageDatabase()) => {
+export const loadEntries = (database = pageDatabase()) => {
   if (!database) return Promise.reject(new Error("aucune base de données sur ce site"));
   if (!loaders.has(database.data)) loaders.set(database.data, urlIndexLoader(database.data));
   return loaders.get(database.data)();
 };
 
 // ---------------------------------------------------------------------------------------
-// A spell's preview (hover, focus, tap): the bubble of preview.js
+// An entry's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
 const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #entry-table tbody td:first-child a[href]";
@@ -121,41 +118,41 @@ const linkDatabase = (href) => {
   }
 };
 
-const spellContent = (spell, href) => {
-  const database = databaseOf(spell.url) || linkDatabase(href);
-  const min = Number(spell.level_min);
-  const max = Number(spell.level_max);
+const entryContent = (record, href) => {
+  const database = databaseOf(record.url) || linkDatabase(href);
+  const min = Number(record.level_min);
+  const max = Number(record.level_max);
   const title = el("p", { class: "entry-preview__title" },
-    el("strong", {}, String(spell.name ?? "")), " ",
+    el("strong", {}, String(record.name ?? "")), " ",
     el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
       levels(min, max)));
-  const nodes = [title, el("p", { class: "entry-preview__group" }, String(spell.group ?? ""))];
-  const fields = spell.fields && typeof spell.fields === "object" ? Object.entries(spell.fields) : [];
+  const nodes = [title, el("p", { class: "entry-preview__group" }, String(record.group ?? ""))];
+  const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
   if (fields.length) {
     const list = el("dl", { class: "entry-preview__fields" });
     for (const [key, value] of fields) list.append(el("dt", {}, key), el("dd", {}, String(value)));
     nodes.push(list);
   }
-  const text = excerpt(plainText(spell.description ?? ""));
+  const text = excerpt(plainText(record.description ?? ""));
   if (text) nodes.push(el("p", { class: "entry-preview__text" }, text));
   const actions = openLink(href, phrase("open_entry", {}, database));
   for (const action of previewActions) {
-    const node = action(spell);
+    const node = action(record);
     if (node) actions.append(node);
   }
   nodes.push(actions);
   return nodes;
 };
 
-/** What other modules add to a spell's bubble, next to « Ouvrir la fiche du sort »: each a
- * function of the spell's record giving a node, or null (lists.js: « Ajouter au grimoire »). */
+/** What other modules add to an entry's bubble, next to « Ouvrir la fiche »: each a function
+ * of the entry's record giving a node, or null (list-adding.js: « Ajouter à … »). */
 export const previewActions = [];
 
 addPreview({
   triggers: TRIGGERS,
   // A link's key names its database: its entries' data file only is read.
-  load: (key) => loadSpells(databaseOf(key || "") || pageDatabase()),
-  content: spellContent,
+  load: (key) => loadEntries(databaseOf(key || "") || pageDatabase()),
+  content: entryContent,
   unavailable: (href) => [
     el("p", { class: "entry-preview__state" }, phrase("preview_unavailable", {}, linkDatabase(href))),
     openLink(href, phrase("open_entry", {}, linkDatabase(href))),
@@ -173,7 +170,7 @@ const FORMER_GROUP = "college";
 const PARAMETERS = ["texte", "groupe", FORMER_GROUP, "min", "max", "long", "desc", "tri", "ordre"];
 
 /** The filters the build gives a list (`data-filtres` of the index's table or of the lists'
- * page, features/databases/export.py): `choix`, each choice filter's `cle`, `libelle` and
+ * page, features/databases/pages.py): `choix`, each choice filter's `cle`, `libelle` and
  * `sans` (the choice of the entries without a value); `long`, the « long » box's column
  * (`cle`, `champ`) or null. */
 const filtersOf = (owner) => {
@@ -192,7 +189,7 @@ const FIXED_COLUMNS = ["nom", "groupe", "niveaux"];
 const columnText = (row, column) =>
   column === "nom" ? row.name : column === "groupe" ? row.groupName : row.fields[column] || "";
 
-/** A row of the filters: what they read of one spell. `node`: the element shown, hidden and
+/** A row of the filters: what they read of one entry. `node`: the element shown, hidden and
  * moved (a table row, a card); `values`: its `group` slug, `min`, `max` and `long` ("1" or
  * not); `fields`: the value of each of the index's columns, by its key (« duree »);
  * `choices`: for each choice filter, the values it counts for (the build's `data-choix-*`,
@@ -254,9 +251,9 @@ const setupTable = (signal) => {
   setupFilters({ rows, list: tbody, wrapper, owner: table, headers, signal });
 };
 
-/** The filter form, count and sorting of the spell index over `rows` (`filterRow`), the
- * state in the address's query: for the index's table, and for any list of spells (the
- * grimoire page). `list`: the parent of the rows' nodes, which sorting reorders; `wrapper`:
+/** The filter form, count and sorting of the entry index over `rows` (`filterRow`), the
+ * state in the address's query: for the index's table, and for any list of entries (the
+ * list page). `list`: the parent of the rows' nodes, which sorting reorders; `wrapper`:
  * what the form goes before (hidden when no row is left); `owner`: the element that holds
  * the filter labels (`data-libelle-*`) and receives `data-visibles` and `data-index-active`;
  * `headers`: the table's header cells, made sort buttons; without them, the form gets a
@@ -326,11 +323,11 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   const note = el("p", { class: "index-note", hidden: true });
   const clear = el("button", { type: "button", class: "md-button index-clear" }, "Réinitialiser");
 
-  // What each filter filters, as the table names it (spells.render_entry_table): « Classe
+  // What each filter filters, as the table names it (pages.render_entry_table): « Classe
   // de sort » rather than the export's bare « Classe », read as a character's class.
   const label = (key, fallback) => table.getAttribute(`data-libelle-${key}`) || fallback;
   // On a phone the filters and the sorting are folded behind one button, so that the first
-  // screen shows the search field, the count and the first spells (entries.css); wider, the
+  // screen shows the search field, the count and the first entries (entries.css); wider, the
   // button is not shown and everything is.
   const toggleCount = el("span", { class: "index-fold__count" });
   const toggle = el("button", {
@@ -353,7 +350,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     more,
     el("div", { class: "index-bar" }, counter, clear),
     note);
-  // No spell left: everything back; or, for words typed while the descriptions are not
+  // No entry left: everything back; or, for words typed while the descriptions are not
   // searched (their box folded away on a phone), the descriptions searched too.
   const showAll = el("button", { type: "button", class: "index-link" }, "Tout réafficher");
   const searchDescriptions = el("button", { type: "button", class: "index-link", hidden: true },
@@ -365,7 +362,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   wrapper.after(empty);
 
   // The columns by their names in the filters and the address, as the build writes them
-  // (features/databases/export.py): each header's, or, for a list of cards, the list's.
+  // (features/databases/pages.py): each header's, or, for a list of cards, the list's.
   const COLUMNS = headers.length
     ? headers.map((th) => th.dataset.colonne || "")
     : (owner.dataset.colonnes || "").split(" ").filter(Boolean);
@@ -503,7 +500,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       if (row.node.hidden === kept) row.node.hidden = !kept;
       if (kept) n += 1;
     }
-    counter.textContent = spellCount(n);
+    counter.textContent = entryCount(n);
     counter.append(el("span", { class: "index-count__total" }, ` sur ${total}`));
     table.dataset.visibles = String(n);
     empty.hidden = n > 0;
@@ -577,14 +574,14 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     if (descriptionsReady) return;
     note.hidden = false;
     note.textContent = "Chargement des descriptions…";
-    loadSpells().then((byUrl) => {
+    loadEntries().then((byUrl) => {
       if (!table.isConnected) return;
       for (const row of rows) {
         const key = !row.record && row.nameLink ? linkKey(row.nameLink, base) : null;
-        const spell = row.record || (key ? byUrl.get(key) : null);
-        if (!spell) continue;
-        const fields = spell.fields && typeof spell.fields === "object" ? Object.values(spell.fields) : [];
-        row.description = fold(`${fields.join(" ")} ${plainText(spell.description ?? "")}`);
+        const record = row.record || (key ? byUrl.get(key) : null);
+        if (!record) continue;
+        const fields = record.fields && typeof record.fields === "object" ? Object.values(record.fields) : [];
+        row.description = fold(`${fields.join(" ")} ${plainText(record.description ?? "")}`);
       }
       descriptionsReady = true;
       note.hidden = true;

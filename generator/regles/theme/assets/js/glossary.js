@@ -3,7 +3,7 @@
  * The build links a system's mentions of the terms its glossary defines to their entries
  * (a.lien-glossaire, features/links/references.py) and writes every entry's term and definition, as
  * paragraphs of plain text, into data/glossary.json (features/glossary/glossary.py). The bubble is
- * the spells' (preview.js): hover, keyboard focus, first tap; « Ouvrir le glossaire » goes
+ * the entries' (preview.js): hover, keyboard focus, first tap; « Ouvrir le glossaire » goes
  * to the entry. The texts enter the page through text nodes only.
  */
 import { el, urlIndexLoader } from "./page.js";

@@ -2,14 +2,14 @@
  * heading of a group's page and in an entry's preview, the dialog that picks or creates the
  * list, and what each button says of the current list. */
 import { cleanName, entryOf, findList, findListById, freeListName, MAX_NAME, readStore, storeKey, writeStore } from "./kept-lists.js";
-import { MAX_SPELLS } from "./list-formats.js";
-import { levels, loadSpells, previewActions } from "./entries.js";
-import { grimoirePage } from "./list-records.js";
+import { MAX_ENTRIES } from "./list-formats.js";
+import { levels, loadEntries, previewActions } from "./entries.js";
+import { listsPage } from "./list-records.js";
 import { databaseOf, el, entryCount, followStored, frenchSpacing, modal, newId, pageDatabase, phrase, showNotice } from "./page.js";
 import { linkKey } from "./preview.js";
 
 // ---------------------------------------------------------------------------------------
-// Adding a spell (index, college pages, previews)
+// Adding an entry (index, group pages, previews)
 // ---------------------------------------------------------------------------------------
 
 // What shows the lists (their page) and must show an entry just added: lists.js's.
@@ -38,9 +38,9 @@ const announce = (nodes) => {
  * add dialog checks first. */
 const lastOf = (kept) => findList(kept, kept.last) || kept.lists[kept.lists.length - 1] || null;
 
-/** The add dialog for one spell's record. It shows the grimoires as kept, also when another
- * tab changes them while it is open, and adds the spell to the one chosen as kept then. */
-const addToGrimoire = async (record) => {
+/** The add dialog for one entry's record. It shows the lists as kept, also when another
+ * tab changes them while it is open, and adds the entry to the one chosen as kept then. */
+const addToList = async (record) => {
   const database = databaseOf(record.url) || pageDatabase();
   const say = (key, values = {}) => phrase(key, values, database);
   let store = readStore(database);
@@ -68,7 +68,7 @@ const addToGrimoire = async (record) => {
     if (focused !== undefined) radios().find((radio) => radio.value === focused)?.focus();
   };
   draw(lastOf(store)?.id || "");
-  // Until the reader picks one, the grimoire checked is the last used, as kept now.
+  // Until the reader picks one, the list checked is the last used, as kept now.
   let touched = false;
   choices.addEventListener("change", () => { touched = true; });
   newName.addEventListener("focus", () => { touched = true; });
@@ -102,7 +102,7 @@ const addToGrimoire = async (record) => {
         const list = findListById(fresh, id);
         if (!list) return gone(id);
         if (holds(list)) return `« ${entry.name} » est déjà dans « ${list.name} ».`;
-        if (list.entries.length >= MAX_SPELLS) return say("list_full", { name: list.name, n: MAX_SPELLS });
+        if (list.entries.length >= MAX_ENTRIES) return say("list_full", { name: list.name, n: MAX_ENTRIES });
         picked = { id, name: list.name };
         return "";
       }
@@ -115,7 +115,7 @@ const addToGrimoire = async (record) => {
   });
   stop();
   if (value !== "ajouter" || !picked) return;
-  // Added to the grimoires as kept now: what another tab changed since stays.
+  // Added to the lists as kept now: what another tab changed since stays.
   const fresh = readStore(database);
   let list = picked.id ? findListById(fresh, picked.id) : null;
   if (picked.id && !list) {
@@ -128,7 +128,7 @@ const addToGrimoire = async (record) => {
   }
   if (!holds(list)) list.entries.push(entry);
   fresh.last = list.name;
-  const page = grimoirePage(database);
+  const page = listsPage(database);
   page.searchParams.set("nom", list.name);
   try {
     writeStore(fresh);
@@ -204,9 +204,9 @@ document.addEventListener("click", (e) => {
     key = link ? linkKey(link) : "";
   }
   const database = databaseOf(key) || pageDatabase();
-  loadSpells(database).then((byUrl) => {
+  loadEntries(database).then((byUrl) => {
     const record = byUrl.get(key);
-    if (record) addToGrimoire(record);
+    if (record) addToList(record);
     else announce([phrase("entry_not_in_data", {}, database)]);
   }, () => announce([phrase("data_unavailable_added", {}, database)]));
 });
@@ -215,8 +215,8 @@ previewActions.push((record) => (record && record.url
   ? markAddButton(addButton(phrase("add_named_to_list", { name: record.name }, databaseOf(record.url)), record.url, true))
   : null));
 
-/** A button under each heading of a college page. The spell index's rows have theirs in the
- * page (spells.render_entry_table): written at load, they would lay out every row again. */
+/** A button under each heading of a group page. The entry index's rows have theirs in the
+ * page (pages.render_entry_table): written at load, they would lay out every row again. */
 export const addButtons = () => {
   for (const heading of document.querySelectorAll(".md-content h2.entry[id]")) {
     const line = heading.nextElementSibling;

@@ -12,9 +12,9 @@ const FORMER_FORMAT = "regles-grimoire";
 export const FILE_VERSION = 2;
 export const ENTRIES_KEY = "entrees";
 export const FORMER_ENTRIES_KEY = "sorts";
-export const MAX_SPELLS = 1000; // in one grimoire, a link or a file
+export const MAX_ENTRIES = 1000; // in one list, a link or a file
 
-/** The share link of a grimoire: this page's address, `nom` and the ids, commas kept. */
+/** The share link of a list: this page's address, `nom` and the ids, commas kept. */
 export const shareLink = (name, entries) => {
   const page = new URL(location.pathname, location.origin);
   const ids = entries.map((e) => e.id).filter(Boolean);
@@ -25,7 +25,7 @@ export const fileName = (name) => `${phrase("file_prefix")}-${foldAccents(name)
   .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "sans-nom"}.json`;
 
 /** An imported file's text → { name, entries } or throws an Error naming what is wrong. */
-export const readGrimoireFile = (text, file) => {
+export const readListFile = (text, file) => {
   let data;
   try {
     data = JSON.parse(text);
@@ -45,7 +45,7 @@ export const readGrimoireFile = (text, file) => {
   if (!name) throw new Error(`« ${file} » n’a pas de nom : le champ « nom » manque ou est vide.`);
   const listed = data[ENTRIES_KEY] ?? data[FORMER_ENTRIES_KEY];
   if (!Array.isArray(listed)) throw new Error(phrase("file_entries_not_list", { file, key: ENTRIES_KEY }));
-  if (listed.length > MAX_SPELLS) throw new Error(phrase("file_too_many", { file, n: listed.length, max: MAX_SPELLS }));
+  if (listed.length > MAX_ENTRIES) throw new Error(phrase("file_too_many", { file, n: listed.length, max: MAX_ENTRIES }));
   const entries = listed.map((s, i) => {
     const item = typeof s === "string" ? { id: s } : s;
     if (!item || typeof item !== "object" || Array.isArray(item)) {
@@ -58,7 +58,7 @@ export const readGrimoireFile = (text, file) => {
     if (!entry) throw new Error(`${phrase("file_item", { file, n: i + 1 })} : ni « id » ni « adresse ».`);
     return entry;
   });
-  // A spell named twice is kept once, and the reader is told.
+  // An entry named twice is kept once, and the reader is told.
   const keys = entries.map((e) => e.id || e.url);
   const seen = new Set();
   const unique = entries.filter((e, i) => !seen.has(keys[i]) && seen.add(keys[i]));

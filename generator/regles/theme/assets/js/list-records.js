@@ -1,6 +1,6 @@
 /* The records of a database's data file by id and by address, for the readers' lists, and
  * the dialog that names a list. */
-import { loadSpells } from "./entries.js";
+import { loadEntries } from "./entries.js";
 import { cleanName, findList, MAX_NAME, readStore } from "./kept-lists.js";
 import { askName, pageDatabase, phrase } from "./page.js";
 
@@ -12,7 +12,7 @@ const indexes = new Map(); // data file → its records by id and by address
 export const loadIndexes = (database = pageDatabase()) => {
   const file = database ? database.data : "";
   if (!indexes.has(file)) {
-    const loaded = loadSpells(database).then((byUrl) => {
+    const loaded = loadEntries(database).then((byUrl) => {
       const byId = new Map();
       for (const record of byUrl.values()) if (typeof record.id === "string") byId.set(record.id, record);
       return { byUrl, byId };
@@ -23,12 +23,12 @@ export const loadIndexes = (database = pageDatabase()) => {
   return indexes.get(file);
 };
 
-/** A kept spell's record now: by its id, else by its address; null when it is missing. */
+/** A kept entry's record now: by its id, else by its address; null when it is missing. */
 export const resolve = (entry, { byId, byUrl }) => (entry.id && byId.get(entry.id)) || (entry.url && byUrl.get(entry.url)) || null;
 
-/** The grimoire page's address, as the build names it in every page
+/** The list page's address, as the build names it in every page
  * (<meta name="regles-listes">, main.html). */
-export const grimoirePage = (database = pageDatabase()) => {
+export const listsPage = (database = pageDatabase()) => {
   const metas = [...document.querySelectorAll('meta[name="regles-listes"]')];
   const meta = metas.find((m) => database && m.dataset.base === database.folder) || metas[0];
   return new URL(meta ? meta.content : "", location.href);
@@ -38,7 +38,7 @@ export const grimoirePage = (database = pageDatabase()) => {
 // Dialogs
 // ---------------------------------------------------------------------------------------
 
-/** Asks a grimoire's name (of grimoire `id`, or a new one's), no other grimoire's as kept
+/** Asks a list's name (of list `id`, or a new one's), no other list's as kept
  * now; resolves with it, or null. `more(name)` may return a message that keeps it open. */
 export const askListName = (title, initial, database, id = "", more = () => "") => askName({
   title,

@@ -1,31 +1,31 @@
-/* Grimoires: named lists of spells, one per character, kept in this browser.
+/* Lists: named lists of entries, one per character, kept in this browser.
  *
- * - On the spell index (a « + » button in each row's first cell, written by the build), on a
- *   college page (a button under each spell's heading) and in a spell's bubble (preview.js),
- *   a reader adds the spell to a grimoire, picked or created in a small dialog; the last one
+ * - On the entry index (a « + » button in each row's first cell, written by the build), on a
+ *   group page (a button under each entry's heading) and in an entry's bubble (preview.js),
+ *   a reader adds the entry to a list, picked or created in a small dialog; the last one
  *   used is the default.
- * - The generated page `<spells' folder>/grimoire/` (div#reader-lists, spells.render_grimoire_page)
- *   shows one grimoire's spells in full (fields, description), with the index's filters and
+ * - The generated page `<database folder>/<list slug>/` (div#reader-lists, pages.render_lists_page)
+ *   shows one list's entries in full (fields, description), with the index's filters and
  *   sorting (entries.js's `setupFilters`, not a copy); it renames, empties and deletes them
  *   (destructive actions confirmed), shares one as a link, exports it as a JSON file and
  *   imports one.
  * - A link `…/grimoire/?nom=<name>&entrees=<id>,<id>,…` (ids of the database's data file) opens that
- *   grimoire read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
- *   replaces that grimoire or keeps both, the new one as « name (2) »).
+ *   list read-only; « Garder ce grimoire » keeps it (when the name is taken, the reader
+ *   replaces that list or keeps both, the new one as « name (2) »).
  *
  * Storage (kept-lists.js): localStorage, one key per site root (several sites may share an
- * origin, as on GitHub Pages). A grimoire is a few hundred bytes; localStorage is
+ * origin, as on GitHub Pages). A list is a few hundred bytes; localStorage is
  * synchronous (the page renders at once, no upgrade of a schema), works offline, and
  * Chromium, Firefox and Safari keep it as long as the site's other data (IndexedDB brings
- * nothing more at this size). Each spell is kept with its id, its address, its name and its
- * college as they were when it was added: a spell that a new export no longer has (its id
+ * nothing more at this size). Each entry is kept with its id, its address, its name and its
+ * group as they were when it was added: an entry that a new export no longer has (its id
  * is not in its data file, nor its address) is shown as missing under that name, never
- * dropped. Each grimoire has an id: a rename in another tab leaves it the same grimoire.
+ * dropped. Each list has an id: a rename in another tab leaves it the same list.
  *
- * Several tabs: every change reads the grimoires as kept now and changes only what the
- * reader changed, by id (a spell added to a grimoire, a rename, a deletion); this tab's copy
- * is never written back. The grimoire page and an open add dialog follow the changes of
- * other tabs (page.js's followStored). Changes that cannot both hold keep both: a grimoire
+ * Several tabs: every change reads the lists as kept now and changes only what the
+ * reader changed, by id (an entry added to a list, a rename, a deletion); this tab's copy
+ * is never written back. The list page and an open add dialog follow the changes of
+ * other tabs (page.js's followStored). Changes that cannot both hold keep both: a list
  * renamed here and deleted there is kept under its new name; one changed there while its
  * deletion was confirmed here is kept; the reader is told.
  *
@@ -42,6 +42,7 @@ import {
   databases,
   downloadText,
   el,
+  entryCount,
   followStored,
   frenchSpacing,
   modal,
@@ -67,16 +68,16 @@ import {
   writeStore,
 } from "./kept-lists.js";
 import { addButtons, markAddButtons, whenAdded } from "./list-adding.js";
-import { ENTRIES_KEY, FILE_VERSION, fileName, FORMAT, FORMER_ENTRIES_KEY, MAX_SPELLS, readGrimoireFile, repeatedCount, shareLink } from "./list-formats.js";
+import { ENTRIES_KEY, FILE_VERSION, fileName, FORMAT, FORMER_ENTRIES_KEY, MAX_ENTRIES, readListFile, repeatedCount, shareLink } from "./list-formats.js";
 import { descriptionNodes } from "./descriptions.js";
 import { askListName, loadIndexes, resolve } from "./list-records.js";
-import { filterRow, levels, roman, setupFilters, spellCount } from "./entries.js";
+import { filterRow, levels, roman, setupFilters } from "./entries.js";
 
-// A grimoire this short reads whole on a phone's screen or two: no filter form above it.
+// A list this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
 
 // ---------------------------------------------------------------------------------------
-// The grimoire page
+// The list page
 // ---------------------------------------------------------------------------------------
 
 /** The data set aside (and the kept value, while it is unreadable and could not be copied):
@@ -122,7 +123,7 @@ const asideSection = (store, redraw, fail) => {
     el("ul", {}, ...rows));
 };
 
-const setupGrimoirePage = (signal) => {
+const setupListsPage = (signal) => {
   const root = document.getElementById("reader-lists");
   if (!root) return;
   const query = new URLSearchParams(location.search);
@@ -130,7 +131,7 @@ const setupGrimoirePage = (signal) => {
   let filters = null; // the AbortController of the list's filters
   let status = ""; // a message kept across one render (after an action)
   let statusKind = "info";
-  let shown = null; // the grimoire shown ({ id, name }): the same one after a rename elsewhere
+  let shown = null; // the list shown ({ id, name }): the same one after a rename elsewhere
   const select = (name) => {
     const address = new URL(location.href);
     if (name) address.searchParams.set("nom", name); else address.searchParams.delete("nom");
@@ -177,7 +178,7 @@ const setupGrimoirePage = (signal) => {
   };
 
   /** The list of `entries` (cards), with the index's filters when there is more than one. */
-  const spellList = (entries, data, removable) => {
+  const entryList = (entries, data, removable) => {
     const list = el("div", { class: "list-entries" });
     // The index's columns, by their keys, and the export's field each one shows.
     const columns = (root.dataset.colonnes || "").split(" ").filter((c) => root.hasAttribute(`data-champ-${c}`));
@@ -233,7 +234,7 @@ const setupGrimoirePage = (signal) => {
     const unreadable = tokens.length - readable.length;
     const distinct = [...new Set(readable)];
     const repeated = repeatedCount(readable);
-    const ids = distinct.slice(0, MAX_SPELLS);
+    const ids = distinct.slice(0, MAX_ENTRIES);
     const cut = distinct.length - ids.length;
     const entries = ids.map((id) => {
       const record = data.byId.get(id);
@@ -241,7 +242,7 @@ const setupGrimoirePage = (signal) => {
     });
     const missing = entries.filter((e) => !data.byId.has(e.id)).length;
     const own = new URL(location.pathname, location.origin);
-    // Kept under its name; when a grimoire already has it (the same character's list, sent
+    // Kept under its name; when a list already has it (the same character's list, sent
     // again after a change), the reader chooses: replace it, keep both, or nothing.
     const keepAs = (choice) => {
       const store = readStore();
@@ -267,14 +268,14 @@ const setupGrimoirePage = (signal) => {
       if (!same) { keepAs("garder"); return; }
       modal({
         title: phrase("list_exists", { name }),
-        content: [el("p", {}, phrase("both_sizes", { here: spellCount(same.entries.length), there: spellCount(entries.length) }))],
+        content: [el("p", {}, phrase("both_sizes", { here: entryCount(same.entries.length), there: entryCount(entries.length) }))],
         buttons: [{ value: "remplacer", label: "Remplacer", main: true, danger: true },
           { value: "deux", label: "Garder les deux" }, { value: "annuler", label: "Annuler" }],
       }).then((choice) => { if (choice === "remplacer" || choice === "deux") keepAs(choice); });
     }, { class: "md-button md-button--primary list-button list-keep" });
     const head = el("section", { class: "list-share-view", "aria-label": phrase("shared_list") },
       el("p", { class: "list-share-view__title" }, `${phrase("shared_list")} : `, el("strong", {}, name),
-        ` (${spellCount(entries.length)})`),
+        ` (${entryCount(entries.length)})`),
       el("p", {}, "En lecture seule : rien n’est gardé dans ce navigateur tant que vous ne le gardez pas."),
       el("p", { class: "list-buttons" }, keep,
         el("a", { class: "md-button list-button", href: own.href }, phrase("my_lists"))));
@@ -285,13 +286,13 @@ const setupGrimoirePage = (signal) => {
     if (unreadable) notes.push(message(`${unreadable} identifiant${unreadable > 1 ? "s" : ""} illisible${unreadable > 1 ? "s" : ""} du lien ignoré${unreadable > 1 ? "s" : ""}.`, "warning"));
     if (repeated) notes.push(message(phrase(repeated > 1 ? "link_repeated_many" : "link_repeated_one", { n: repeated }), "warning"));
     const count = (n) => n.toLocaleString("fr-FR");
-    if (cut) notes.push(message(phrase(cut > 1 ? "link_cut_many" : "link_cut_one", { n: count(distinct.length), max: count(MAX_SPELLS), cut: count(cut) }), "warning"));
+    if (cut) notes.push(message(phrase(cut > 1 ? "link_cut_many" : "link_cut_one", { n: count(distinct.length), max: count(MAX_ENTRIES), cut: count(cut) }), "warning"));
     if (!entries.length) notes.push(message(phrase("link_names_none"), "warning"));
-    const { list, rows } = spellList(entries, data, null);
+    const { list, rows } = entryList(entries, data, null);
     mount([head, ...notes], entries.length ? list : null, rows);
   };
 
-  // The reader's own grimoires ---------------------------------------------------------------
+  // The reader's own lists ---------------------------------------------------------------
   const drawOwn = (data) => {
     if (!root.isConnected) return;
     const store = readStore();
@@ -313,13 +314,13 @@ const setupGrimoirePage = (signal) => {
     if (store.newer) notes.push(message(phrase("newer_shown"), "warning"));
     const aside = asideSection(store, redraw, (text) => { status = text; statusKind = "error"; redraw(); });
     if (aside) notes.push(aside);
-    // Where this browser's data is saved whole (backup.js): the grimoires live only here.
+    // Where this browser's data is saved whole (backup.js): the lists live only here.
     const backup = new URL("donnees/", siteRoot()).href;
     notes.push(el("p", { class: "list-reminder" }, phrase("kept_here_only"),
       el("a", { href: backup }, "sauvegardez vos données"), " de temps en temps."));
     if (data.unavailable) notes.push(message(phrase("data_unavailable_names"), "error"));
 
-    // Each change is made on the grimoires as they are kept now (another tab may have
+    // Each change is made on the lists as they are kept now (another tab may have
     // changed them since this one drew the page). `change` may return what to say instead
     // of `done`: a string, or [text, kind].
     const save = (change, done) => {
@@ -330,7 +331,7 @@ const setupGrimoirePage = (signal) => {
       redraw();
       markAddButtons();
     };
-    // The grimoire shown next (null: the last used).
+    // The list shown next (null: the last used).
     const show = (list) => {
       shown = list && { id: list.id, name: list.name };
       select(list ? list.name : "");
@@ -345,7 +346,7 @@ const setupGrimoirePage = (signal) => {
       }, phrase("created", { name }));
     });
 
-    // Import: a new grimoire, never a change to those kept.
+    // Import: a new list, never a change to those kept.
     const importMessage = el("p", { class: "list-import__message", role: "alert", hidden: true });
     const fileInput = el("input", { type: "file", id: "list-file", accept: ".json,application/json", class: "list-file" });
     fileInput.addEventListener("change", () => {
@@ -355,10 +356,10 @@ const setupGrimoirePage = (signal) => {
       if (file.size > 2_000_000) { fail(phrase("file_too_big", { file: file.name, size: Math.round(file.size / 1000) })); return; }
       file.text().then((text) => {
         let read;
-        try { read = readGrimoireFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
+        try { read = readListFile(text, file.name); } catch (error) { fail(`${error.message} Rien n’a été importé.`); return; }
         const kept = freeListName(readStore(), read.name);
         const unknown = data.unavailable ? [] : read.entries.filter((e) => !resolve(e, data));
-        let done = phrase("imported", { name: kept, count: spellCount(read.entries.length) });
+        let done = phrase("imported", { name: kept, count: entryCount(read.entries.length) });
         if (read.repeated) done += ` ${phrase(read.repeated > 1 ? "import_repeated_many" : "import_repeated_one", { n: read.repeated })}`;
         if (kept !== read.name) done += ` ${phrase("name_was_taken", { name: read.name })}`;
         if (unknown.length) {
@@ -391,7 +392,7 @@ const setupGrimoirePage = (signal) => {
 
     const choice = el("select", { id: "list-name", class: "list-choice__list" },
       ...store.lists.map((l) => el("option", { value: l.name, selected: l === current },
-        `${l.name} (${spellCount(l.entries.length)})`)));
+        `${l.name} (${entryCount(l.entries.length)})`)));
     choice.addEventListener("change", () => {
       const chosen = findList(store, choice.value);
       show(chosen);
@@ -427,7 +428,7 @@ const setupGrimoirePage = (signal) => {
     const its = phrase(n > 1 ? "its_entry_many" : "its_entry_one", { n }); // « Vider » is not offered for none
     const empty = () => confirmAction(phrase("empty_list"),
       phrase(n > 1 ? "empty_ask_many" : "empty_ask_one", { n, name: current.name }), "Vider").then((yes) => {
-      // The spells the reader saw go; those another tab added since stay, and are said.
+      // The entries the reader saw go; those another tab added since stay, and are said.
       if (yes) save((s) => {
         const list = findListById(s, current.id);
         if (!list) return [phrase("gone_elsewhere", { name: current.name }), "warning"];
@@ -456,7 +457,7 @@ const setupGrimoirePage = (signal) => {
         return undefined;
       }, phrase("deleted", { name: current.name }));
     });
-    const removeSpell = (entry) => {
+    const removeEntry = (entry) => {
       save((s) => {
         const list = findListById(s, current.id);
         if (list) list.entries = list.entries.filter((e) => entryKey(e) !== entryKey(entry));
@@ -511,21 +512,21 @@ const setupGrimoirePage = (signal) => {
       el("div", { class: "list-buttons" }, copy, exportFile),
       copyMessage,
       importer);
-    const { list, rows } = spellList(current.entries, data, removeSpell);
+    const { list, rows } = entryList(current.entries, data, removeEntry);
     const body = n ? list : null;
     const emptyNote = n ? null : el("p", { class: "list-empty" }, phrase("list_empty", { name: current.name }),
       el("a", { href: root.dataset.index || "../" }, phrase("index_link")), phrase("list_empty_end"));
-    // On paper the controls are gone: the sheet still says whose spells these are.
+    // On paper the controls are gone: the sheet still says whose entries these are.
     const printTitle = el("p", { class: "list-print-title" },
-      phrase("print_title", { name: current.name, count: spellCount(n) }));
-    // The spells come right after the choice of grimoire: sharing, exporting and importing
-    // come after them, not between a player and their spells on a phone.
+      phrase("print_title", { name: current.name, count: entryCount(n) }));
+    // The entries come right after the choice of list: sharing, exporting and importing
+    // come after them, not between a player and their entries on a phone.
     mount([printTitle, controls, ...notes, emptyNote].filter(Boolean), body, rows, [sharing]);
   };
 
   const redraw = () => withData(shared ? drawShared : drawOwn);
   if (!shared) signal.addEventListener("abort", whenAdded(redraw), { once: true });
-  // Another tab changed the grimoires: this one shows them as they are now.
+  // Another tab changed the lists: this one shows them as they are now.
   if (!shared) signal.addEventListener("abort", followStored(storeKey, redraw), { once: true });
   redraw();
 };
@@ -539,7 +540,7 @@ onEachPage(() => {
   if (controller) controller.abort();
   controller = new AbortController();
   addButtons();
-  setupGrimoirePage(controller.signal);
+  setupListsPage(controller.signal);
   markAddButtons();
   // Another tab changed the lists: the buttons say what they hold now.
   for (const database of databases()) {

@@ -4,7 +4,7 @@
  * One bubble for the whole site (div#entry-preview, styled by entry-table.css); each kind of link
  * registers its source with `addPreview`: the links it covers (a CSS selector), how to read
  * its data (a promise of a Map from a link's key to a record, loaded once), and how to show
- * a record. entries.js registers the spells, glossary.js the glossary entries.
+ * a record. entries.js registers the entries, glossary.js the glossary entries.
  *
  * The texts come from the site's data files: they enter the page through text nodes only.
  */

@@ -3,15 +3,15 @@
  *
  * - A page shown in the dark palette prints in the light one.
  * - Closed details blocks print open.
- * - A page of spells (a college page: `h2.entry`, each spell's name, followed by its levels,
- *   fields and description; a grimoire, whose spells are each an article) gets a choice of
- *   its paper form (before a college's first spell, after a grimoire's spells): « Liste
+ * - A page of entries (a group page: `h2.entry`, each entry's name, followed by its levels,
+ *   fields and description; a list, whose entries are each an article) gets a choice of
+ *   its paper form (before a group's first entry, after a list's entries): « Liste
  *   compacte » (the page as it is, set tighter) or « Cartes à découper ». In
- *   cards, each spell is put in a card (`.regles-carte`) of a grid (`.regles-cartes-grille`)
- *   for the time of printing, and taken out again afterwards (a grimoire's articles are the
- *   cards; a grimoire prints as cards by default). The choice is kept in the
- *   browser for the next pages of spells. A page may ask for cards by default with
- *   `data-impression="cartes"` on an element of its content (a grimoire).
+ *   cards, each entry is put in a card (`.regles-carte`) of a grid (`.regles-cartes-grille`)
+ *   for the time of printing, and taken out again afterwards (a list's articles are the
+ *   cards; a list prints as cards by default). The choice is kept in the
+ *   browser for the next pages of entries. A page may ask for cards by default with
+ *   `data-impression="cartes"` on an element of its content (a list).
  *
  * window.rules.printForm(form) sets the form ("cartes" or "liste") as the choice does. */
 import { el, keepsData, onEachPage, phrase, rules } from "./page.js";
@@ -35,7 +35,7 @@ function storedForm() {
   }
 }
 
-// A grimoire (lists.js: `#reader-lists`, its spells each an `article.list-entry` of
+// A list (lists.js: `#reader-lists`, its entries each an `article.list-entry` of
 // `.list-entries`) prints as cards unless the reader chose otherwise.
 const READER_LISTS = "#reader-lists.reader-lists";
 
@@ -52,7 +52,7 @@ function currentForm() {
   return chosen || storedForm() || pageDefault();
 }
 
-function spellHeadings() {
+function entryHeadings() {
   return Array.from(document.querySelectorAll("article h2.entry"));
 }
 
@@ -72,9 +72,9 @@ function setForm(form) {
 }
 
 function addChoice() {
-  const headings = spellHeadings();
-  const grimoire = document.querySelector(READER_LISTS);
-  if (!(headings.length || grimoire) || document.querySelector(".regles-impression-choix")) {
+  const headings = entryHeadings();
+  const lists = document.querySelector(READER_LISTS);
+  if (!(headings.length || lists) || document.querySelector(".regles-impression-choix")) {
     return;
   }
   const form = currentForm();
@@ -97,9 +97,9 @@ function addChoice() {
     ...options,
     button,
   );
-  // A grimoire's spells come first, the printing choice after them; a college page's
-  // choice stands before its first spell.
-  if (grimoire) grimoire.after(choice);
+  // A list's entries come first, the printing choice after them; a group page's
+  // choice stands before its first entry.
+  if (lists) lists.after(choice);
   else headings[0].before(choice);
 }
 
@@ -110,7 +110,7 @@ let undo = [];
 function intoCards() {
   document.documentElement.classList.add(CARDS);
   undo.push(() => document.documentElement.classList.remove(CARDS));
-  const headings = spellHeadings(); // a grimoire's spells are cards already
+  const headings = entryHeadings(); // a list's entries are cards already
   if (!headings.length) return;
   const grid = el("div", { class: "regles-cartes-grille" });
   headings[0].before(grid);

@@ -366,8 +366,8 @@ export async function rank(query, filters) {
   const readers = gamesOf(here);
   const ranked = datas.map((data, order) => {
     const entry = entryOf(data, terms);
-    const spell = Object.hasOwn(databases, (data.filters && data.filters.type && data.filters.type[0]) || "");
-    // A page about the spell export (its fields, its abbreviations) names what others
+    const inDatabase = Object.hasOwn(databases, (data.filters && data.filters.type && data.filters.type[0]) || "");
+    // A page about the entry export (its fields, its abbreviations) names what others
     // explain: its titles never count as the query's name.
     const annex = Boolean(data.meta && data.meta.annexe);
     const tier = annex ? 0 : bestTier(entry.title, full, exact);
@@ -376,10 +376,10 @@ export async function rank(query, filters) {
     // query (tier 2) and it does not (tier 0).
     const system = (data.filters && data.filters.systeme && data.filters.systeme[0]) || "";
     const same = Boolean(here) && (!system || readers.has(system));
-    return { entry, order, spell, annex, weak: weak[order], tier, same, score: tier + same };
+    return { entry, order, inDatabase, annex, weak: weak[order], tier, same, score: tier + same };
   });
   const namesRule = ranked.some(
-    (r) => !r.spell && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
+    (r) => !r.inDatabase && (r.tier > 0 || full.some((q) => madeOfQueryWords(q, r.entry.title)))
   );
   ranked.sort(
     (a, b) =>
@@ -387,7 +387,7 @@ export async function rank(query, filters) {
       a.annex - b.annex ||
       a.weak - b.weak ||
       b.same - a.same ||
-      (namesRule ? a.spell - b.spell : 0) ||
+      (namesRule ? a.inDatabase - b.inDatabase : 0) ||
       (a.tier === 2 ? a.entry.depth - b.entry.depth : 0) ||
       a.order - b.order
   );

@@ -2,7 +2,7 @@
  * search-ranking.js's, a tapped result's landing search-landing.js's; here, the box.
  *
  * The index (pagefind/ at the site root, written by features/search/index.py) has one record per
- * rules section and per spell, with its anchor in the URL. Pagefind's module is imported only
+ * rules section and per entry, with its anchor in the URL. Pagefind's module is imported only
  * when the reader first focuses the box (or a page is opened with ?q=), from the site root
  * (page.js): the site works under any sub-path and offline (the service worker precaches
  * pagefind/ like any other file). Pagefind then fetches only the index chunks and result
@@ -16,12 +16,12 @@
  *
  * Ranking: Pagefind's (stemmed, diacritics folded, prefix matching, title boost) for each of
  * those queries, plus the same first query among the rules alone (a rule's name can be a
- * word that fifty spells carry: "à terre" is not in the first RERANK results of all). Of
+ * word that fifty entries carry: "à terre" is not in the first RERANK results of all). Of
  * these first results, merged, a result whose title is the query (accents, case and
  * plurals aside) comes first, the main one first when several sections share that name (h2
  * before h3), then the titles that begin with the query. When the query names a rule (a
  * rule's title is the query, begins with it, or is made of its words: "Repos" for "repos
- * long"), rules come before spells of the same rank. The records of the page about the spell
+ * long"), rules come before entries of the same rank. The records of the page about the entry
  * export (its fields and abbreviations: meta `annexe`) come after the others of their rank,
  * their titles never counted as the query's name: "MJ" leads to the rules, not to the
  * export's list of the words it leaves undefined. The reader's game (the system, or the
