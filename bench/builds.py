@@ -17,22 +17,22 @@ from bench.project import (
     ROOT,
     BenchError,
     BuildSample,
-    SpellSource,
+    EntrySource,
     build_environment,
-    count_spells,
+    count_entries,
     free_port,
     timed_build,
 )
 
 __all__ = [
     "Budget",
+    "EntryScaling",
     "FullBuilds",
     "Rebuilds",
-    "SpellScaling",
     "empty_export",
+    "entry_scaling",
     "full_builds",
     "serve_rebuilds",
-    "spell_scaling",
     "synthesize_export",
 ]
 
@@ -52,7 +52,7 @@ class Budget:
 
 def synthesize_export(text: str, copies: int) -> str:
     """`tests/databases/synth.py`'s N× export (that file is a test helper, not a package)."""
-    path = ROOT / "tests" / "spells" / "synth.py"
+    path = ROOT / "tests" / "databases" / "synth.py"
     spec = importlib.util.spec_from_file_location("regles_bench_synth", path)
     if spec is None or spec.loader is None:
         raise BenchError(f"{path} introuvable")
@@ -62,7 +62,7 @@ def synthesize_export(text: str, copies: int) -> str:
 
 
 END_OF_EXPORT = " --- Fin du fichier"
-FIRST_COLLEGE = re.compile(r"(?<!\S)## ")
+FIRST_GROUP = re.compile(r"(?<!\S)## ")
 
 
 def empty_export(text: str) -> str:
@@ -73,10 +73,10 @@ def empty_export(text: str) -> str:
     body = text.rstrip()
     if body.endswith(END_OF_EXPORT):
         body = body[: -len(END_OF_EXPORT)]
-    first = FIRST_COLLEGE.search(body)
+    first = FIRST_GROUP.search(body)
     empty = (body[: first.start()] if first else body).rstrip() + END_OF_EXPORT
     result = parse_export(empty)
-    if result.colleges or result.errors:
+    if result.groups or result.errors:
         raise BenchError("export vide impossible à écrire : " + "; ".join(map(str, result.errors)))
     return empty
 
@@ -133,30 +133,30 @@ def full_builds(
 
 
 @dataclass
-class SpellScaling:
-    spells_1x: int
-    spells_10x: int
+class EntryScaling:
+    entries_1x: int
+    entries_10x: int
     # Each round: the project built without spells ("0") and with the export ("1"); the
     # first round also with the 10× export ("10"), later rounds when there is time for it.
     rounds: list[dict[str, BuildSample]] = field(default_factory=list)
 
 
-def spell_scaling(
+def entry_scaling(
     configs: dict[str, Path],
     output: Path,
-    source: SpellSource,
+    source: EntrySource,
     export_10x: str,
     budget: Budget,
     *,
     min_rounds: int = 2,
     max_rounds: int = 9,
     tens: int = 2,
-) -> SpellScaling:
+) -> EntryScaling:
     """Builds of the same project with an export without spells (`empty_export`), with the
     export and with the 10× export (`configs` keys "0", "1", "10"), in rotating order. The
     cost of the spells is the difference of two builds, so the cheap pair ("0", "1") is
     repeated more than the 10×."""
-    result = SpellScaling(source.spells, count_spells(export_10x))
+    result = EntryScaling(source.entries, count_entries(export_10x))
 
     def build(key: str) -> BuildSample:
         # --no-strict: without spells, the rule pages' spell mentions are (rightly) reported

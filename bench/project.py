@@ -27,14 +27,14 @@ __all__ = [
     "ROOT",
     "BenchError",
     "BuildSample",
-    "SpellSource",
+    "EntrySource",
     "databases_of",
     "free_port",
     "load_mkdocs_yaml",
     "mirror_project",
     "stock_project",
     "timed_build",
-    "with_spells_export",
+    "with_entries_export",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,10 +48,12 @@ def build_environment(**extra: str) -> dict[str, str]:
     of the generator again, and not Material's, which pip compiled."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {**env, **MKDOCS_ENV, **extra}
+
+
 # What a mirror of the project does not link back to: its own copies, and what is not source.
 NOT_MIRRORED = {".git", ".venv", "site", "build", "mkdocs.yml", "bench"}
 # The first database's export (`export:`, or `- export:` as the first item of `databases:`).
-_SPELLS_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+(?:- )?)export:[^\n]*\n")
+_ENTRIES_EXPORT = re.compile(r"(?m)^(?P<indent>[ \t]+(?:- )?)export:[^\n]*\n")
 
 
 class BenchError(RuntimeError):
@@ -120,9 +122,9 @@ def databases_of(options: dict[str, Any]) -> list[dict[str, Any]]:
     return [dict(d) for d in listed if isinstance(d, dict)]
 
 
-def with_spells_export(config_text: str, export: Path) -> str:
+def with_entries_export(config_text: str, export: Path) -> str:
     """mkdocs.yml's text with the `regles` plugin reading another export."""
-    match = _SPELLS_EXPORT.search(config_text)
+    match = _ENTRIES_EXPORT.search(config_text)
     if match is None:
         raise BenchError("mkdocs.yml : option « spells.export » du greffon regles introuvable")
     line = f"{match['indent']}export: {export}\n"
@@ -159,42 +161,42 @@ def mirror_project(destination: Path, configs: dict[str, str]) -> dict[str, Path
 
 
 @dataclass(frozen=True)
-class SpellSource:
+class EntrySource:
     """The spell export named in mkdocs.yml, parsed."""
 
     path: Path
     text: str
-    spells: int
+    entries: int
     section: str
     folder: str
     index_title: str = "Tous les sorts"
 
 
-def spell_source() -> SpellSource:
+def entry_source() -> EntrySource:
     from regles.features.databases.export import parse_export
     from regles.features.databases.model import read_export
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     options = plugin_options(config, "regles") or {}
-    spells = next(iter(databases_of(options)), None)
-    if spells is None or not spells.get("export"):
+    entries = next(iter(databases_of(options)), None)
+    if entries is None or not entries.get("export"):
         raise BenchError("mkdocs.yml : pas de base (databases: - export: …) dans le greffon regles")
-    path = ROOT / str(spells["export"])
+    path = ROOT / str(entries["export"])
     text = read_export(path)
-    return SpellSource(
+    return EntrySource(
         path,
         text,
-        len(parse_export(text, source=path.name).spells),
-        str(spells["section"]),
-        str(spells["folder"]),
-        str(spells.get("index_title", "Tous les sorts")),
+        len(parse_export(text, source=path.name).entries),
+        str(entries["section"]),
+        str(entries["folder"]),
+        str(entries.get("index_title", "Tous les sorts")),
     )
 
 
-def count_spells(text: str) -> int:
+def count_entries(text: str) -> int:
     from regles.features.databases.export import parse_export
 
-    return len(parse_export(text).spells)
+    return len(parse_export(text).entries)
 
 
 def _plain_extensions(extensions: list[Any]) -> list[Any]:
@@ -221,13 +223,13 @@ def stock_project(destination: Path, site_url: str) -> Path:
     from regles.features.assets.theme import MARKDOWN_EXTENSIONS
     from regles.features.databases.book import Book, DatabaseSettings
     from regles.features.databases.export import parse_export
-    from regles.features.databases.pages import SPELL_TABLE_MARK, render_entry_table
+    from regles.features.databases.pages import ENTRY_TABLE_MARK, render_entry_table
 
     config = load_mkdocs_yaml(ROOT / "mkdocs.yml")
     docs_name = str(config.get("docs_dir") or "docs")
     docs = destination / "docs"
     shutil.copytree(ROOT / docs_name, docs)
-    source = spell_source()
+    source = entry_source()
     settings = DatabaseSettings(
         source.path, source.path.name, source.folder, source.section, source.index_title
     )
@@ -238,7 +240,7 @@ def stock_project(destination: Path, site_url: str) -> Path:
         page.parent.mkdir(parents=True, exist_ok=True)
         # The stock site converts the table itself: the mark is for our plugin only.
         page.write_text(
-            text.replace(SPELL_TABLE_MARK, render_entry_table(result)),
+            text.replace(ENTRY_TABLE_MARK, render_entry_table(result)),
             encoding="utf-8",
         )
     nav = copy.deepcopy(config.get("nav") or [])

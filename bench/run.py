@@ -28,13 +28,13 @@ import calculators
 from bench import browser as web
 from bench.builds import (
     Budget,
+    EntryScaling,
     FullBuilds,
     Rebuilds,
-    SpellScaling,
     empty_export,
+    entry_scaling,
     full_builds,
     serve_rebuilds,
-    spell_scaling,
     synthesize_export,
 )
 from bench.lighthouse import (
@@ -63,12 +63,12 @@ from bench.offline import (
 from bench.project import (
     ROOT,
     BenchError,
+    entry_source,
     free_port,
     load_mkdocs_yaml,
     mirror_project,
-    spell_source,
     stock_project,
-    with_spells_export,
+    with_entries_export,
 )
 from bench.report import (
     NA,
@@ -191,7 +191,7 @@ class Bench:
         self.ours_url = f"http://127.0.0.1:{self.ours_port}/"
         self.stock_url = f"http://127.0.0.1:{self.stock_port}/"
         self.stock_config = stock_project(self.work / "stock", self.stock_url)
-        self.source = spell_source()
+        self.source = entry_source()
         self.export_10x = synthesize_export(self.source.text, 10)
         path_10x = self.work / "export-x10.txt"
         path_10x.write_text(self.export_10x, encoding="utf-8")
@@ -201,9 +201,9 @@ class Bench:
         self.mirror = mirror_project(
             self.work / "projet",
             {
-                "mkdocs-0.yml": with_spells_export(text, path_0x),
-                "mkdocs-1.yml": with_spells_export(text, self.source.path),
-                "mkdocs-10.yml": with_spells_export(text, path_10x),
+                "mkdocs-0.yml": with_entries_export(text, path_0x),
+                "mkdocs-1.yml": with_entries_export(text, self.source.path),
+                "mkdocs-10.yml": with_entries_export(text, path_10x),
             },
         )
         self.ours_site = self.work / "site-nous"
@@ -266,33 +266,33 @@ class Bench:
             )
         )
 
-    def spells(self) -> None:
+    def entries(self) -> None:
         configs = {k: self.mirror[f"mkdocs-{k}.yml"] for k in ("0", "1", "10")}
-        result: SpellScaling = spell_scaling(
+        result: EntryScaling = entry_scaling(
             configs, self.work, self.source, self.export_10x, self.budget(75, keep=300)
         )
-        self.data["spells"] = result
+        self.data["entries"] = result
 
         # Cost of the spells alone: build with the export minus build without it (same
         # round), per spell. CPU time: the question is how the work grows, and a busy machine
         # blurs wall time.
-        def per_spell(key: str, spells: int) -> list[float]:
-            return [(r[key].cpu - r["0"].cpu) / spells * 1000 for r in result.rounds if key in r]
+        def per_entry(key: str, entries: int) -> list[float]:
+            return [(r[key].cpu - r["0"].cpu) / entries * 1000 for r in result.rounds if key in r]
 
-        one, ten = per_spell("1", result.spells_1x), per_spell("10", result.spells_10x)
+        one, ten = per_entry("1", result.entries_1x), per_entry("10", result.entries_10x)
         mid_one, mid_ten = median(one), median(ten)
         ratio = mid_ten / mid_one if mid_one and mid_ten is not None else None
         tens = sum(1 for r in result.rounds if "10" in r)
         self.rows += [
             Row.measured(
-                f"Export ×1 ({fmt_number(result.spells_1x)} sorts) : CPU par sort "
+                f"Export ×1 ({fmt_number(result.entries_1x)} sorts) : CPU par sort "
                 f"(ms, médiane de {len(one)})",
                 median(one),
                 decimals=2,
                 unit="ms",
             ),
             Row.measured(
-                f"Export ×10 ({fmt_number(result.spells_10x)} sorts) : CPU par sort "
+                f"Export ×10 ({fmt_number(result.entries_10x)} sorts) : CPU par sort "
                 f"(ms, {tens} mesure{'s' if tens > 1 else ''}), réf. = ×1",
                 median(ten),
                 median(one),
@@ -864,7 +864,7 @@ class Bench:
             self.rows.append(section("Construction"))
             self.part("constructions", self.builds, [Row("Construction complète", NA)])
             self.part("mkdocs serve", self.rebuilds, [Row("Reconstruction de mkdocs serve", NA)])
-            self.part("export de sorts ×10", self.spells, [Row("Export de sorts ×1 et ×10", NA)])
+            self.part("export de sorts ×10", self.entries, [Row("Export de sorts ×1 et ×10", NA)])
             self.part("serveurs", self.serve_sites, [])
             if len(self.servers) < 2:
                 return

@@ -29,7 +29,7 @@ from bench.sizes import Game
 from regles.core.words import Words
 from regles.features.assets.theme import MARKDOWN_EXTENSIONS
 from regles.features.databases.book import DatabaseSettings, read_book
-from regles.features.databases.pages import SPELL_TABLE_MARK, render_entry_table
+from regles.features.databases.pages import ENTRY_TABLE_MARK, render_entry_table
 from regles.features.offline import offline, precache
 
 __all__ = [
@@ -80,7 +80,7 @@ def stock_twin(game: Game, project: Path, destination: Path, site_url: str) -> P
         for uri, text in book.pages():
             page = docs / uri
             page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(text.replace(SPELL_TABLE_MARK, table), encoding="utf-8")
+            page.write_text(text.replace(ENTRY_TABLE_MARK, table), encoding="utf-8")
         book.extend_nav(nav)
     config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8").replace(
         "!ENV [SITE_URL, ", "["))  # fmt: skip

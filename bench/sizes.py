@@ -372,10 +372,7 @@ def make_game(size: str, seed: int = SEED, pool: Pool | None = None) -> Game:
     # is linked from name two of its entries.
     for system, mine in by_system.items():
         linked = [
-            name
-            for d in DATABASES
-            if system in d.linked_from
-            for name, _ in listed[d.folder]
+            name for d in DATABASES if system in d.linked_from for name, _ in listed[d.folder]
         ]
         for number, page in enumerate(mine):
             other = mine[(number + 1 + rng.randrange(max(1, len(mine) - 1))) % len(mine)]

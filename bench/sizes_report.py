@@ -270,9 +270,11 @@ def size_table(sizes: Sequence[SizeFigures]) -> str:
         "Texte hors ligne gardé sur le téléphone (nous)",
         lambda s: fmt_bytes(s.ours.offline_text),
         f"≤ {fmt_bytes(OFFLINE_TEXT_MAX)} à s{OFFLINE_TEXT_SIZE}",
-        lambda s: None
-        if s.factor != OFFLINE_TEXT_SIZE or s.ours.offline_text is None
-        else s.ours.offline_text <= OFFLINE_TEXT_MAX,
+        lambda s: (
+            None
+            if s.factor != OFFLINE_TEXT_SIZE or s.ours.offline_text is None
+            else s.ours.offline_text <= OFFLINE_TEXT_MAX
+        ),
     )
     row("sw.js (nous)", lambda s: fmt_bytes(s.ours.sw_js))
     section("mkdocs serve : modification d’une page → page servie")
@@ -280,15 +282,15 @@ def size_table(sizes: Sequence[SizeFigures]) -> str:
         "Page servie qui la montre (s, médiane)",
         lambda s: _pair(_seconds(median(s.ours.served), 2), _seconds(median(s.stock.served), 2)),
         "≤ 1,5 s jusqu’à s10, ≤ 3 s à s30",
-        lambda s: None
-        if median(s.ours.served) is None
-        else (median(s.ours.served) or 0.0) <= edit_goal(s.factor),
+        lambda s: (
+            None
+            if median(s.ours.served) is None
+            else (median(s.ours.served) or 0.0) <= edit_goal(s.factor)
+        ),
     )
     row(
         "  et reconstruction finie (s, médiane)",
-        lambda s: _pair(
-            _seconds(median(s.ours.rebuilt), 2), _seconds(median(s.stock.rebuilt), 2)
-        ),
+        lambda s: _pair(_seconds(median(s.ours.rebuilt), 2), _seconds(median(s.stock.rebuilt), 2)),
     )
     section("Recherche dans Chromium")
     row(

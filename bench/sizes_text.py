@@ -33,7 +33,7 @@ __all__ = [
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 SOURCES = ROOT / "tests" / "content" / "sources"
-SPELL_EXPORT = CONTENT / "magie" / "export-magie.txt"
+ENTRY_EXPORT = CONTENT / "magie" / "export-magie.txt"
 TOOLS_PAGE = CONTENT / "outils.md"
 
 
@@ -176,7 +176,7 @@ def read_pool(root: Path = ROOT) -> Pool:
         titles += found
         blocks += cut
     known = "\n".join(texts)
-    export = root / SPELL_EXPORT.relative_to(ROOT)
+    export = root / ENTRY_EXPORT.relative_to(ROOT)
     for path in sorted(sources.glob("*.txt")):
         if path.read_bytes() == export.read_bytes():
             continue  # the export itself: its spells fill the databases

@@ -78,7 +78,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     yield from built_and_served(config, tmp_path_factory.mktemp("autre-jeu"), SUBPATH)
 
 
-def test_it_builds_strict_without_a_warning_nor_spell_pages(
+def test_it_builds_strict_without_a_warning_nor_entry_pages(
     served: tuple[Path, str, str],
 ) -> None:
     site, _, output = served

@@ -13,20 +13,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_entries_browser import PREFIX, Tab, base, served, spells, tab
+from tests.test_entries_browser import PREFIX, Tab, base, entries, served, tab
 from tests.test_lists_browser import KEY, PAGE, READY, fill_the_storage, raw_kept, store_raw
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["base", "served", "spells", "tab"]
+__all__ = ["base", "entries", "served", "tab"]
 
 DATA_PAGE = "donnees/"
 # Kept by offline.js, and rewritten by nothing while service workers are blocked (unlike the
 # colour scheme's key, which the page writes at each load).
 OFFLINE = f"/{PREFIX}/.hors-ligne.persistance"
-GRIMOIRES = json.dumps(
-    {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": []}]}
-)
+LISTS = json.dumps({"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": []}]})
 
 
 def open_data_page(t: Tab) -> Any:
@@ -57,7 +55,7 @@ def test_everything_kept_goes_out_in_one_file_and_comes_back(
     page.evaluate(
         "([k, v, p]) => { localStorage.setItem(k, v); localStorage.setItem(p, '1764900000000');"
         " localStorage.setItem('autre-site', 'pas à nous'); }",
-        [KEY, GRIMOIRES, OFFLINE],
+        [KEY, LISTS, OFFLINE],
     )
     page = open_data_page(t)
     listed = page.locator("#regles-donnees li").all_inner_texts()
@@ -73,7 +71,7 @@ def test_everything_kept_goes_out_in_one_file_and_comes_back(
     assert saved["format"] == "regles-donnees" and saved["site"] == f"/{PREFIX}/"
     palette = f"/{PREFIX}/.__palette"  # the colour scheme, written by the page itself
     assert set(saved["items"]) == {KEY, OFFLINE, palette}  # nothing of another site
-    assert saved["items"][KEY] == GRIMOIRES and saved["items"][OFFLINE] == "1764900000000"
+    assert saved["items"][KEY] == LISTS and saved["items"][OFFLINE] == "1764900000000"
 
     # A new browser (here: this one emptied) gets them back, once the reader agrees.
     page.evaluate("() => localStorage.clear()")
@@ -84,7 +82,7 @@ def test_everything_kept_goes_out_in_one_file_and_comes_back(
     page.get_by_role("button", name="Remplacer par le contenu du fichier").click()
     expect(page.locator("#regles-donnees")).to_contain_text("importées")
     now = stored(page)
-    assert now[KEY] == GRIMOIRES and now[OFFLINE] == "1764900000000"
+    assert now[KEY] == LISTS and now[OFFLINE] == "1764900000000"
 
 
 @pytest.mark.parametrize(
@@ -101,17 +99,17 @@ def test_a_file_that_is_not_a_backup_changes_nothing(
 ) -> None:
     t = tab(1280)
     page = open_data_page(t)
-    store_raw(page, GRIMOIRES)
+    store_raw(page, LISTS)
     upload(page, "fichier.json", content)
     expect(page.locator(".regles-donnees__message")).to_contain_text(said)
     expect(page.locator(".regles-donnees__message")).to_contain_text("Rien n’a été importé.")
-    assert raw_kept(page) == GRIMOIRES
+    assert raw_kept(page) == LISTS
 
 
 def test_a_backup_too_big_for_the_storage_changes_nothing(tab: Callable[..., Tab]) -> None:
     t = tab(1280)
     page = open_data_page(t)
-    store_raw(page, GRIMOIRES)
+    store_raw(page, LISTS)
     fill_the_storage(page)
     big = json.dumps(
         {"version": 2, "last": "", "lists": [{"name": "Gros", "entries": [], "n": "x" * 100_000}]}
@@ -125,11 +123,11 @@ def test_a_backup_too_big_for_the_storage_changes_nothing(tab: Callable[..., Tab
     upload(page, "gros.json", json.dumps(backup).encode())
     page.get_by_role("button", name="Remplacer par le contenu du fichier").click()
     expect(page.locator(".regles-donnees__message")).to_contain_text("rien n’a été changé")
-    assert raw_kept(page) == GRIMOIRES
+    assert raw_kept(page) == LISTS
     assert page.evaluate("(k) => localStorage.getItem(k)", OFFLINE) is None  # all or none
 
 
-def test_the_grimoire_page_says_where_to_save_everything(tab: Callable[..., Tab]) -> None:
+def test_the_lists_page_says_where_to_save_everything(tab: Callable[..., Tab]) -> None:
     t = tab(1280)
     page = t.page
     page.goto(t.base + PAGE)

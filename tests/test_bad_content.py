@@ -22,7 +22,7 @@ from regles.core import checks
 from tests.conftest import ROOT, build_site
 
 INTEGRATION = ROOT / "tests" / "integration"
-sys.path.insert(0, str(ROOT / "tests" / "spells"))
+sys.path.insert(0, str(ROOT / "tests" / "databases"))
 from synth import seed_text, synthesize_export  # noqa: E402
 
 # Errors listed by the report of each group (the build's own count, on its ERROR line).
@@ -301,7 +301,7 @@ def test_a_page_with_windows_line_ends_reads_as_any_other(builds: dict[str, Buil
     assert (text, problems) == ("# T\n\n```calculateur dice\n```\n", [])
 
 
-def test_the_big_export_loses_no_spell(builds: dict[str, Build]) -> None:
+def test_the_big_export_loses_no_entry(builds: dict[str, Build]) -> None:
     text = BIG_EXPORT.read_text(encoding="utf-8")
     entries = len(re.findall(r"(?<!\S)### ", text))
     assert entries == 79 * BIG_COPIES
@@ -329,7 +329,7 @@ def test_mkdocs_alone_names_the_file_but_not_the_line(builds: dict[str, Build]) 
     )
 
 
-def test_spells_are_named_in_the_real_export_messages() -> None:
+def test_entries_are_named_in_the_real_export_messages() -> None:
     # Sanity of the fixture: the truncated entry is the last line of the export.
     lines = (INTEGRATION / "sorts" / "export.txt").read_text(encoding="utf-8").splitlines()
     assert lines[-1].startswith("### Boule de feu (III)")

@@ -161,7 +161,7 @@ def test_a_character_with_unreadable_values_breaks_no_form(phone_page: Any, site
 
 TO_DARK = "label[title='Passer au thème sombre']"
 SCHEME = "document.body.getAttribute('data-md-color-scheme')"
-GRIMOIRES = json.dumps({"version": 1, "last": "Essai", "lists": [{"name": "Essai", "spells": []}]})
+LISTS = json.dumps({"version": 1, "last": "Essai", "lists": [{"name": "Essai", "spells": []}]})
 
 
 def test_a_damaged_setting_is_harmless_named_and_cleared(browser: Any, site_url: str) -> None:
@@ -201,7 +201,7 @@ def test_a_damaged_setting_is_harmless_named_and_cleared(browser: Any, site_url:
         "format": "regles-donnees",
         "version": 1,
         "site": "/",
-        "items": {"/.__palette": "{pas du json", "regles-grimoires:/": GRIMOIRES},
+        "items": {"/.__palette": "{pas du json", "regles-grimoires:/": LISTS},
     }
     files = [
         {
@@ -219,6 +219,6 @@ def test_a_damaged_setting_is_harmless_named_and_cleared(browser: Any, site_url:
     kept = page.evaluate(
         "() => [localStorage.getItem('/.__palette'), localStorage.getItem('regles-lists:/')]"
     )  # a backup made by a version up to 0.3: its lists come back under today's key
-    assert kept == [json.dumps({"index": 1}, separators=(",", ":")), GRIMOIRES]
+    assert kept == [json.dumps({"index": 1}, separators=(",", ":")), LISTS]
     assert errors == []
     context.close()

@@ -9,7 +9,7 @@ import pytest
 
 from bench import builds
 from bench.lighthouse import LighthouseRun, good_runs, median_run, median_scores, timings
-from bench.project import BuildSample, SpellSource
+from bench.project import BuildSample, EntrySource
 from bench.report import (
     NA,
     Goal,
@@ -144,7 +144,7 @@ def test_a_runs_timings_and_a_first_paint_the_browser_held_back() -> None:
     assert not LighthouseRun("http://x/", 10.0).late_first_paint
 
 
-def test_the_spell_export_is_built_ten_times_over_in_two_rounds(
+def test_the_entry_export_is_built_ten_times_over_in_two_rounds(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     built: list[str] = []
@@ -154,10 +154,10 @@ def test_the_spell_export_is_built_ten_times_over_in_two_rounds(
         return BuildSample(wall=0.0, cpu=float(len(built)))
 
     monkeypatch.setattr(builds, "timed_build", fake_build)
-    monkeypatch.setattr(builds, "count_spells", lambda text: 4220)
+    monkeypatch.setattr(builds, "count_entries", lambda text: 4220)
     configs = {k: tmp_path / f"mkdocs-{k}.yml" for k in ("0", "1", "10")}
-    source = SpellSource(tmp_path / "sorts.txt", "", 422, "Magie", "magie")
-    result = builds.spell_scaling(configs, tmp_path, source, "", builds.Budget(60))
+    source = EntrySource(tmp_path / "sorts.txt", "", 422, "Magie", "magie")
+    result = builds.entry_scaling(configs, tmp_path, source, "", builds.Budget(60))
     assert len(result.rounds) == 9  # the pair, repeated while the budget allows
     assert [sorted(r) for r in result.rounds[:3]] == [["0", "1", "10"]] * 2 + [["0", "1"]]
     assert built.count("mkdocs-10") == 2

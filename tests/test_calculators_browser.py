@@ -494,8 +494,9 @@ def test_exact_values_are_percentages_only_for_probabilities(browser: Any, site_
     outputs = RULES.run("survie", {})
     # A chance reads as a percentage, another exact value (a mean number of rolls) as a
     # number; their exact fractions are a tap away, not in the line.
-    chance, rolls = survival.locator("output[name='p_stable']"), survival.locator(
-        "output[name='expected_rolls']"
+    chance, rolls = (
+        survival.locator("output[name='p_stable']"),
+        survival.locator("output[name='expected_rolls']"),
     )
     expect_text(chance, format_percent(outputs["p_stable"]))
     expect_text(rolls, format_number(outputs["expected_rolls"]))

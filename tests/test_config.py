@@ -22,7 +22,7 @@ def load(options: dict[str, object], folder: Path) -> tuple[ReglesPlugin, list[s
     return plugin, [f"{k}: {e}" for k, e in errors], [f"{k}: {w}" for k, w in warnings]
 
 
-def test_a_site_without_systems_nor_spells_is_valid(tmp_path: Path) -> None:
+def test_a_site_without_systems_nor_entries_is_valid(tmp_path: Path) -> None:
     plugin, errors, warnings = load({}, tmp_path)
     assert (errors, warnings) == ([], [])
     assert plugin.config.systems == {} and plugin.config.spells is None
@@ -45,7 +45,7 @@ def test_the_lists_title_reads_under_its_name_until_0_3(tmp_path: Path) -> None:
     assert plugin.config.spells is not None and plugin.config.spells.lists_title == "Mes livres"
 
 
-def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
+def test_systems_and_entries_are_read_as_declared(tmp_path: Path) -> None:
     options = {
         "systems": {"jeu/": "Jeu d’essai", "jeu/variantes": "Variantes"},
         "spells": {"export": "sorts.txt", "folder": "/sorts/", "section": "Sorts"},
@@ -53,24 +53,24 @@ def test_systems_and_spells_are_read_as_declared(tmp_path: Path) -> None:
     plugin, errors, _ = load(options, tmp_path)
     assert errors == []
     assert plugin.config.systems == {"jeu": "Jeu d’essai", "jeu/variantes": "Variantes"}
-    spells = plugin.config.spells
-    assert spells is not None
-    assert (spells.export, spells.folder, spells.section) == (
+    entries = plugin.config.spells
+    assert entries is not None
+    assert (entries.export, entries.folder, entries.section) == (
         str(tmp_path / "sorts.txt"),
         "sorts",
         "Sorts",
     )
-    assert (spells.index_title, spells.lists_title) == ("Tous les sorts", "Mon grimoire")
+    assert (entries.index_title, entries.lists_title) == ("Tous les sorts", "Mon grimoire")
     assert plugin.config.search.synonyms == {}
     # The spells' system in the search filters is their section's name unless given.
-    assert (spells.system, spells.fields_title, spells.terms) == (
+    assert (entries.system, entries.fields_title, entries.terms) == (
         None,
         "Champs et abréviations",
         {},
     )
 
 
-def test_databases_are_read_in_order_and_spells_is_one_of_them(tmp_path: Path) -> None:
+def test_databases_are_read_in_order_and_entries_is_one_of_them(tmp_path: Path) -> None:
     prayers = {"entry": {"one": "prière", "many": "prières", "gender": "f"}}
     options = {
         "systems": {"jeu": "Jeu"},
@@ -108,8 +108,8 @@ def test_a_databases_page_titles_default_to_its_own_words(tmp_path: Path) -> Non
     options = {"spells": {"export": "e.txt", "folder": "foi", "section": "Foi", "words": words}}
     plugin, errors, _ = load(options, tmp_path)
     assert errors == []
-    spells = plugin.config.spells
-    assert (spells.index_title, spells.lists_title) == ("Toutes les prières", "Ma liste")
+    entries = plugin.config.spells
+    assert (entries.index_title, entries.lists_title) == ("Toutes les prières", "Ma liste")
 
 
 def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> None:
@@ -124,10 +124,10 @@ def test_synonyms_are_read_as_lists_of_what_they_stand_for(tmp_path: Path) -> No
     }
 
 
-def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> None:
-    spells: dict[str, object] = {"export": "e.txt", "folder": "sorts", "section": "Sorts d’ici"}
-    spells |= {"system": "Mon système", "terms": {"PdM": "points de magie"}}
-    plugin, errors, _ = load({"spells": spells}, tmp_path)
+def test_the_entries_system_and_terms_are_read_as_declared(tmp_path: Path) -> None:
+    entries: dict[str, object] = {"export": "e.txt", "folder": "sorts", "section": "Sorts d’ici"}
+    entries |= {"system": "Mon système", "terms": {"PdM": "points de magie"}}
+    plugin, errors, _ = load({"spells": entries}, tmp_path)
     assert errors == [] and plugin.config.spells is not None
     assert plugin.config.spells.system == "Mon système"
     assert plugin.config.spells.terms == {"PdM": "points de magie"}
@@ -139,9 +139,9 @@ def test_the_spells_system_and_terms_are_read_as_declared(tmp_path: Path) -> Non
     )
 
 
-def test_the_systems_the_spells_are_linked_from_are_read_as_folders(tmp_path: Path) -> None:
-    spells = {"export": "e.txt", "folder": "sorts", "section": "S", "linked_from": ["jeu/"]}
-    plugin, errors, _ = load({"systems": {"jeu": "Jeu"}, "spells": spells}, tmp_path)
+def test_the_systems_the_entries_are_linked_from_are_read_as_folders(tmp_path: Path) -> None:
+    entries = {"export": "e.txt", "folder": "sorts", "section": "S", "linked_from": ["jeu/"]}
+    plugin, errors, _ = load({"systems": {"jeu": "Jeu"}, "spells": entries}, tmp_path)
     assert errors == [] and plugin.config.spells is not None
     assert plugin.config.spells.linked_from == ["jeu"]
 
@@ -326,7 +326,7 @@ def test_a_database_names_the_systems_whose_pages_link_to_it() -> None:
     assert systems.served_by() == {"Bestiaire": ["Chroniques des Fjords", "Ancienne édition"]}
 
 
-def test_one_slug_for_headings_spells_and_pages() -> None:
+def test_one_slug_for_headings_entries_and_pages() -> None:
     # Signs NFKD keeps as they are read as letters; apostrophes separate words.
     assert slugify("Straße ×2") == "strasse-x2"
     assert slugify("Anihiler l’air") == "anihiler-l-air"

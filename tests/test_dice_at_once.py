@@ -78,7 +78,7 @@ def answer() -> dict[str, Any]:
                 '[{"count":2,"sides":6,"keep_mode":"kx","keep":1}]',
                 '[{"count":60,"sides":6},{"count":60,"sides":6}]',
             ],
-        }
+        },
     )
 
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 PREFIX = "regles"
 INDEX = "sorts/index-des-sorts/"  # the test site's spell index (tests/site/mkdocs.yml)
-SPELLS = 79  # in the test site's export
+ENTRIES = 79  # in the test site's export
 READY = "#entry-table[data-index-active]"
 VISIBLE = "#entry-table tbody tr:not([hidden])"
 SHOTS = Path("/tmp/spells-shots")  # screenshots of the phone journeys, to look at
@@ -59,19 +59,19 @@ def base_resistance(value: str) -> str:
         base = shorter
 
 
-def haystack(spell: dict[str, Any]) -> str:
-    fields = spell["fields"]
+def haystack(entry: dict[str, Any]) -> str:
+    fields = entry["fields"]
     return fold(
-        " ".join([spell["name"], spell["group"], *(fields.get(k, "") for k in INDEX_FIELDS)])
+        " ".join([entry["name"], entry["group"], *(fields.get(k, "") for k in INDEX_FIELDS)])
     )
 
 
-def matches(spell: dict[str, Any], query: str) -> bool:
-    return all(word in haystack(spell) for word in fold(query).split())
+def matches(entry: dict[str, Any], query: str) -> bool:
+    return all(word in haystack(entry) for word in fold(query).split())
 
 
-def overlaps(spell: dict[str, Any], low: int, high: int) -> bool:
-    return spell["level_max"] >= low and spell["level_min"] <= high
+def overlaps(entry: dict[str, Any], low: int, high: int) -> bool:
+    return entry["level_max"] >= low and entry["level_min"] <= high
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,9 +118,9 @@ def base(served: tuple[str, Path]) -> str:
 
 
 @pytest.fixture(scope="module")
-def spells(served: tuple[str, Path]) -> list[dict[str, Any]]:
+def entries(served: tuple[str, Path]) -> list[dict[str, Any]]:
     data = json.loads((served[1] / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
-    assert len(data) == SPELLS
+    assert len(data) == ENTRIES
     return data
 
 
@@ -196,9 +196,9 @@ def tab(browser: Any, base: str) -> Iterator[Callable[..., Tab]]:
 
 
 def expected_urls(
-    spells: list[dict[str, Any]], keep: Callable[[dict[str, Any]], bool]
+    entries: list[dict[str, Any]], keep: Callable[[dict[str, Any]], bool]
 ) -> list[str]:
-    return [s["url"] for s in spells if keep(s)]
+    return [s["url"] for s in entries if keep(s)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -207,47 +207,47 @@ def expected_urls(
 
 
 def test_text_filter_is_accent_and_case_insensitive(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     page = t.open(INDEX)
-    assert len(t.visible_urls()) == SPELLS
-    assert page.text_content("#index-compte") == f"{SPELLS} sorts sur {SPELLS}"
+    assert len(t.visible_urls()) == ENTRIES
+    assert page.text_content("#index-compte") == f"{ENTRIES} sorts sur {ENTRIES}"
 
     # « Élémentaire » is in the names of two colleges and of a few spells.
-    elementaire = expected_urls(spells, lambda s: matches(s, "elementaire"))
-    assert 7 < len(elementaire) < SPELLS
+    elementaire = expected_urls(entries, lambda s: matches(s, "elementaire"))
+    assert 7 < len(elementaire) < ENTRIES
     page.locator("#index-texte").press_sequentially("ELEMENTAIRE", delay=10)  # instant
     t.wait_count(len(elementaire))
     assert sorted(t.visible_urls()) == sorted(elementaire)
-    assert page.text_content("#index-compte") == f"{len(elementaire)} sorts sur {SPELLS}"
+    assert page.text_content("#index-compte") == f"{len(elementaire)} sorts sur {ENTRIES}"
 
     # Accented query, other case, several words in any order: the same fold, each word.
     page.fill("#index-texte", "SONORE blast")
     t.wait_count(1)
     assert t.visible_names() == ["Blast sonore"]
     page.fill("#index-texte", "écouter À TRAVERS")
-    expected = expected_urls(spells, lambda s: matches(s, "ecouter a travers"))
+    expected = expected_urls(entries, lambda s: matches(s, "ecouter a travers"))
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected) and expected
 
     # A field value: « San » as a resistance, folded like the names.
     page.fill("#index-texte", "san")
-    expected = expected_urls(spells, lambda s: matches(s, "san"))
+    expected = expected_urls(entries, lambda s: matches(s, "san"))
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
 
     page.fill("#index-texte", "zzz introuvable")
     t.wait_count(0)
     assert page.is_visible(".index-empty")
-    assert page.text_content("#index-compte") == f"0 sort sur {SPELLS}"
+    assert page.text_content("#index-compte") == f"0 sort sur {ENTRIES}"
     page.click(".index-empty button")
-    t.wait_count(SPELLS)
+    t.wait_count(ENTRIES)
     assert page.input_value("#index-texte") == ""
 
 
 def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     """At 360 × 800, typed with the keyboard: « eau » is in the name of a college, whose
     spells all match, and in a few spells' own names; those come first, in the export's
@@ -255,8 +255,8 @@ def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
     t = tab(360, has_touch=True)
     page = t.open(INDEX)
     before = t.visible_urls()
-    expected = expected_urls(spells, lambda s: matches(s, "eau"))
-    named = [s["url"] for s in spells if "eau" in fold(s["name"])]
+    expected = expected_urls(entries, lambda s: matches(s, "eau"))
+    named = [s["url"] for s in entries if "eau" in fold(s["name"])]
     assert 0 < len(named) < len(expected)
     page.locator("#index-texte").tap()
     page.keyboard.type("eau", delay=30)
@@ -269,26 +269,26 @@ def test_an_entry_named_by_the_words_comes_before_its_group_s_others(
     assert shown[: len(named)] == named and sorted(shown) == sorted(expected), shown
     for _ in range(3):
         page.keyboard.press("Backspace")
-    t.wait_count(SPELLS)
+    t.wait_count(ENTRIES)
     assert t.visible_urls() == before
 
 
 def test_description_search_loads_the_data_once(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     page = t.open(INDEX)
     assert not [u for u in t.requests if u.endswith("bases/sorts.json")]  # nothing loaded up front
     word = "surdite"
-    plain = {s["url"]: fold(re.sub(r"[*_\\]", "", s["description"])) for s in spells}
-    raw = {s["url"]: fold(s["description"]) for s in spells}
+    plain = {s["url"]: fold(re.sub(r"[*_\\]", "", s["description"])) for s in entries}
+    raw = {s["url"]: fold(s["description"]) for s in entries}
     assert all((word in plain[u]) == (word in raw[u]) for u in plain)
     page.fill("#index-texte", word)
-    in_table = expected_urls(spells, lambda s: matches(s, word))
+    in_table = expected_urls(entries, lambda s: matches(s, word))
     t.wait_count(len(in_table))
     page.check("#index-desc")
     expected = expected_urls(
-        spells,
+        entries,
         lambda s: (
             word in haystack(s)
             or word in plain[s["url"]]
@@ -303,16 +303,16 @@ def test_description_search_loads_the_data_once(
     assert loads == [t.base + "data/bases/sorts.json"]
 
 
-def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_on_a_phone_no_entry_left_offers_to_search_the_descriptions(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     # The descriptions' box is folded away on a phone: a word that only descriptions hold
     # finds nothing, and the empty list offers that search.
     t = tab(360, has_touch=True, is_mobile=True)
     page = t.open(INDEX)
     word = "sonar"
-    in_descriptions = expected_urls(spells, lambda s: word in fold(s["description"]))
-    assert in_descriptions and not expected_urls(spells, lambda s: matches(s, word))
+    in_descriptions = expected_urls(entries, lambda s: word in fold(s["description"]))
+    assert in_descriptions and not expected_urls(entries, lambda s: matches(s, word))
     page.fill("#index-texte", word)
     t.wait_count(0)
     offer = page.get_by_role("button", name="Chercher aussi dans les descriptions")
@@ -337,8 +337,8 @@ def test_on_a_phone_no_spell_left_offers_to_search_the_descriptions(
     expect(offer).to_be_hidden()
 
 
-def test_college_and_levels_combine_and_live_in_the_url(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_group_and_levels_combine_and_live_in_the_url(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     page = t.open(INDEX)
@@ -349,8 +349,8 @@ def test_college_and_levels_combine_and_live_in_the_url(
     def keep(s: dict[str, Any]) -> bool:
         return s["group_slug"] == "elementaire-eau" and overlaps(s, 2, 3)
 
-    expected = expected_urls(spells, keep)
-    assert 0 < len(expected) < sum(s["group_slug"] == "elementaire-eau" for s in spells)
+    expected = expected_urls(entries, keep)
+    assert 0 < len(expected) < sum(s["group_slug"] == "elementaire-eau" for s in entries)
     t.wait_count(len(expected))
     assert sorted(t.visible_urls()) == sorted(expected)
     assert t.query() == {"groupe": ["elementaire-eau"], "min": ["2"], "max": ["3"]}
@@ -362,7 +362,7 @@ def test_college_and_levels_combine_and_live_in_the_url(
     page.select_option("#index-classe", "Zone")
     page.select_option("#index-resistance", "Vol")
     expected = expected_urls(
-        spells,
+        entries,
         lambda s: (
             overlaps(s, 1, 3)
             and "Zone" in s["fields"].get("Classe", "").split()
@@ -374,7 +374,7 @@ def test_college_and_levels_combine_and_live_in_the_url(
     page.select_option("#index-classe", "")
     page.check("#index-long")
     expected = expected_urls(
-        spells,
+        entries,
         lambda s: (
             overlaps(s, 1, 3)
             and base_resistance(s["fields"].get("Résistance", "")) == "Vol"
@@ -397,21 +397,21 @@ def test_college_and_levels_combine_and_live_in_the_url(
     assert sorted(other.visible_urls()) == sorted(expected)
 
     page.click("button.index-clear")
-    t.wait_count(SPELLS)
+    t.wait_count(ENTRIES)
     assert t.query() == {}
     # The levels offered are the export's own, from its lowest to its highest.
-    highest = max(s["level_max"] for s in spells)
+    highest = max(s["level_max"] for s in entries)
     assert page.input_value("#index-min") == "1" and page.input_value("#index-max") == str(highest)
 
 
 def test_a_link_made_before_0_4_still_filters_and_sorts_by_group(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     # 0.3 named the group's filter and column « college » in the address.
     t = tab()
     page = t.open(INDEX + "?college=acoustique&tri=college&ordre=desc&min=2")
     acoustique = [
-        s["url"] for s in spells if s["group_slug"] == "acoustique" and s["level_max"] >= 2
+        s["url"] for s in entries if s["group_slug"] == "acoustique" and s["level_max"] >= 2
     ]
     assert acoustique and sorted(t.visible_urls()) == sorted(acoustique)
     assert page.input_value("#index-groupe") == "acoustique"
@@ -419,16 +419,16 @@ def test_a_link_made_before_0_4_still_filters_and_sorts_by_group(
     assert header.get_attribute("aria-sort") == "descending"
     # The next change writes the address with today's names, the filter and sort kept.
     page.select_option("#index-min", "1")
-    t.wait_count(sum(s["group_slug"] == "acoustique" for s in spells))
+    t.wait_count(sum(s["group_slug"] == "acoustique" for s in entries))
     assert t.query() == {"groupe": ["acoustique"], "tri": ["groupe"], "ordre": ["desc"]}
 
 
 def test_sorting_by_level_is_stable_both_ways(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     page = t.open(INDEX + "?groupe=acoustique")
-    acoustique = [s for s in spells if s["group_slug"] == "acoustique"]
+    acoustique = [s for s in entries if s["group_slug"] == "acoustique"]
     header = page.locator("#entry-table th", has_text="Niveaux")
     assert header.get_attribute("aria-sort") is None
     header.locator("button").click()
@@ -446,8 +446,8 @@ def test_sorting_by_level_is_stable_both_ways(
 
     # Sorting applies to every row, the hidden ones too: widening the filter keeps the order.
     page.select_option("#index-groupe", "")
-    t.wait_count(SPELLS)
-    every = sorted(spells, key=lambda s: (-s["level_min"], -s["level_max"]))
+    t.wait_count(ENTRIES)
+    every = sorted(entries, key=lambda s: (-s["level_min"], -s["level_max"]))
     assert t.visible_urls() == [s["url"] for s in every]
 
     page.reload()
@@ -473,7 +473,7 @@ def test_sorting_by_level_is_stable_both_ways(
 
 
 def test_query_values_are_only_filter_values(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     payload = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
@@ -488,7 +488,7 @@ def test_query_values_are_only_filter_values(
     assert page.locator("article img, article script").count() == 0
     assert page.input_value("#index-groupe") == ""  # unknown values are ignored
     assert page.input_value("#index-classe") == "" and page.input_value("#index-resistance") == ""
-    highest = max(s["level_max"] for s in spells)
+    highest = max(s["level_max"] for s in entries)
     assert (page.input_value("#index-min"), page.input_value("#index-max")) == ("1", str(highest))
     assert page.locator("#entry-table th[aria-sort]").count() == 0
     t.wait_count(0)
@@ -529,16 +529,16 @@ def test_hostile_export_text_stays_text_in_the_page_and_preview(
 # ---------------------------------------------------------------------------------------
 
 
-def summary_start(spell: dict[str, Any]) -> str:
+def summary_start(entry: dict[str, Any]) -> str:
     markers = r"\\(.)|\*+|(?<![^\W_])_|_(?![^\W_])"  # as the page: escapes, emphasis
-    text = re.sub(markers, lambda m: m.group(1) or "", spell["description"])
+    text = re.sub(markers, lambda m: m.group(1) or "", entry["description"])
     return " ".join(text.split())[:60]
 
 
-def test_preview_on_hover_and_focus_in_a_college_page(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_preview_on_hover_and_focus_in_a_group_page(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
-    by_url = {s["url"]: s for s in spells}
+    by_url = {s["url"]: s for s in entries}
     t = tab()
     page = t.open("sorts/acoustique/")
     preview = page.locator("#entry-preview")
@@ -581,28 +581,28 @@ def test_preview_on_hover_and_focus_in_a_college_page(
 
 
 def test_preview_on_homonym_and_index_links(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
-    by_url = {s["url"]: s for s in spells}
+    by_url = {s["url"]: s for s in entries}
     t = tab()
     page = t.open("sorts/enchantement/")  # its last spell names « Pluie », of two colleges
     homonym = page.locator("article small.homonymes a").first
-    spell = by_url[homonym.evaluate("a => a.href").removeprefix(t.base)]
+    entry = by_url[homonym.evaluate("a => a.href").removeprefix(t.base)]
     homonym.hover()
     preview = page.locator("#entry-preview")
     preview.wait_for(state="visible")
-    assert spell["name"] in preview.inner_text() and spell["group"] in preview.inner_text()
+    assert entry["name"] in preview.inner_text() and entry["group"] in preview.inner_text()
     page.mouse.move(0, 0)
     preview.wait_for(state="hidden")
 
     # A mention of a spell of another college: its preview, without leaving the page.
     page = t.open("sorts/enchantement/")
     cross = mention_of_another_page(page)
-    spell = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
-    assert spell["group_slug"] != "enchantement"
+    entry = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
+    assert entry["group_slug"] != "enchantement"
     cross.hover()
     preview.wait_for(state="visible")
-    assert spell["name"] in preview.inner_text() and spell["group"] in preview.inner_text()
+    assert entry["name"] in preview.inner_text() and entry["group"] in preview.inner_text()
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"
 
     page = t.open(INDEX + "?texte=blast")
@@ -630,7 +630,7 @@ def reached(page: Any, target: str) -> None:
     expect(page.locator(f"[id='{anchor}']")).to_be_in_viewport()
 
 
-def test_a_link_followed_just_after_a_scroll_opens_at_its_spell(tab: Callable[..., Tab]) -> None:
+def test_a_link_followed_just_after_a_scroll_opens_at_its_entry(tab: Callable[..., Tab]) -> None:
     # Material's navigation.tracking writes the section in view into the address 250 ms
     # after a scroll; the next page, slow to come (1 s of latency here), must still open at
     # the spell linked, not where the page left's section anchor leads (main.html).
@@ -737,7 +737,7 @@ def test_the_index_table_fits_a_tablet_and_a_desktop(tab: Callable[..., Tab], wi
 
 @pytest.mark.parametrize("script", [True, False], ids=["script", "sans-script"])
 def test_phone_cards_name_their_fields(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]], script: bool
+    tab: Callable[..., Tab], entries: list[dict[str, Any]], script: bool
 ) -> None:
     """Each field of a card says what it is (« Durée : … »), with the page's script or without:
     the labels are written in the page, not by the script."""
@@ -751,21 +751,21 @@ def test_phone_cards_name_their_fields(
             Array.from(r.cells).slice(3).map(td => getComputedStyle(td).display === 'none'
               ? null : [getComputedStyle(td, '::before').content, td.textContent])])""",
     )
-    assert len(shown) == SPELLS
+    assert len(shown) == ENTRIES
     by_url = {href.removeprefix(t.base): cells for href, cells in shown}
-    for spell in spells:
-        fields = spell["fields"]
+    for entry in entries:
+        fields = entry["fields"]
         expected = [
             [f'"{INDEX_LABELS.get(k, k)} : "', spaced_text(fields[k])]
             if fields.get(k, "").strip()
             else None
             for k in INDEX_FIELDS
         ]
-        assert by_url[spell["url"]] == expected, spell["url"]
+        assert by_url[entry["url"]] == expected, entry["url"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
+def test_on_a_phone_the_first_screen_shows_entries_and_the_filters_fold(
     tab: Callable[..., Tab], scheme: str
 ) -> None:
     """At 360 × 800 the filters and the sorting are folded behind one button that says how
@@ -776,9 +776,9 @@ def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
     toggle = page.locator("button.index-fold")
     expect(toggle).to_have_text("Filtres et tri (2 actifs)")
     expect(toggle).to_have_attribute("aria-expanded", "false")
-    college = page.locator("#index-groupe")
+    group = page.locator("#index-groupe")
     sorting = page.locator("#entry-table thead")
-    expect(college).to_be_hidden()
+    expect(group).to_be_hidden()
     expect(sorting).to_be_hidden()
     first = page.locator(VISIBLE).first
     box = first.bounding_box()
@@ -792,13 +792,13 @@ def test_on_a_phone_the_first_screen_shows_spells_and_the_filters_fold(
 
     toggle.tap()
     expect(toggle).to_have_attribute("aria-expanded", "true")
-    expect(college).to_be_visible()
+    expect(group).to_be_visible()
     expect(sorting).to_be_visible()
     page.select_option("#index-groupe", "illusions")
     expect(toggle).to_have_text("Filtres et tri (3 actifs)")
     page.screenshot(path=str(SHOTS / f"filtres-ouverts-360-{scheme}.png"))
     toggle.tap()
-    expect(college).to_be_hidden()
+    expect(group).to_be_hidden()
     assert t.query() == {"max": ["3"], "tri": ["nom"], "groupe": ["illusions"]}
     page.click("button.index-clear")
     expect(toggle).to_have_text("Filtres et tri")
@@ -875,16 +875,16 @@ def test_opening_the_index_leaves_its_rows_alone(tab: Callable[..., Tab]) -> Non
     assert page.evaluate("window.__lignes.deplacees") > 0
 
 
-def test_college_choices_are_in_alphabetical_order(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_group_choices_are_in_alphabetical_order(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     """Accents and case aside (« Élémentaire » among the E), as the reader looks for them."""
     page = tab().open(INDEX)
     labels = page.eval_on_selector_all(
         "#index-groupe option", "o => o.slice(1).map(x => x.textContent)"
     )
-    names = sorted({s["group"] for s in spells}, key=lambda n: (fold(n), n))
-    counts = {n: sum(1 for s in spells if s["group"] == n) for n in names}
+    names = sorted({s["group"] for s in entries}, key=lambda n: (fold(n), n))
+    counts = {n: sum(1 for s in entries if s["group"] == n) for n in names}
     assert labels == [f"{n} ({counts[n]})" for n in names]
     assert any(n.startswith("É") for n in names) and names[0] < names[-1]
 
@@ -933,15 +933,15 @@ def test_filters_work_offline(tab: Callable[..., Tab]) -> None:
     page.select_option("#index-groupe", "illusions")
     t.wait_count(0)
     page.click("button.index-clear")
-    t.wait_count(SPELLS)
+    t.wait_count(ENTRIES)
     page.check("#index-desc")  # needs data/spells.json: says so, keeps the table filters
     page.wait_for_selector(".index-note:has-text('hors connexion')")
-    t.wait_count(SPELLS)
+    t.wait_count(ENTRIES)
     t.context.set_offline(False)
 
 
 def test_filters_survive_instant_navigation_and_back(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab()
     page = t.open(INDEX)
@@ -949,7 +949,7 @@ def test_filters_survive_instant_navigation_and_back(
     page.select_option("#index-groupe", "acoustique")
     page.fill("#index-texte", "son")
     expected = expected_urls(
-        spells, lambda s: s["group_slug"] == "acoustique" and matches(s, "son")
+        entries, lambda s: s["group_slug"] == "acoustique" and matches(s, "son")
     )
     t.wait_count(len(expected))
     filtered = page.url

@@ -19,7 +19,7 @@ from bs4 import BeautifulSoup, Tag
 from regles.features.assets.theme import THEME_DIR
 from regles.features.calculators.forms import FOLD_SCRIPT
 from tests.conftest import TEST_SITE, build_site, variant_of_test_site
-from tests.databases.synth import SPELL_RECORD_KEYS
+from tests.databases.synth import ENTRY_RECORD_KEYS
 
 pytestmark = pytest.mark.site
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.site
 FOLDER = "sorts"
 INDEX = "sorts/index-des-sorts/index.html"
 EXPORT = TEST_SITE.parent / "sorts.txt"
-SPELLS = 79
+ENTRIES = 79
 END = " --- Fin du fichier"
 
 # A hostile spell appended to the last college of the real export.
@@ -102,37 +102,37 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # ---------------------------------------------------------------------------------------
 
 
-def test_spells_json_has_every_spell_once(site_dir: Path) -> None:
-    spells = load_json(site_dir)
-    assert len(spells) == SPELLS
-    urls = [s["url"] for s in spells]
-    assert len(set(urls)) == SPELLS
-    for spell in spells:
-        assert spell.keys() == SPELL_RECORD_KEYS, spell
-        assert isinstance(spell["level_min"], int) and isinstance(spell["level_max"], int)
-        assert 1 <= spell["level_min"] <= spell["level_max"] <= 10, spell["name"]
-        assert spell["url"] == f"{FOLDER}/{spell['group_slug']}/#{spell['slug']}"
+def test_entries_json_has_every_entry_once(site_dir: Path) -> None:
+    entries = load_json(site_dir)
+    assert len(entries) == ENTRIES
+    urls = [s["url"] for s in entries]
+    assert len(set(urls)) == ENTRIES
+    for entry in entries:
+        assert entry.keys() == ENTRY_RECORD_KEYS, entry
+        assert isinstance(entry["level_min"], int) and isinstance(entry["level_max"], int)
+        assert 1 <= entry["level_min"] <= entry["level_max"] <= 10, entry["name"]
+        assert entry["url"] == f"{FOLDER}/{entry['group_slug']}/#{entry['slug']}"
 
 
-def test_every_spell_url_reaches_its_heading(site_dir: Path) -> None:
+def test_every_entry_url_reaches_its_heading(site_dir: Path) -> None:
     pages: dict[str, BeautifulSoup] = {}
-    for spell in load_json(site_dir):
-        path, _, anchor = str(spell["url"]).partition("#")
-        assert anchor, spell["url"]
+    for entry in load_json(site_dir):
+        path, _, anchor = str(entry["url"]).partition("#")
+        assert anchor, entry["url"]
         if path not in pages:
             file = page_file(site_dir, path)
             assert file.is_file(), f"page absente : {path}"
             pages[path] = soup_of(file)
         heading = pages[path].find(id=anchor)
-        assert isinstance(heading, Tag), f"ancre absente : {spell['url']}"
-        assert heading.name == "h2" and "entry" in (heading.get("class") or []), spell["url"]
-        assert heading.get_text().removesuffix("¶") == spell["name"]
+        assert isinstance(heading, Tag), f"ancre absente : {entry['url']}"
+        assert heading.name == "h2" and "entry" in (heading.get("class") or []), entry["url"]
+        assert heading.get_text().removesuffix("¶") == entry["name"]
     assert len(pages) == len({s["group_slug"] for s in load_json(site_dir)})
 
 
-def test_college_pages_badge_and_fields(site_dir: Path) -> None:
-    spells = {s["url"]: s for s in load_json(site_dir)}
-    blast = spells["sorts/acoustique/#blast-sonore"]
+def test_group_pages_badge_and_fields(site_dir: Path) -> None:
+    entries = {s["url"]: s for s in load_json(site_dir)}
+    blast = entries["sorts/acoustique/#blast-sonore"]
     page = soup_of(site_dir / "sorts" / "acoustique" / "index.html")
     heading = page.find(id="blast-sonore")
     assert isinstance(heading, Tag)
@@ -149,7 +149,7 @@ def test_college_pages_badge_and_fields(site_dir: Path) -> None:
             strict=True,
         )
     )
-    assert pairs == spells["sorts/acoustique/#alteration-de-la-voix"]["fields"]
+    assert pairs == entries["sorts/acoustique/#alteration-de-la-voix"]["fields"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -163,12 +163,12 @@ def index_rows(site: Path) -> list[Tag]:
     return list(table.select("tbody > tr"))
 
 
-def test_index_has_one_row_per_spell(site_dir: Path) -> None:
+def test_index_has_one_row_per_entry(site_dir: Path) -> None:
     rows = index_rows(site_dir)
-    assert len(rows) == SPELLS
-    spells = load_json(site_dir)
+    assert len(rows) == ENTRIES
+    entries = load_json(site_dir)
     names = [r.select("td")[0].get_text() for r in rows]
-    assert sorted(names) == sorted(str(s["name"]) for s in spells)
+    assert sorted(names) == sorted(str(s["name"]) for s in entries)
     for row in rows:
         for attribute in (
             "data-group",
@@ -191,8 +191,8 @@ def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
     expected = {s["url"] for s in load_json(site_dir)}
     seen = set()
     for row in index_rows(site_dir):
-        name_link, college_link = row.select("td a")[:2]
-        for link in (name_link, college_link):
+        name_link, group_link = row.select("td a")[:2]
+        for link in (name_link, group_link):
             href = str(link["href"])
             assert not href.startswith("/") and "://" not in href, href
         target = urlsplit(urljoin(base, str(name_link["href"])))
@@ -200,8 +200,8 @@ def test_every_index_row_links_to_an_existing_anchor(site_dir: Path) -> None:
         assert target.fragment, name_link
         assert target.fragment in ids_of(site_dir, path, cache), f"{path}#{target.fragment}"
         seen.add(f"{path}#{target.fragment}")
-        college = urlsplit(urljoin(base, str(college_link["href"]))).path.removeprefix("/")
-        assert college == path and page_file(site_dir, college).is_file()
+        group = urlsplit(urljoin(base, str(group_link["href"]))).path.removeprefix("/")
+        assert group == path and page_file(site_dir, group).is_file()
         assert path == f"{FOLDER}/{row['data-group']}/"
     assert seen == expected
 
@@ -214,7 +214,7 @@ def test_every_page_declares_the_site_root(site_dir: Path) -> None:
         assert meta["content"] == "../" * depth if depth else meta["content"] in ("./", "."), page
 
 
-def test_spell_assets_are_linked_relatively(site_dir: Path) -> None:
+def test_entry_assets_are_linked_relatively(site_dir: Path) -> None:
     page = soup_of(site_dir / INDEX)
     styles = [str(link["href"]) for link in page.find_all("link", rel="stylesheet")]
     scripts = [str(s["src"]) for s in page.find_all("script", src=True)]
@@ -260,7 +260,7 @@ def assert_scripts_come_from_the_theme(site: Path, page: Path) -> None:
         assert not handlers, f"{page}: {element.name} {handlers}"
 
 
-def test_the_spell_pages_have_no_script_from_the_export(site_dir: Path) -> None:
+def test_the_entry_pages_have_no_script_from_the_export(site_dir: Path) -> None:
     pages = sorted((site_dir / FOLDER).rglob("index.html"))
     assert len(pages) >= 2
     for page in pages:
@@ -268,14 +268,14 @@ def test_the_spell_pages_have_no_script_from_the_export(site_dir: Path) -> None:
 
 
 def test_hostile_export_reaches_pages_as_text(hostile_site: Path) -> None:
-    spells = load_json(hostile_site)
-    assert len(spells) == SPELLS + 1
-    hostile = next(s for s in spells if s["name"] == HOSTILE_NAME)
+    entries = load_json(hostile_site)
+    assert len(entries) == ENTRIES + 1
+    hostile = next(s for s in entries if s["name"] == HOSTILE_NAME)
     # The record keeps the raw text…
     assert "<script>" in str(hostile["description"])
     path, _, anchor = str(hostile["url"]).partition("#")
-    college_page = page_file(hostile_site, path)
-    for page in (college_page, hostile_site / INDEX):
+    group_page = page_file(hostile_site, path)
+    for page in (group_page, hostile_site / INDEX):
         html = soup_of(page)
         article = html.select_one("article")
         assert article is not None
@@ -286,7 +286,7 @@ def test_hostile_export_reaches_pages_as_text(hostile_site: Path) -> None:
         assert "window.__pwned=1" in article.get_text()
         raw = page.read_text(encoding="utf-8")
         assert "<script>window.__pwned" not in raw and "<img src=x" not in raw
-    heading = soup_of(college_page).find(id=anchor)
+    heading = soup_of(group_page).find(id=anchor)
     assert isinstance(heading, Tag) and heading.get_text().removesuffix("¶") == HOSTILE_NAME
     row = next(r for r in index_rows(hostile_site) if "__pwned=1" in r.get_text())
     assert row["data-resistance"] == '<img src=x onerror="window.__pwned=2">'
@@ -305,26 +305,26 @@ def export_figures() -> tuple[str, str, int, int]:
     text = EXPORT.read_text(encoding="utf-8")
     head = re.match(r"# (?P<title>.+?) _Généré le (?P<date>[^_]+)_", text)
     assert head is not None
-    colleges = len(re.findall(r"(?<!\S)## ", text))
-    spells = len(re.findall(r"(?<!\S)### ", text))
-    return head["title"], head["date"], colleges, spells
+    groups = len(re.findall(r"(?<!\S)## ", text))
+    entries = len(re.findall(r"(?<!\S)### ", text))
+    return head["title"], head["date"], groups, entries
 
 
 def test_the_index_says_what_the_export_is(site_dir: Path) -> None:
-    title, date, colleges, spells = export_figures()
+    title, date, groups, entries = export_figures()
     header = soup_of(site_dir / INDEX).select_one("article .export-entete")
     assert header is not None
     text = header.get_text(" ", strip=True)
     assert text.startswith(f"{title} — Export généré le {date}.")
-    assert f"{colleges} collèges, {spells} sorts." in text
+    assert f"{groups} collèges, {entries} sorts." in text
     link = header.find("a")
     assert isinstance(link, Tag) and link.get_text() == "Champs et abréviations"
     target = urljoin(INDEX.removesuffix("index.html"), str(link["href"]))
     assert page_file(site_dir, target) == site_dir / FIELDS_PAGE
 
 
-def test_each_college_page_names_its_export(site_dir: Path) -> None:
-    title, date, _, spells = export_figures()
+def test_each_group_page_names_its_export(site_dir: Path) -> None:
+    title, date, _, entries = export_figures()
     records = load_json(site_dir)
     for slug in {str(r["group_slug"]) for r in records}:
         header = soup_of(site_dir / FOLDER / slug / "index.html").select_one(
@@ -334,14 +334,14 @@ def test_each_college_page_names_its_export(site_dir: Path) -> None:
         own = sum(1 for r in records if r["group_slug"] == slug)
         text = header.get_text(" ", strip=True)
         assert f"Collège de l’export {title} (généré le {date}) : " in text, text
-        assert f"{own} sort{'s' if own > 1 else ''} sur {spells}." in text, text
+        assert f"{own} sort{'s' if own > 1 else ''} sur {entries}." in text, text
         hrefs = {str(a["href"]) for a in header.find_all("a")}
         assert hrefs == {"../champs-et-abreviations/", "../index-des-sorts/"}
 
 
 def test_the_fields_page_lists_every_field_with_its_count(site_dir: Path) -> None:
     text = EXPORT.read_text(encoding="utf-8")
-    _, _, _, spells = export_figures()
+    _, _, _, entries = export_figures()
     page = soup_of(site_dir / FIELDS_PAGE)
     keys: dict[str, int] = {}
     for entry in re.split(r"(?<!\S)### ", text)[1:]:
@@ -353,7 +353,7 @@ def test_the_fields_page_lists_every_field_with_its_count(site_dir: Path) -> Non
         heading = shown.get(key)
         assert heading is not None, f"champ absent de la page : {key}"
         line = heading.find_next_sibling("p")
-        assert line is not None and line.get_text().startswith(f"{n} sorts sur {spells}."), key
+        assert line is not None and line.get_text().startswith(f"{n} sorts sur {entries}."), key
     # Every value of Classe is few enough to be listed, each with its count.
     classe = shown["Classe"].find_next_sibling("p")
     assert classe is not None

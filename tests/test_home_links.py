@@ -44,7 +44,7 @@ def test_each_top_level_entry_becomes_one_link() -> None:
     ]
 
 
-def test_without_spells_a_section_leads_to_its_first_page() -> None:
+def test_without_entries_a_section_leads_to_its_first_page() -> None:
     links = quick_links(NAV, TITLES)
     assert QuickLink("Sorts", "sorts/ecole.md", True) in links
 
@@ -95,14 +95,14 @@ def expected_links(config: Path) -> list[tuple[str, str]]:
     the home page: a section's first page, the spell index for the spells' section; then the
     reader's data page, which the generator adds last to the nav (features/backup)."""
     data = load_mkdocs_yaml(config)
-    spells = (plugin_options(data, "regles") or {})["spells"]
+    entries = (plugin_options(data, "regles") or {})["spells"]
     expected = []
     for entry in data["nav"]:
         ((name, value),) = entry.items()
         if value == "index.md":
             continue
-        if name == spells["section"]:
-            page = f"{spells['folder']}/{slugify(spells['index_title'])}/"
+        if name == entries["section"]:
+            page = f"{entries['folder']}/{slugify(entries['index_title'])}/"
         elif isinstance(value, list):
             first = value[0]
             page = first if isinstance(first, str) else next(iter(first.values()))

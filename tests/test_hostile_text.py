@@ -158,9 +158,7 @@ def test_nothing_hostile_runs_and_the_declared_script_does(
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    paths = [
-        p.parent.relative_to(site).as_posix() + "/" for p in sorted(site.rglob("index.html"))
-    ]
+    paths = [p.parent.relative_to(site).as_posix() + "/" for p in sorted(site.rglob("index.html"))]
     for path in ["" if p == "./" else p for p in paths]:
         page.goto(site_url + path)
         page.wait_for_load_state("load")

@@ -53,13 +53,13 @@ Voir « Tests d20 » et « Glossaire de règles ».
 
 
 def make_index() -> TargetIndex:
-    spells = [
+    entries = [
         EntryTarget("magie/acoustique.md", "blast-sonore", "Blast sonore", "Acoustique"),
         EntryTarget("magie/air.md", "bouclier", "Bouclier", "Air"),
         EntryTarget("magie/terre.md", "bouclier", "Bouclier", "Terre"),
     ]
     pages = [("dnd5e/index.md", segment(RULES)), ("dnd5e/combat.md", segment(COMBAT))]
-    return TargetIndex.build(pages, spells)
+    return TargetIndex.build(pages, entries)
 
 
 def test_the_two_malformed_links_of_the_source_are_errors_with_file_and_line() -> None:
@@ -125,15 +125,15 @@ def test_voir_links_a_page_or_reports_it() -> None:
     assert problems == []
 
 
-def test_italic_spell_mention_prefers_the_same_college() -> None:
+def test_italic_entry_mention_prefers_the_same_group() -> None:
     index = make_index()
-    text, _ = link_references("Lancez _Bouclier_.", "magie/terre.md", index, college="Terre")
+    text, _ = link_references("Lancez _Bouclier_.", "magie/terre.md", index, group="Terre")
     assert "[_Bouclier_](#bouclier)" in text
-    text, _ = link_references("Lancez _Blast sonore_.", "magie/terre.md", index, college="Terre")
+    text, _ = link_references("Lancez _Blast sonore_.", "magie/terre.md", index, group="Terre")
     assert "[_Blast sonore_](acoustique.md#blast-sonore)" in text
 
 
-def test_italic_mention_of_a_name_in_several_other_colleges_offers_each() -> None:
+def test_italic_mention_of_a_name_in_several_other_groups_offers_each() -> None:
     text, problems = link_references("Voir _Bouclier_.", "magie/feu.md", make_index(), "Feu")
     assert "(air.md#bouclier)" in text and "(terre.md#bouclier)" in text
     assert problems == []

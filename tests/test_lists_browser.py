@@ -18,14 +18,14 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_entries_browser import INDEX, PREFIX, Tab, base, fold, served, spells, tab
+from tests.test_entries_browser import INDEX, PREFIX, Tab, base, entries, fold, served, tab
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
 from tests.test_typography import ORDINARY
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["base", "offline_ready", "served", "spells", "subpath_site", "tab"]
+__all__ = ["base", "entries", "offline_ready", "served", "subpath_site", "tab"]
 
 PAGE = "sorts/grimoire/"
 READY = "#reader-lists[data-list-ready]"
@@ -34,7 +34,7 @@ FORMER_KEY = f"regles-grimoires:/{PREFIX}/"  # up to 0.3
 CARDS = "#reader-lists .list-entry:not([hidden])"
 
 
-def open_grimoire(t: Tab, path: str = PAGE) -> Any:
+def open_lists(t: Tab, path: str = PAGE) -> Any:
     page = t.page
     page.goto(t.base + path)
     page.locator(READY).wait_for(state="attached")
@@ -48,8 +48,8 @@ def card_names(page: Any) -> list[str]:
     )
 
 
-def entry(spell: dict[str, Any]) -> dict[str, str]:
-    return {k: spell[k] for k in ("id", "url", "name", "group")}
+def entry(entry: dict[str, Any]) -> dict[str, str]:
+    return {k: entry[k] for k in ("id", "url", "name", "group")}
 
 
 def store_raw(page: Any, text: str) -> None:
@@ -87,8 +87,8 @@ def add_in_dialog(page: Any, new_name: str | None = None) -> None:
     expect(dialog).to_have_count(0)
 
 
-def test_three_spells_added_from_index_college_and_preview_are_there_after_reload(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_three_entries_added_from_index_group_and_preview_are_there_after_reload(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
     page = t.open(INDEX)
@@ -102,13 +102,13 @@ def test_three_spells_added_from_index_college_and_preview_are_there_after_reloa
     bubble.locator("button.list-add").click()
     add_in_dialog(page)  # the last grimoire used is the default
     # 3. A college page: the button under the spell's heading.
-    blast = next(s for s in spells if s["url"] == "sorts/acoustique/#blast-sonore")
+    blast = next(s for s in entries if s["url"] == "sorts/acoustique/#blast-sonore")
     page.goto(t.base + "sorts/acoustique/")
     page.locator("h2#blast-sonore + p.niveaux button.list-add").click()
     add_in_dialog(page)
 
-    expected = [spells[0], spells[3], blast]
-    page = open_grimoire(t)
+    expected = [entries[0], entries[3], blast]
+    page = open_lists(t)
     page.reload()
     page.locator(READY).wait_for(state="attached")
     assert card_names(page) == [s["name"] for s in expected]
@@ -123,9 +123,9 @@ def test_three_spells_added_from_index_college_and_preview_are_there_after_reloa
 
 
 def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
-    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], base: str, entries: list[dict[str, Any]]
 ) -> None:
-    chosen = [spells[5], spells[40], spells[70]]
+    chosen = [entries[5], entries[40], entries[70]]
     link = f"{base}{PAGE}?nom=Aldric&entrees={','.join(s['id'] for s in chosen)}"
     t = tab(360, has_touch=True, is_mobile=True)
     page = t.page
@@ -160,7 +160,7 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     assert [g["name"] for g in kept(page)["lists"]] == ["Aldric", "Aldric (2)"]
     expect(page.locator(".list-message").first).to_contain_text("Aldric (2)")
     # « Remplacer », from a link sent again with another list: Aldric holds the new spells.
-    again = [spells[1], spells[2]]
+    again = [entries[1], entries[2]]
     page.goto(f"{base}{PAGE}?nom=Aldric&entrees={','.join(s['id'] for s in again)}")
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").tap()
@@ -174,13 +174,13 @@ def test_the_share_link_opens_read_only_elsewhere_and_is_kept_on_demand(
     expect(page.locator(".list-message").first).to_contain_text("remplacé")
 
 
-def test_a_link_of_twenty_spells_is_under_300_characters(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_a_link_of_twenty_entries_is_under_300_characters(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     # The longest ids of the export, and a name with accents and spaces (encoded).
-    chosen = sorted(spells, key=lambda s: -len(s["id"]))[:20]
+    chosen = sorted(entries, key=lambda s: -len(s["id"]))[:20]
     keep(page, [("Grimoire d’Élise la Grise", [entry(s) for s in chosen])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
@@ -192,12 +192,12 @@ def test_a_link_of_twenty_spells_is_under_300_characters(
 
 
 def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
     t.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = open_grimoire(t)
-    keep(page, [("Aldric", [entry(s) for s in spells[:3]])])
+    page = open_lists(t)
+    keep(page, [("Aldric", [entry(s) for s in entries[:3]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     link = page.input_value("#list-link")
@@ -212,8 +212,8 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
         "Object.defineProperty(navigator, 'clipboard', { value: undefined });"
         " document.execCommand = () => false;"
     )
-    page = open_grimoire(refused)
-    keep(page, [("Aldric", [entry(s) for s in spells[:3]])])
+    page = open_lists(refused)
+    keep(page, [("Aldric", [entry(s) for s in entries[:3]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Copier le lien").tap()
@@ -227,14 +227,14 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
     assert selected == ["list-link", link]
 
 
-def test_on_a_phone_a_grimoire_of_twelve_spells_shows_the_first_on_the_first_screen(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_on_a_phone_a_lists_of_twelve_entries_shows_the_first_on_the_first_screen(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
-    page = open_grimoire(t)
+    page = open_lists(t)
     intro = page.locator(".list-intro")
     expect(intro).to_be_visible()  # no grimoire yet: how to make one
-    keep(page, [("Aldric", [entry(s) for s in spells[:12]])])
+    keep(page, [("Aldric", [entry(s) for s in entries[:12]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     expect(page.locator("button.index-fold")).to_be_visible()  # its filters, folded
@@ -244,12 +244,12 @@ def test_on_a_phone_a_grimoire_of_twelve_spells_shows_the_first_on_the_first_scr
     assert box is not None and box["y"] + box["height"] <= 800, box
 
 
-def test_the_index_filters_and_sorting_work_on_a_grimoire(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_the_index_filters_and_sorting_work_on_a_lists(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    chosen = spells[:12]
+    page = open_lists(t)
+    chosen = entries[:12]
     keep(page, [("Aldric", [entry(s) for s in chosen])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
@@ -260,9 +260,9 @@ def test_the_index_filters_and_sorting_work_on_a_grimoire(
     assert sorted(offered[1:]) == sorted(
         f"{name} ({sum(s['group_slug'] == slug for s in chosen)})" for slug, name in groups.items()
     )
-    college = chosen[-1]["group_slug"]
-    page.select_option("#index-groupe", college)
-    expect(page.locator(CARDS)).to_have_count(sum(s["group_slug"] == college for s in chosen))
+    group = chosen[-1]["group_slug"]
+    page.select_option("#index-groupe", group)
+    expect(page.locator(CARDS)).to_have_count(sum(s["group_slug"] == group for s in chosen))
     page.select_option("#index-groupe", "")
     page.select_option("#index-tri", "nom")
     page.select_option("#index-ordre", "desc")
@@ -274,17 +274,17 @@ def test_the_index_filters_and_sorting_work_on_a_grimoire(
     expect(page.locator(CARDS)).to_have_count(1)
 
 
-def test_a_spell_missing_from_the_data_is_shown_as_missing(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_a_entry_missing_from_the_data_is_shown_as_missing(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
-    page = open_grimoire(t)
+    page = open_lists(t)
     gone = {"id": "zzzz", "url": "sorts/ancien/#sort-disparu", "name": "Sort disparu",
             "group": "Collège ancien"}  # fmt: skip
-    keep(page, [("Aldric", [entry(spells[0]), gone])])
+    keep(page, [("Aldric", [entry(entries[0]), gone])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
-    assert card_names(page) == [spells[0]["name"], "Sort disparu"]
+    assert card_names(page) == [entries[0]["name"], "Sort disparu"]
     missing = page.locator(".list-entry--absent")
     expect(missing).to_have_count(1)
     expect(missing).to_contain_text("Absent des données actuelles")
@@ -294,11 +294,11 @@ def test_a_spell_missing_from_the_data_is_shown_as_missing(
 
 
 def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    keep(page, [("Aldric", [entry(spells[0])])])
+    page = open_lists(t)
+    keep(page, [("Aldric", [entry(entries[0])])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     before = kept(page)
@@ -319,7 +319,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
         assert kept(page) == before
     # A good file with a spell this site does not have: imported, that spell listed missing.
     good = {"format": "regles-grimoire", "version": 1, "nom": "Aldric",
-            "sorts": [{"id": spells[1]["id"], "nom": spells[1]["name"]},
+            "sorts": [{"id": entries[1]["id"], "nom": entries[1]["name"]},
                       {"id": "zzzz", "nom": "Sort d’ailleurs"}]}  # fmt: skip
     upload(page, "bon.json", json.dumps(good).encode())
     expect(page.locator(".list-message").first).to_contain_text(
@@ -328,15 +328,15 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
     lists = kept(page)["lists"]
     assert [g["name"] for g in lists] == ["Aldric", "Aldric (2)"]
     assert lists[0] == before["lists"][0]
-    assert card_names(page) == [spells[1]["name"], "Sort d’ailleurs"]
+    assert card_names(page) == [entries[1]["name"], "Sort d’ailleurs"]
 
 
-def test_export_then_import_gives_the_same_grimoire(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_export_then_import_gives_the_same_lists(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    keep(page, [("Élise", [entry(s) for s in spells[10:14]])])
+    page = open_lists(t)
+    keep(page, [("Élise", [entry(s) for s in entries[10:14]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     with page.expect_download() as caught:
@@ -345,8 +345,8 @@ def test_export_then_import_gives_the_same_grimoire(
     assert download.suggested_filename == "grimoire-elise.json"
     data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
     assert data["nom"] == "Élise" and data["format"] == "regles-liste"
-    assert [e["id"] for e in data["entrees"]] == [s["id"] for s in spells[10:14]]
-    assert [e["groupe"] for e in data["entrees"]] == [s["group"] for s in spells[10:14]]
+    assert [e["id"] for e in data["entrees"]] == [s["id"] for s in entries[10:14]]
+    assert [e["groupe"] for e in data["entrees"]] == [s["group"] for s in entries[10:14]]
     upload(page, "e.json", json.dumps(data).encode())
     expect(page.locator("#list-name")).to_have_value("Élise (2)")
     lists = kept(page)["lists"]
@@ -354,11 +354,11 @@ def test_export_then_import_gives_the_same_grimoire(
 
 
 def test_rename_empty_and_delete_are_confirmed(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    keep(page, [("Aldric", [entry(s) for s in spells[:3]]), ("Brune", [])])
+    page = open_lists(t)
+    keep(page, [("Aldric", [entry(s) for s in entries[:3]]), ("Brune", [])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     dialog = page.locator("dialog.list-dialog[open]")
@@ -386,11 +386,11 @@ def test_rename_empty_and_delete_are_confirmed(
 
 
 def test_tap_targets_are_44_pixels_at_360(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
-    page = open_grimoire(t)
-    keep(page, [("Aldric", [entry(s) for s in spells[:2]])])
+    page = open_lists(t)
+    keep(page, [("Aldric", [entry(s) for s in entries[:2]])])
     page.reload()
     page.locator(READY).wait_for(state="attached")
     small = page.eval_on_selector_all(
@@ -407,7 +407,7 @@ def test_tap_targets_are_44_pixels_at_360(
 
 
 @pytest.mark.offline
-def test_the_grimoire_page_works_offline(offline_ready: OfflineReady) -> None:
+def test_the_lists_page_works_offline(offline_ready: OfflineReady) -> None:
     page = offline_ready.page
     page.goto(offline_ready.url + PAGE)
     page.locator(READY).wait_for(state="attached")
@@ -477,21 +477,21 @@ def names_offered(page: Any) -> list[str]:
 
 
 def test_a_damaged_store_in_a_full_storage_is_never_written_over(
-    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], base: str, entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     damaged = '{"version": 1, "last": "Aldric", "lists": [{"name": "Aldric", "spells": [{"id'
     store_raw(page, damaged)
     fill_the_storage(page)
     # Keeping a shared grimoire would write over it: refused, with the reason.
-    page.goto(f"{base}{PAGE}?nom=Bree&sorts={spells[1]['id']}")
+    page.goto(f"{base}{PAGE}?nom=Bree&sorts={entries[1]['id']}")
     page.locator(READY).wait_for(state="attached")
     page.get_by_role("button", name="Garder ce grimoire").click()
     expect(page.locator("#reader-lists")).to_contain_text("pleine")
     assert raw_kept(page) == damaged
     # The grimoire page says so, and gives the damaged text back as it is.
-    page = open_grimoire(t)
+    page = open_lists(t)
     expect(page.locator("#reader-lists")).to_contain_text("trop pleine pour en faire une copie")
     with page.expect_download() as download:
         page.locator(".list-aside").get_by_role("button", name="Télécharger").first.click()
@@ -500,10 +500,10 @@ def test_a_damaged_store_in_a_full_storage_is_never_written_over(
 
 
 def test_a_damaged_store_is_copied_aside_before_anything_is_saved(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     for damaged in ('{"lists": [', "pas du JSON"):
         store_raw(page, damaged)
         page = t.open(INDEX)
@@ -511,15 +511,15 @@ def test_a_damaged_store_is_copied_aside_before_anything_is_saved(
         add_in_dialog(page, "Aldric")
     # Each damaged value has its own copy, none replaced by the next.
     assert copies_aside(page) == sorted(['{"lists": [', "pas du JSON"])
-    page = open_grimoire(t)
+    page = open_lists(t)
     assert page.locator(".list-aside li").count() == 2
 
 
 def test_fields_of_a_newer_site_survive_a_save(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     data = {
         "version": 1,
         "carnet": {"note": "à garder"},
@@ -528,14 +528,14 @@ def test_fields_of_a_newer_site_survive_a_save(
             {
                 "name": "Aldric",
                 "couleur": "rouge",
-                "spells": [{**entry(spells[0]), "note": "favori"}],
+                "spells": [{**entry(entries[0]), "note": "favori"}],
             },
-            {"name": "Bree", "spells": [entry(spells[1])]},
+            {"name": "Bree", "spells": [entry(entries[1])]},
             {"titre": "une liste sans nom"},
         ],
     }
     store_raw(page, json.dumps(data))
-    page = open_grimoire(t)
+    page = open_lists(t)
     page.select_option("#list-name", "Bree")
     expect(page.locator("#list-name")).to_have_value("Bree")
     saved = saved_with_last(page, "Bree")
@@ -545,55 +545,55 @@ def test_fields_of_a_newer_site_survive_a_save(
     assert {"titre": "une liste sans nom"} in saved["lists"]
 
 
-def test_grimoires_of_a_newer_version_are_shown_and_never_written_over(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_lists_of_a_newer_version_are_shown_and_never_written_over(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     newer = json.dumps(
         {
             "version": 99,
             "futur": [1, 2, 3],
             "last": "Aldric",
             "lists": [
-                {"name": "Aldric", "spells": [entry(spells[0])]},
-                {"name": "Bree", "spells": [entry(spells[1])]},
+                {"name": "Aldric", "spells": [entry(entries[0])]},
+                {"name": "Bree", "spells": [entry(entries[1])]},
             ],
         }
     )
     store_raw(page, newer)
-    page = open_grimoire(t)
+    page = open_lists(t)
     expect(page.locator("#reader-lists")).to_contain_text("version plus récente")
-    assert card_names(page) == [spells[0]["name"]]
+    assert card_names(page) == [entries[0]["name"]]
     page.select_option("#list-name", "Bree")
     expect(page.locator("#reader-lists")).to_contain_text("lecture seule ici, rien n’a été changé")
     assert raw_kept(page) == newer
 
 
-def test_two_grimoires_of_one_name_are_both_shown_and_kept(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_two_lists_of_one_name_are_both_shown_and_kept(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    keep(page, [("Aldric", [entry(spells[0])]), ("Aldric", [entry(spells[1])])])
-    page = open_grimoire(t)
+    page = open_lists(t)
+    keep(page, [("Aldric", [entry(entries[0])]), ("Aldric", [entry(entries[1])])])
+    page = open_lists(t)
     assert names_offered(page) == ["Aldric", "Aldric (2)"]
     page.select_option("#list-name", "Aldric (2)")
     expect(page.locator(CARDS)).to_have_count(1)
-    assert card_names(page) == [spells[1]["name"]]
+    assert card_names(page) == [entries[1]["name"]]
     saved = saved_with_last(page, "Aldric (2)")
     assert [(g["name"], [s["id"] for s in g["entries"]]) for g in saved["lists"]] == [
-        ("Aldric", [spells[0]["id"]]),
-        ("Aldric (2)", [spells[1]["id"]]),
+        ("Aldric", [entries[0]["id"]]),
+        ("Aldric (2)", [entries[1]["id"]]),
     ]
 
 
-def test_a_link_says_what_it_cut_and_counts_a_repeated_spell_once(
-    tab: Callable[..., Tab], base: str, spells: list[dict[str, Any]]
+def test_a_link_says_what_it_cut_and_counts_a_repeated_entry_once(
+    tab: Callable[..., Tab], base: str, entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
     page = t.page
-    twice = ",".join([spells[0]["id"]] * 5 + [spells[1]["id"]])
+    twice = ",".join([entries[0]["id"]] * 5 + [entries[1]["id"]])
     page.goto(f"{base}{PAGE}?nom=Aldric&sorts={twice}")
     page.locator(READY).wait_for(state="attached")
     expect(page.locator(CARDS)).to_have_count(2)
@@ -610,12 +610,12 @@ def test_a_link_says_what_it_cut_and_counts_a_repeated_spell_once(
     assert "les 200 derniers sont laissés de côté" in said
 
 
-def test_an_import_counts_a_repeated_spell_once(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_an_import_counts_a_repeated_entry_once(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
-    one = {"id": spells[0]["id"], "nom": spells[0]["name"]}
+    page = open_lists(t)
+    one = {"id": entries[0]["id"], "nom": entries[0]["name"]}
     content = {"format": "regles-grimoire", "version": 1, "nom": "Cendre", "sorts": [one] * 5}
     upload(page, "cendre.json", json.dumps(content).encode())
     expect(page.locator("#reader-lists")).to_contain_text("importé (1 sort)")
@@ -625,16 +625,16 @@ def test_an_import_counts_a_repeated_spell_once(
     assert [len(g["entries"]) for g in kept(page)["lists"]] == [1]
 
 
-def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_aside(
-    tab: Callable[..., Tab], spells: list[dict[str, Any]]
+def test_a_copy_set_aside_is_put_back_in_place_and_the_current_lists_set_aside(
+    tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
-    page = open_grimoire(t)
+    page = open_lists(t)
     older = json.dumps(
         {
             "version": 1,
             "last": "Aldric",
-            "lists": [{"name": "Aldric", "spells": [entry(spells[0])]}],
+            "lists": [{"name": "Aldric", "spells": [entry(entries[0])]}],
         }
     )
     current = json.dumps({"version": 1, "last": "Bree", "lists": [{"name": "Bree", "spells": []}]})
@@ -643,7 +643,7 @@ def test_a_copy_set_aside_is_put_back_in_place_and_the_current_grimoires_set_asi
         " localStorage.setItem(k, now); }",
         [KEY, older, current],
     )
-    page = open_grimoire(t)
+    page = open_lists(t)
     page.locator(".list-aside").get_by_role("button", name="Remettre en place").click()
     page.locator("dialog[open]").get_by_role("button", name="Remettre en place").click()
     expect(page.locator("#list-name")).to_have_value("Aldric")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_entries_browser import Tab, base, served, spells, tab  # noqa: F401  (fixtures)
+from tests.test_entries_browser import Tab, base, entries, served, tab  # noqa: F401  (fixtures)
 from tests.test_lists_browser import (
     FORMER_KEY,
     KEY,
@@ -25,7 +25,7 @@ from tests.test_lists_browser import (
     card_names,
     copies_aside,
     kept,
-    open_grimoire,
+    open_lists,
     raw_kept,
     upload,
 )
@@ -35,13 +35,13 @@ pytestmark = pytest.mark.browser
 PHONE = {"has_touch": True, "is_mobile": True}
 
 
-def former_entry(spell: dict[str, Any]) -> dict[str, str]:
+def former_entry(entry: dict[str, Any]) -> dict[str, str]:
     """An entry as 0.3 kept it."""
     return {
-        "id": spell["id"],
-        "url": spell["url"],
-        "name": spell["name"],
-        "college": spell["group"],
+        "id": entry["id"],
+        "url": entry["url"],
+        "name": entry["name"],
+        "college": entry["group"],
     }
 
 
@@ -71,15 +71,15 @@ def has_key(page: Any, key: str) -> bool:
 
 def test_lists_kept_by_0_3_are_moved_read_and_written_anew(
     tab: Callable[..., Tab],  # noqa: F811
-    spells: list[dict[str, Any]],  # noqa: F811
+    entries: list[dict[str, Any]],  # noqa: F811
 ) -> None:
     t = tab(360, **PHONE)
-    page = open_grimoire(t)
-    former = former_lists(("Aldric", spells[:2]), ("Bree", [spells[5]]))
+    page = open_lists(t)
+    former = former_lists(("Aldric", entries[:2]), ("Bree", [entries[5]]))
     set_items(page, {FORMER_KEY: former, f"{FORMER_KEY}:illisible:1": "{pas du JSON"})
-    page = open_grimoire(t)
-    assert card_names(page) == [spells[0]["name"], spells[1]["name"]]
-    expect(page.locator("#reader-lists")).to_contain_text(spells[0]["group"])
+    page = open_lists(t)
+    assert card_names(page) == [entries[0]["name"], entries[1]["name"]]
+    expect(page.locator("#reader-lists")).to_contain_text(entries[0]["group"])
     # Moved as it was, with the copy 0.3 had set aside; the former keys are gone.
     assert raw_kept(page) == former
     assert copies_aside(page) == ["{pas du JSON"]
@@ -93,7 +93,8 @@ def test_lists_kept_by_0_3_are_moved_read_and_written_anew(
     )
     saved = kept(page)
     today = [
-        {"id": s["id"], "url": s["url"], "name": s["name"], "group": s["group"]} for s in spells[:2]
+        {"id": s["id"], "url": s["url"], "name": s["name"], "group": s["group"]}
+        for s in entries[:2]
     ]
     assert [(g["name"], g["entries"]) for g in saved["lists"]] == [("Aldric", today), ("Bree", [])]
     assert "college" not in json.dumps(saved) and "spells" not in json.dumps(saved)
@@ -101,18 +102,18 @@ def test_lists_kept_by_0_3_are_moved_read_and_written_anew(
 
 def test_lists_of_0_3_beside_today_s_are_set_aside_not_lost(
     tab: Callable[..., Tab],  # noqa: F811
-    spells: list[dict[str, Any]],  # noqa: F811
+    entries: list[dict[str, Any]],  # noqa: F811
 ) -> None:
     """A tab of 0.3 still open wrote its lists after today's were moved: today's stay shown,
     the former ones are set aside, to be put back from the lists' page."""
     t = tab(360, **PHONE)
-    page = open_grimoire(t)
+    page = open_lists(t)
     today = json.dumps(
         {"version": 2, "last": "Cendre", "lists": [{"name": "Cendre", "entries": []}]}
     )
-    former = former_lists(("Aldric", [spells[3]]))
+    former = former_lists(("Aldric", [entries[3]]))
     set_items(page, {KEY: today, FORMER_KEY: former})
-    page = open_grimoire(t)
+    page = open_lists(t)
     expect(page.locator("#list-name")).to_have_value("Cendre")
     assert raw_kept(page) == today
     assert copies_aside(page) == [former]
@@ -120,15 +121,15 @@ def test_lists_of_0_3_beside_today_s_are_set_aside_not_lost(
     page.locator(".list-aside").get_by_role("button", name="Remettre en place").tap()
     page.locator("dialog[open]").get_by_role("button", name="Remettre en place").tap()
     expect(page.locator("#list-name")).to_have_value("Aldric")
-    assert card_names(page) == [spells[3]["name"]]
+    assert card_names(page) == [entries[3]["name"]]
 
 
 def test_a_share_link_and_a_file_made_by_0_3_open_the_same_list(
     tab: Callable[..., Tab],  # noqa: F811
     base: str,  # noqa: F811
-    spells: list[dict[str, Any]],  # noqa: F811
+    entries: list[dict[str, Any]],  # noqa: F811
 ) -> None:
-    chosen = [spells[7], spells[30]]
+    chosen = [entries[7], entries[30]]
     t = tab(360, **PHONE)
     page = t.page
     page.goto(f"{base}{PAGE}?nom=Aldric&sorts={','.join(s['id'] for s in chosen)}")

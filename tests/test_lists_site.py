@@ -30,14 +30,14 @@ def nav_titles(page: BeautifulSoup) -> list[str]:
     return [" ".join(a.get_text().split()) for a in links]
 
 
-def test_spells_json_ids_are_unique_and_short(site_dir: Path) -> None:
+def test_entries_json_ids_are_unique_and_short(site_dir: Path) -> None:
     data = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     ids = [s["id"] for s in data]
     assert len(set(ids)) == len(ids) == len(data)
     assert all(re.fullmatch(r"[0-9a-z]{4,6}", i) for i in ids)
 
 
-def test_the_grimoire_page_follows_the_index_and_carries_the_filters_labels(
+def test_the_lists_page_follows_the_index_and_carries_the_filters_labels(
     site_dir: Path,
 ) -> None:
     page = soup(site_dir / PAGE)

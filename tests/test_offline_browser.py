@@ -369,9 +369,7 @@ def test_without_the_offline_page_stored_the_worker_writes_one(
             assert page.locator("h1").inner_text() == "Hors ligne"
             assert page.locator("b").count() == 0
         page.goto(missing)
-        assert page.locator("code").inner_text() == missing.replace("<", "%3C").replace(
-            ">", "%3E"
-        )
+        assert page.locator("code").inner_text() == missing.replace("<", "%3C").replace(">", "%3E")
         assert page.get_by_role("link", name="Réessayer").get_attribute("href") is not None
     # Online again, the offline page comes back.
     page.goto(offline_ready.url)
@@ -400,8 +398,8 @@ def test_evicted_files_are_downloaded_again(offline_ready: OfflineReady) -> None
     data) taken away, as a browser short of room may do: both come back."""
     page = offline_ready.page
     data = sw_data(offline_ready.site)
-    spells = next(f for f in data["files"] if f["url"] == "data/bases/sorts.json")
-    pack = offline_ready.url + data["packs"][spells["pack"]]["url"]
+    entries = next(f for f in data["files"] if f["url"] == "data/bases/sorts.json")
+    pack = offline_ready.url + data["packs"][entries["pack"]]["url"]
     style = offline_ready.url + next(f["url"] for f in data["files"] if f["url"].endswith(".css"))
     evict = """async ([pack, style]) => {
         for (const name of await caches.keys()) {

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.browser
 SYSTEM = "jeu"  # a system folder of the test site (tests/site/mkdocs.yml)
 RULE_PAGE = "jeu/combat/"
 CALCULATOR_PAGE = "maison/poids-transportable/"
-COLLEGE_PAGE = "sorts/acoustique/"
-GRIMOIRE_PAGE = "sorts/grimoire/"
+GROUP_PAGE = "sorts/acoustique/"
+LISTS_PAGE = "sorts/grimoire/"
 
 
 def pdf_pages(page: Any) -> list[str]:
@@ -131,13 +131,13 @@ def cards_on_one_sheet(sheets: list[str], cards: list[dict[str, str]]) -> None:
         assert squeezed(card["name"]) in sheet
 
 
-def test_spells_of_a_shared_grimoire_print_as_cards(
+def test_entries_of_a_shared_lists_print_as_cards(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     chosen = records[:3]
     ids = ",".join(r["id"] for r in chosen)
-    context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}?nom=Essai&sorts={ids}")
+    context, page = opened(browser, f"{site_url}{LISTS_PAGE}?nom=Essai&sorts={ids}")
     page.wait_for_selector("#reader-lists[data-list-ready]")
     cards = page.evaluate(
         """() => [...document.querySelectorAll('.list-entries .list-entry')].map((c) => ({
@@ -153,12 +153,12 @@ def test_spells_of_a_shared_grimoire_print_as_cards(
     context.close()
 
 
-def test_ones_own_grimoire_prints_its_name_not_the_screens_help(
+def test_ones_own_lists_prints_its_name_not_the_screens_help(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
     chosen = [{k: r[k] for k in ("id", "url", "name", "group")} for r in records[:3]]
-    context, page = opened(browser, f"{site_url}{GRIMOIRE_PAGE}")
+    context, page = opened(browser, f"{site_url}{LISTS_PAGE}")
     intro = page.locator(".list-intro").inner_text()
     data = {"version": 2, "last": "Aldric", "lists": [{"name": "Aldric", "entries": chosen}]}
     key = "regles-lists:" + urlsplit(site_url).path  # lists.js's storeKey
@@ -207,7 +207,7 @@ def test_the_dice_of_the_text_print_as_words(browser: Any, site_url: str) -> Non
     context.close()
 
 
-def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) -> None:
+def test_the_entry_index_prints_its_column_names(browser: Any, site_url: str) -> None:
     # Its headers are the sort buttons, and buttons do not print: their names do.
     context, page = opened(browser, f"{site_url}sorts/index-des-sorts/")
     page.wait_for_selector("#entry-table[data-index-active]")
@@ -221,8 +221,8 @@ def test_the_spell_index_prints_its_column_names(browser: Any, site_url: str) ->
     context.close()
 
 
-def test_a_college_prints_as_cards_or_as_a_list_by_choice(browser: Any, site_url: str) -> None:
-    context, page = opened(browser, site_url + COLLEGE_PAGE)
+def test_a_group_prints_as_cards_or_as_a_list_by_choice(browser: Any, site_url: str) -> None:
+    context, page = opened(browser, site_url + GROUP_PAGE)
     cards = page.evaluate(
         """() => [...document.querySelectorAll('article h2.entry')].map((h) => {
             let text = '';
@@ -244,7 +244,7 @@ def test_a_college_prints_as_cards_or_as_a_list_by_choice(browser: Any, site_url
     assert page.locator(".regles-carte").count() == 0, "les cartes défaites après l’impression"
     # The choice is kept for the next page of spells.
     again = context.new_page()
-    again.goto(site_url + COLLEGE_PAGE)
+    again.goto(site_url + GROUP_PAGE)
     assert again.locator(".regles-impression-choix input[value=cartes]").is_checked()
     context.close()
 

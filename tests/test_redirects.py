@@ -186,8 +186,7 @@ def test_a_site_without_the_file_starts_one_from_the_default_words(tmp_path: Pat
         ("adresses.json", "info", "bestiaire/tous-les-sorts/"),
     ]
     assert notes[0].message == (
-        "« bestiaire/grimoire/ » mène à « bestiaire/carnet-de-chasse/ » "
-        "(« Mon carnet de chasse »)"
+        "« bestiaire/grimoire/ » mène à « bestiaire/carnet-de-chasse/ » (« Mon carnet de chasse »)"
     )
     # The next build: the same addresses, the file is left as it is.
     before = (tmp_path / "adresses.json").stat().st_mtime_ns

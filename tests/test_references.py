@@ -43,9 +43,9 @@ Texte.
 
 
 def make_index() -> TargetIndex:
-    spells = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
+    entries = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
     pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
-    return TargetIndex.build(pages, spells, scope_of=SYSTEMS.scope_of)
+    return TargetIndex.build(pages, entries, scope_of=SYSTEMS.scope_of)
 
 
 def link(
@@ -127,7 +127,7 @@ def test_a_quotation_that_is_no_reference_gets_no_mark() -> None:
 # Mentions resolve within their own system ----------------------------------------------
 
 
-def test_a_mention_in_a_system_does_not_link_to_the_spell_database() -> None:
+def test_a_mention_in_a_system_does_not_link_to_the_entry_database() -> None:
     text, problems = link("Le Magicien lance _Boule de feu_.", "jeu/combat.md")
     assert text == "Le Magicien lance _Boule de feu_."
     [problem] = problems
@@ -141,10 +141,10 @@ def test_a_system_the_database_is_linked_from_links_to_its_entries() -> None:
     # `linked_from: [jeu]`: the game's rules name its spells; another system's still do not.
     database = Database("sorts", linked_from=("jeu",))
     systems = Systems({"jeu": "Jeu", "autre": "Autre jeu"}, (database,))
-    spells = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
+    entries = [EntryTarget("sorts/feu.md", "boule-de-feu", "Boule de feu", "Feu")]
     pages = [("jeu/combat.md", segment(JEU)), ("autre/epees.md", segment(AUTRE))]
     index = TargetIndex.build(
-        pages, spells, scope_of=systems.scope_of, scope_reaches=systems.reaches
+        pages, entries, scope_of=systems.scope_of, scope_reaches=systems.reaches
     )
     page, problems = links.link_references(
         segment("Le Magicien lance _Boule de feu_."), "jeu/combat.md", index
@@ -161,7 +161,7 @@ def test_a_system_the_database_is_linked_from_links_to_its_entries() -> None:
     assert not systems.reaches("sorts", "jeu")
 
 
-def test_a_mention_in_a_spell_does_not_link_to_another_system_s_section() -> None:
+def test_a_mention_in_a_entry_does_not_link_to_another_system_s_section() -> None:
     text, problems = link("La résistance se fait contre le _Contrôle_.", "sorts/air.md")
     assert "](" not in text
     assert [(p.kind, p.subject) for p in problems] == [(Kind.OTHER_SYSTEM_MENTION, "Contrôle")]
@@ -182,7 +182,7 @@ def test_mentions_link_within_their_system_and_from_site_pages_anywhere() -> Non
     assert "[_Boule de feu_](feu.md#boule-de-feu)" in text
 
 
-def test_the_spell_database_and_site_folders_are_scopes_of_their_own() -> None:
+def test_the_entry_database_and_site_folders_are_scopes_of_their_own() -> None:
     systems = Systems({"jeu": "Jeu"}, (Database("jeu/sorts"),), site_folders=("aide",))
     assert systems.scope_of("jeu/sorts/feu.md") == "jeu/sorts"  # not « jeu »
     assert systems.scope_of("jeu/combat.md") == "jeu"

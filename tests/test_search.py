@@ -28,18 +28,18 @@ from tests.conftest import TEST_SITE, build_site, variant_of_test_site
 
 SYSTEMS = Systems({"dnd5e": "D&D 5e"}, (Database("magie", "Magie"),))
 RULES = search.area_of(SYSTEMS, "dnd5e/combat.md")
-SPELLS = search.area_of(SYSTEMS, "magie/acoustique.md")
+ENTRIES = search.area_of(SYSTEMS, "magie/acoustique.md")
 # The test site's systems and spells, as tests/site/mkdocs.yml declares them.
 TEST_SITE_OPTIONS = plugin_options(load_mkdocs_yaml(TEST_SITE), "regles") or {}
 TEST_SITE_SYSTEMS: dict[str, str] = TEST_SITE_OPTIONS["systems"]
-TEST_SITE_SPELL_SYSTEM: str = TEST_SITE_OPTIONS["spells"]["system"]
+TEST_SITE_ENTRY_SYSTEM: str = TEST_SITE_OPTIONS["spells"]["system"]
 TEST_SITE_FOLDERS = Systems(
     TEST_SITE_SYSTEMS,
     (
         Database(
             TEST_SITE_OPTIONS["spells"]["folder"],
             TEST_SITE_OPTIONS["spells"]["section"],
-            TEST_SITE_SPELL_SYSTEM,
+            TEST_SITE_ENTRY_SYSTEM,
         ),
     ),
 )
@@ -132,24 +132,24 @@ def test_the_script_builds_its_urls_from_the_page_root() -> None:
 # Records ------------------------------------------------------------------------------------
 
 
-def test_every_spell_is_a_record_with_its_college(
+def test_every_entry_is_a_record_with_its_group(
     site_dir: Path, fragments: dict[str, dict[str, Any]]
 ) -> None:
-    spells = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text("utf-8"))
-    for spell in spells:
-        record = fragments.get(spell["url"])
-        assert record is not None, f"sort absent de l’index : {spell['url']}"
-        assert record["meta"]["title"] == spell["name"]
-        assert record["filters"]["type"] == [search.KIND_SPELLS]
-        assert record["filters"]["groupe"] == [spell["group"]]
+    entries = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text("utf-8"))
+    for entry in entries:
+        record = fragments.get(entry["url"])
+        assert record is not None, f"sort absent de l’index : {entry['url']}"
+        assert record["meta"]["title"] == entry["name"]
+        assert record["filters"]["type"] == [search.KIND_ENTRIES]
+        assert record["filters"]["groupe"] == [entry["group"]]
         # The spells are a system of their own (`spells: system:` of the test site).
-        assert record["filters"]["systeme"] == [TEST_SITE_SPELL_SYSTEM]
+        assert record["filters"]["systeme"] == [TEST_SITE_ENTRY_SYSTEM]
         assert search.FILTER_SECTION not in record["filters"]
     # A college's own page names the nav section it is in (`spells.section`), for the list
     # of results to show under its title.
-    college = fragments["sorts/acoustique/"]
-    assert college["filters"][search.FILTER_SECTION] == ["Sorts"]
-    assert college["filters"]["groupe"] == ["Acoustique"]
+    group = fragments["sorts/acoustique/"]
+    assert group["filters"][search.FILTER_SECTION] == ["Sorts"]
+    assert group["filters"]["groupe"] == ["Acoustique"]
 
 
 def test_rules_sections_carry_their_system_and_type(fragments: dict[str, dict[str, Any]]) -> None:
@@ -161,7 +161,7 @@ def test_rules_sections_carry_their_system_and_type(fragments: dict[str, dict[st
     systems = Counter(
         value for f in fragments.values() for value in f["filters"].get("systeme", [])
     )
-    assert set(systems) == {*TEST_SITE_SYSTEMS.values(), TEST_SITE_SPELL_SYSTEM}, systems
+    assert set(systems) == {*TEST_SITE_SYSTEMS.values(), TEST_SITE_ENTRY_SYSTEM}, systems
     assert fragments["maison/poids-transportable/"]["filters"]["systeme"] == [
         "Règles maison d’essai"
     ]
@@ -345,30 +345,30 @@ def test_no_record_repeats_a_sentence(fragments: dict[str, dict[str, Any]]) -> N
     assert repeated == {}
 
 
-def test_a_college_page_gives_spells_with_their_college() -> None:
+def test_a_group_page_gives_entries_with_their_group() -> None:
     page = """<article class="md-content__inner">
     <h1 id="acoustique">Acoustique</h1><p>Des sons.</p>
     <h2 class="entry" id="bruit">Bruit</h2>
     <p class="niveaux"><span class="niveau" title="Niveaux I à II">I–II</span></p>
     <p>Un bruit.</p></article>"""
-    intro, spell = search.page_records("magie/acoustique/index.html", page, SPELLS)
-    assert (spell.url, spell.title, spell.college, spell.kind) == (
+    intro, entry = search.page_records("magie/acoustique/index.html", page, ENTRIES)
+    assert (entry.url, entry.title, entry.group, entry.kind) == (
         "magie/acoustique/#bruit",
         "Bruit",
         "Acoustique",
-        search.KIND_SPELLS,
+        search.KIND_ENTRIES,
     )
-    assert spell.filters == {"type": ["Sorts"], "groupe": ["Acoustique"]}
-    assert "Niveaux I à II" in spell.body and "I–II" not in spell.body
-    assert intro.college == "Acoustique" and intro.url == "magie/acoustique/"
+    assert entry.filters == {"type": ["Sorts"], "groupe": ["Acoustique"]}
+    assert "Niveaux I à II" in entry.body and "I–II" not in entry.body
+    assert intro.group == "Acoustique" and intro.url == "magie/acoustique/"
     # The spell index lives in magie/ too, but has no spell of its own: no college.
     (index,) = search.page_records(
         "magie/tous-les-sorts/index.html",
         '<article class="md-content__inner"><h1 id="t">Tous les sorts</h1>'
         '<table id="entry-table"><tr><td>Bruit</td></tr></table></article>',
-        SPELLS,
+        ENTRIES,
     )
-    assert index.college is None and "Bruit" not in index.body
+    assert index.group is None and "Bruit" not in index.body
 
 
 def test_an_article_without_a_title_gets_the_page_title_as_material_gives_it() -> None:
@@ -425,8 +425,8 @@ def test_a_pages_area_comes_from_its_source_as_the_build_reads_it() -> None:
     assert search.area_of(systems, "jeu.md") is None
     assert search.area_of(systems, "jeu/combat.md") == search.Area("Jeu", search.KIND_RULES)
     assert search.area_of(systems, "aide/jeu/combat.md") is None
-    spells = search.Area(None, search.KIND_SPELLS, "Sorts", database=True)
-    assert search.area_of(systems, "sorts/feu.md") == spells
+    entries = search.Area(None, search.KIND_ENTRIES, "Sorts", database=True)
+    assert search.area_of(systems, "sorts/feu.md") == entries
     # The database's entries are of the kind its words say.
     prayers = Systems({"jeu": "Jeu"}, (Database("prieres", "Foi", kind="Prières"),))
     assert search.area_of(prayers, "prieres/culte.md") == search.Area(

@@ -191,11 +191,11 @@ def test_typing_shows_results_with_excerpt_and_where(tab: Tab) -> None:
     page.keyboard.type("blast son", delay=20)  # as typed: the last word is unfinished
     wait_shown(page, "blast son")
     wait_first(page, "Blast sonore")
-    spell = page.locator("[data-recherche-liste] li").first
-    assert spell.locator(".regles-recherche__badge").inner_text() == "Sort"
-    assert "Acoustique" in spell.locator(".regles-recherche__ou").inner_text()
-    assert spell.locator(".regles-recherche__extrait").inner_text().strip()
-    href = spell.locator("a").get_attribute("href")
+    entry = page.locator("[data-recherche-liste] li").first
+    assert entry.locator(".regles-recherche__badge").inner_text() == "Sort"
+    assert "Acoustique" in entry.locator(".regles-recherche__ou").inner_text()
+    assert entry.locator(".regles-recherche__extrait").inner_text().strip()
+    href = entry.locator("a").get_attribute("href")
     assert href == tab.root + "sorts/acoustique/#blast-sonore"
 
     page.fill("[data-recherche-saisie]", "xyzzyqw")
@@ -230,8 +230,8 @@ def test_a_filter_narrows_the_results(tab: Tab) -> None:
 
     # The spells are a system of their own (`spells: system:` of the test site).
     page.select_option('[data-recherche-filtre="systeme"]', "")
-    spells_system = page.locator('[data-recherche-filtre="systeme"] option[value="Magie d’essai"]')
-    spells_system.wait_for(state="attached")
+    entries_system = page.locator('[data-recherche-filtre="systeme"] option[value="Magie d’essai"]')
+    entries_system.wait_for(state="attached")
     page.wait_for_function(
         """() => !document.querySelector(
             '[data-recherche-filtre="systeme"] option[value="Magie d’essai"]').disabled"""
@@ -243,8 +243,8 @@ def test_a_filter_narrows_the_results(tab: Tab) -> None:
                 .every(a => a.href.includes('/sorts/'))"""
     )
     page.select_option('[data-recherche-filtre="systeme"]', "")
-    college_filter = page.locator('[data-recherche-filtre="groupe"] option[value=""]')
-    assert college_filter.inner_text() == "Collège"  # its hidden label: « Collège de sorts »
+    group_filter = page.locator('[data-recherche-filtre="groupe"] option[value=""]')
+    assert group_filter.inner_text() == "Collège"  # its hidden label: « Collège de sorts »
     page.select_option('[data-recherche-filtre="groupe"]', "Élémentaire - Eau")
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-recherche-liste] a')].length > 0 &&
@@ -312,13 +312,13 @@ def test_an_abbreviation_finds_what_it_stands_for_first(tab: Tab) -> None:
     assert first_urls(page, tab.root, "la CA")[0] == "jeu/tests-d20/#classe-d-armure"
 
 
-def test_a_rule_comes_before_the_spells_when_the_query_names_it(tab: Tab) -> None:
+def test_a_rule_comes_before_the_entries_when_the_query_names_it(tab: Tab) -> None:
     page = tab.open("licences/")
     # Two spells begin with "Résistance"; so does the rule "Résistances et Vulnérabilités".
     urls = first_urls(page, tab.root, "résistance", 10)
-    spells = [i for i, u in enumerate(urls) if u.startswith("sorts/")]
+    entries = [i for i, u in enumerate(urls) if u.startswith("sorts/")]
     rules = [i for i, u in enumerate(urls) if u.startswith("jeu/")]
-    assert spells and rules and max(rules[:2]) < min(spells), urls
+    assert entries and rules and max(rules[:2]) < min(entries), urls
     assert urls[0] == "jeu/degats-et-soins/#resistances-et-vulnerabilites"
     # A spell's own name still puts the spell first.
     assert first_urls(page, tab.root, "résistance au froid")[0] == (
@@ -331,11 +331,11 @@ def test_the_reader_s_game_comes_first_among_equal_matches(tab: Tab) -> None:
     """« Résistance au feu » is a rule of the game (jeu/combat/) and a spell: from a page of
     the site or of the game, the rule first; from a spell's page, the spell. Each result
     names its game: a spell its database's system before its college."""
-    rule, spell = "jeu/combat/#resistance-au-feu", "sorts/elementaire-eau/#resistance-au-feu"
-    for path, first in (("licences/", rule), ("jeu/combat/", rule), ("sorts/illusions/", spell)):
+    rule, entry = "jeu/combat/#resistance-au-feu", "sorts/elementaire-eau/#resistance-au-feu"
+    for path, first in (("licences/", rule), ("jeu/combat/", rule), ("sorts/illusions/", entry)):
         page = tab.open(path)
         found = first_urls(page, tab.root, "résistance au feu", 2)
-        assert found[0] == first and set(found) == {rule, spell}, (path, found)
+        assert found[0] == first and set(found) == {rule, entry}, (path, found)
     type_query(page, "résistance au feu")
     places = page.locator("[data-recherche-liste] .regles-recherche__ou").all_inner_texts()
     assert places[0].startswith("Sort Magie d’essai › "), places
@@ -350,14 +350,14 @@ def test_the_reader_s_game_comes_before_a_closer_name_of_another(touch_phone: Ta
     name the game they serve."""
     tab = touch_phone
     page = tab.open("jeu/combat/")
-    spell, own = "sorts/elementaire-eau/#resistance-au-froid", "jeu/degats-et-soins/#pas-de-cumul"
+    entry, own = "sorts/elementaire-eau/#resistance-au-froid", "jeu/degats-et-soins/#pas-de-cumul"
     found = first_urls(page, tab.root, "résistance", 20)
-    assert found.index(own) < found.index(spell), found
+    assert found.index(own) < found.index(entry), found
     found = first_urls(page, tab.root, "son", 5)
     assert found[0] == "sorts/acoustique/#son" and any(u.startswith("jeu/") for u in found)
     page.evaluate("() => { window.rules.servedBy = { 'Magie d’essai': ['Jeu d’essai'] }; }")
     found = first_urls(page, tab.root, "résistance", 20)
-    assert found.index(spell) < found.index(own), found
+    assert found.index(entry) < found.index(own), found
     page.tap('header label.md-header__button[for="__search"]')  # the magnifier
     page.keyboard.type("résistance au froid", delay=20)
     wait_shown(page, "résistance au froid")

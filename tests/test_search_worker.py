@@ -40,7 +40,7 @@ def test_the_child_writes_the_index_of_the_pages_it_was_given(tmp_path: Path) ->
     )  # excluded
     worker.start_writing(tmp_path / "pagefind")
     summary = worker.finish()
-    assert (summary.records, summary.spells) == (2, 0)
+    assert (summary.records, summary.entries) == (2, 0)
     assert (tmp_path / "pagefind" / "pagefind.js").is_file()
     assert summary.files == sum(1 for p in (tmp_path / "pagefind").rglob("*") if p.is_file())
 
@@ -51,7 +51,7 @@ def test_an_index_of_nothing_is_an_empty_index(tmp_path: Path) -> None:
     worker = IndexWorker()
     worker.start_writing(tmp_path / "pagefind")
     summary = worker.finish()
-    assert (summary.records, summary.spells) == (0, 0)
+    assert (summary.records, summary.entries) == (0, 0)
     assert (tmp_path / "pagefind" / "pagefind.js").is_file()
 
 

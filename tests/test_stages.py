@@ -13,16 +13,16 @@ from regles.core.stages import FileChanges, SiteFile, Stages
 from regles.features.databases.book import DatabaseSettings
 from tests.conftest import ROOT, new_build
 
-SPELLS = ROOT / "tests" / "site" / "sorts.txt"
+ENTRIES = ROOT / "tests" / "site" / "sorts.txt"
 
 
 def full_build(tmp_path: Path) -> SiteBuild:
     """A build with a spell database and a glossary: every feature registers."""
-    spells = DatabaseSettings(SPELLS, "sorts.txt", "sorts", "Sorts", "Index des sorts")
+    entries = DatabaseSettings(ENTRIES, "sorts.txt", "sorts", "Sorts", "Index des sorts")
     return new_build(
         tmp_path,
         systems={"jeu": "Jeu"},
-        databases=(spells,),
+        databases=(entries,),
         glossaries={"jeu": "jeu/glossaire.md"},
     )
 
@@ -59,7 +59,7 @@ def test_each_directive_has_one_feature(tmp_path: Path) -> None:
         stages.directive("note", lambda directive, page: "")
 
 
-def test_a_site_without_spells_nor_glossary_registers_none_of_theirs(tmp_path: Path) -> None:
+def test_a_site_without_entries_nor_glossary_registers_none_of_theirs(tmp_path: Path) -> None:
     stages = new_build(tmp_path).stages
     assert "entry_index_table" not in stages.html and "glossary_entries" not in stages.html
     assert "database_data" not in stages.emitters and "glossary_data" not in stages.emitters

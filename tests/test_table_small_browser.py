@@ -17,8 +17,8 @@ pytestmark = pytest.mark.browser
 
 TOOLS = "outils/"  # every calculator of the test site
 INDEX = "sorts/index-des-sorts/"  # its database's index (tests/site/mkdocs.yml)
-COLLEGE = "sorts/acoustique/"
-GRIMOIRE = "sorts/grimoire/"
+GROUP = "sorts/acoustique/"
+LISTS = "sorts/grimoire/"
 LONG_PAGE = "jeu/combat/"
 CHARACTERS_KEY = "regles-personnages:/"  # characters.js, the site served at the root
 LISTS_KEY = "regles-lists:/"  # kept-lists.js
@@ -149,7 +149,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
 
     # Taken out of the list in another tab: this one's « + » says so at once.
     other_tab = phone.new_page()
-    other_tab.goto(site_url + GRIMOIRE)
+    other_tab.goto(site_url + LISTS)
     other_tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [LISTS_KEY, lists_of([])])
     expect(first).not_to_have_class(re.compile("list-add--in"))
     expect(first).to_have_accessible_name(re.compile(f"^Ajouter « {re.escape(name)} »"))
@@ -163,7 +163,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
         "group": "",
     }
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [LISTS_KEY, lists_of([entry, blast])])
-    page.goto(site_url + COLLEGE)
+    page.goto(site_url + GROUP)
     button = page.locator("h2#blast-sonore + p.niveaux button.list-add")
     expect(button).to_have_text("Dans « Aldric »")
     expect(button).to_have_accessible_name(
@@ -171,7 +171,7 @@ def test_the_lists_plus_says_an_entry_is_in_the_current_list_and_paper_leaves_th
     )
 
     # The list's page: the reminder to save is for the screen, not for paper.
-    page.goto(site_url + GRIMOIRE)
+    page.goto(site_url + LISTS)
     page.wait_for_selector("#reader-lists.reader-lists--with-entries[data-list-ready]")
     reminder = page.locator(".list-reminder")
     expect(reminder).to_be_visible()

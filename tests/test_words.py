@@ -13,7 +13,7 @@ from regles.features.databases.book import DatabaseSettings, export_problems, su
 from regles.features.databases.export import group_marker, parse_export
 from regles.features.databases.phrases import phrases, search_badges, site_phrases
 
-SPELL = Noun("sort", "sorts", "m")
+ENTRY = Noun("sort", "sorts", "m")
 # This site's words, which no message about another game's export may use.
 OTHER = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
 PRAYER = Noun("prière", "prières", "f")
@@ -26,7 +26,7 @@ BOOK = Noun("livre de prières", "livres de prières", "m")
 @pytest.mark.parametrize(
     ("noun", "the", "of", "to", "a"),
     [
-        (SPELL, "le sort", "du sort", "au sort", "un sort"),
+        (ENTRY, "le sort", "du sort", "au sort", "un sort"),
         (PRAYER, "la prière", "de la prière", "à la prière", "une prière"),
         (ALMANAC, "l’almanach", "de l’almanach", "à l’almanach", "un almanach"),
         (HERB, "l’herbe", "de l’herbe", "à l’herbe", "une herbe"),
@@ -50,12 +50,12 @@ def test_plurals_and_counts() -> None:
         "des prières",
         "aux prières",
     )
-    assert [SPELL.count(n) for n in (0, 1, 2)] == ["aucun sort", "1 sort", "2 sorts"]
+    assert [ENTRY.count(n) for n in (0, 1, 2)] == ["aucun sort", "1 sort", "2 sorts"]
     assert [PRAYER.count(n) for n in (0, 1, 12)] == ["aucune prière", "1 prière", "12 prières"]
 
 
 def test_a_participle_agrees_with_the_noun_and_its_number() -> None:
-    assert [SPELL.agreed("publié", n) for n in (0, 1, 2)] == ["publié", "publié", "publiés"]
+    assert [ENTRY.agreed("publié", n) for n in (0, 1, 2)] == ["publié", "publié", "publiés"]
     assert [PRAYER.agreed("publié", n) for n in (0, 1, 2)] == ["publiée", "publiée", "publiées"]
 
 
@@ -128,8 +128,8 @@ def export_of(marker: str) -> str:
 def test_a_group_s_description_marker_is_in_the_game_s_words(group: Noun, marker: str) -> None:
     result = parse_export(export_of(marker), group=group)
     assert [p.message for p in result.problems if p.severity == "error"] == []
-    (college,) = result.colleges
-    assert (college.name, college.description) == ("Soleil", "Le culte du soleil.")
+    (sun,) = result.groups
+    assert (sun.name, sun.description) == ("Soleil", "Le culte du soleil.")
 
 
 def test_an_export_in_other_words_than_the_site_s_says_which_marker_it_lacks() -> None:
@@ -139,7 +139,7 @@ def test_an_export_in_other_words_than_the_site_s_says_which_marker_it_lacks() -
         "marqueur « **Description du culte :** » inconnu : la description d’un collège suit "
         "« **Description du collège :** »"
     ]
-    assert result.colleges[0].name == "Soleil"  # told apart all the same
+    assert result.groups[0].name == "Soleil"  # told apart all the same
     assert group_marker(DEFAULT_WORDS.group)[1] == "**Description du collège :**"
 
 
@@ -160,7 +160,7 @@ def test_an_export_in_the_default_words_reads_the_same_in_the_game_s_words() -> 
     for group in (DEN, DEFAULT_WORDS.group):
         result = parse_export(TOOL_EXPORT, group=group)
         assert [p.message for p in result.problems if p.severity == "error"] == []
-        assert [(c.name, c.description) for c in result.colleges] == [
+        assert [(c.name, c.description) for c in result.groups] == [
             ("Marais", "Les eaux mortes."),
             ("Lande", "Les hauteurs nues."),
         ]
@@ -178,7 +178,7 @@ def test_a_marker_in_words_neither_the_game_s_nor_the_default_is_named_with_its_
         "« **Description du repaire :** » ou « **Description du collège :** »"
     )
     assert errors == [(2, "Marais", said), (6, "Lande", said)]
-    assert [c.description for c in result.colleges] == ["Les eaux mortes.", "Les hauteurs nues."]
+    assert [c.description for c in result.groups] == ["Les eaux mortes.", "Les hauteurs nues."]
     report = [p.message for p in export_problems(result, Words(PRAYER, DEN, BOOK))]
     assert f"colonne 11, repaire « Marais » : {said}" in report, report
 
@@ -237,16 +237,16 @@ def test_what_the_pages_say_of_a_database_is_in_its_words() -> None:
 
 
 def test_the_search_box_of_two_databases_names_both() -> None:
-    spells = DatabaseSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
+    entries = DatabaseSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
     prayers = DatabaseSettings(Path("p.txt"), "p.txt", "foi", "Foi", "Toutes", words=PRAYERS)
-    said = site_phrases([spells, prayers])
+    said = site_phrases([entries, prayers])
     assert said["search_label"] == "Rechercher une règle, un sort ou une prière"
     assert said["search_types"] == "Règles, sorts, prières ou pages du site"
     assert said["search_group_any"] == "Collège/culte"
     assert said["search_hint"] == (
         "Une règle, une section, un sort, une prière : tapez quelques lettres."
     )
-    assert search_badges([spells, prayers]) == {
+    assert search_badges([entries, prayers]) == {
         "Sorts": {"entree": "Sort", "groupe": "Collège"},
         "Prières": {"entree": "Prière", "groupe": "Culte"},
     }

@@ -196,7 +196,7 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     section = c.Type(str)  # the nav section its pages are appended to
     # The page listing every entry; by default « Tous les sorts » in the game's words.
     index_title = c.Optional(c.Type(str))
-    # The system the spells belong to, as the search filters name it (default: `section`).
+    # The system the entries belong to, as the search filters name it (default: `section`).
     system = c.Optional(c.Type(str))
     # The generated page that lists the export's fields, levels and abbreviations.
     fields_title = c.Type(str, default="Champs et abréviations")

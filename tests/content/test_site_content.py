@@ -15,7 +15,7 @@ from regles.core import checks, link_checks
 from regles.core.markdown_text import segment
 from regles.features.databases.export import parse_export
 from regles.features.databases.model import read_export
-from regles.features.databases.pages import render_college_page, render_entry_index
+from regles.features.databases.pages import render_entry_index, render_group_page
 from tests.conftest import ROOT
 from tests.test_site_pages import (
     assert_blocks_link_to_their_home,
@@ -137,7 +137,7 @@ def test_the_pages_pass_every_source_check() -> None:
         texts[uri] = text
     export = parse_export(read_export(content / "magie" / "export-magie.txt"))
     generated = {"magie/tous-les-sorts.md": render_entry_index(export, "Tous les sorts")}
-    generated |= {f"magie/{c.slug}.md": render_college_page(c) for c in export.colleges}
+    generated |= {f"magie/{c.slug}.md": render_group_page(c) for c in export.groups}
     pages = {uri: segment(text, front_matter=True) for uri, text in (texts | generated).items()}
     site = link_checks.SiteMap.build(pages.items())
     for uri in texts:

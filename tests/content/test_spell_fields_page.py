@@ -71,7 +71,7 @@ def test_every_field_of_the_export_is_on_the_page(book: Book) -> None:
     for entry in re.split(r"(?<!\S)### ", text)[1:]:
         keys.update(set(re.findall(r"- \*\*([^*]+?) :\*\*", entry)))
     page = pages(book)[book.settings.fields_uri]
-    total = len(book.result.spells)
+    total = len(book.result.entries)
     for key, n in keys.items():
         assert re.search(
             rf"^### {re.escape(key)} \{{[^}}]*\}}\n\n{n} sorts sur {total}\.", page, re.M

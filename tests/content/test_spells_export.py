@@ -16,7 +16,7 @@ from regles.features.databases.model import Entry, ParseResult, read_export
 from regles.features.databases.pages import entry_records
 from tests.conftest import ROOT
 from tests.content.conftest import SOURCES
-from tests.databases.synth import SPELL_RECORD_KEYS
+from tests.databases.synth import ENTRY_RECORD_KEYS
 
 REFERENCE = SOURCES / "002_8979d53ff801f27a.txt"
 
@@ -76,14 +76,14 @@ def seed() -> ParseResult:
 
 
 def spell(result: ParseResult, college: str, name: str) -> Entry:
-    found = [s for s in result.spells if s.college == college and s.name == name]
+    found = [s for s in result.entries if s.group == college and s.name == name]
     assert len(found) == 1, (college, name, found)
     return found[0]
 
 
 def test_totals(seed: ParseResult) -> None:
-    assert len(seed.colleges) == 23
-    assert len(seed.spells) == 422
+    assert len(seed.groups) == 23
+    assert len(seed.entries) == 422
     assert seed.rejected == []
     assert seed.errors == []
     assert seed.title == "Magie"
@@ -91,15 +91,15 @@ def test_totals(seed: ParseResult) -> None:
 
 
 def test_counts_per_college(seed: ParseResult) -> None:
-    assert {c.name: len(c.spells) for c in seed.colleges} == EXPECTED_COUNTS
-    assert [c.name for c in seed.colleges] == list(EXPECTED_COUNTS)
+    assert {c.name: len(c.entries) for c in seed.groups} == EXPECTED_COUNTS
+    assert [c.name for c in seed.groups] == list(EXPECTED_COUNTS)
 
 
 def test_every_heading_becomes_a_spell(seed: ParseResult) -> None:
     text = seed_text()
     headings = len(re.findall(r"(?<!\S)### ", text))
     assert headings == 422
-    assert len(seed.spells) + len(seed.rejected) == headings
+    assert len(seed.entries) + len(seed.rejected) == headings
 
 
 def test_only_warnings_are_the_uncertain_splits(seed: ParseResult) -> None:
@@ -135,13 +135,13 @@ def test_levels(seed: ParseResult, college: str, name: str, low: int, high: int)
 
 def test_level_ranges_seen(seed: ParseResult) -> None:
     # The seed's numerals: I..V, as single levels or ranges.
-    assert {s.level_min for s in seed.spells} == {1, 2, 3, 4, 5}
-    assert all(s.level_min <= s.level_max <= 5 for s in seed.spells)
-    assert sum(1 for s in seed.spells if s.level_min != s.level_max) == 135
+    assert {s.level_min for s in seed.entries} == {1, 2, 3, 4, 5}
+    assert all(s.level_min <= s.level_max <= 5 for s in seed.entries)
+    assert sum(1 for s in seed.entries if s.level_min != s.level_max) == 135
 
 
 def test_field_keys(seed: ParseResult) -> None:
-    keys = Counter(k for s in seed.spells for k in s.fields)
+    keys = Counter(k for s in seed.entries for k in s.fields)
     # Same counts as `grep -o '\- \*\*Durée :\*\*'` etc. in the seed.
     assert keys == {"Durée": 263, "Temps": 193, "Résistance": 132, "Classe": 121, "Zone": 23}
     # Keys keep the export's order within an entry.
@@ -230,14 +230,14 @@ def test_split_rule_on_every_entry(seed: ParseResult) -> None:
     """Property over all 403 entries with fields: values are short, and the value cut by the
     split rule (the last field) never runs into a new sentence unless flagged uncertain."""
     uncertain = {(c, n) for (c, n, _) in EXPECTED_UNCERTAIN}
-    for s in seed.spells:
+    for s in seed.entries:
         for value in s.fields.values():
             assert 0 < len(value) <= 90, (s.name, value)
             assert value == value.strip() and "  " not in value
         if not s.fields:
             continue
         last = list(s.fields.values())[-1]
-        if (s.college, s.name) not in uncertain:
+        if (s.group, s.name) not in uncertain:
             assert SENTENCE_START.search(last) is None, (s.name, last)
             assert len(last.split()) <= 6, (s.name, last)
         # The description never starts with a lowercase word: that would mean a value cut short.
@@ -247,11 +247,11 @@ def test_split_rule_on_every_entry(seed: ParseResult) -> None:
 
 
 def test_names_repeat_across_colleges_only(seed: ParseResult) -> None:
-    names = Counter(s.name for s in seed.spells)
+    names = Counter(s.name for s in seed.entries)
     assert sum(1 for n in names.values() if n > 1) == 55
-    for college in seed.colleges:
-        assert len({s.name for s in college.spells}) == len(college.spells)
-        assert len({s.slug for s in college.spells}) == len(college.spells)
+    for college in seed.groups:
+        assert len({s.name for s in college.entries}) == len(college.entries)
+        assert len({s.slug for s in college.entries}) == len(college.entries)
 
 
 def test_records_and_urls(seed: ParseResult) -> None:
@@ -262,7 +262,7 @@ def test_records_and_urls(seed: ParseResult) -> None:
     for r in records:
         assert r["url"] == f"magie/{r['group_slug']}/#{r['slug']}"
         assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(r["slug"]))
-        assert set(r) == SPELL_RECORD_KEYS
+        assert set(r) == ENTRY_RECORD_KEYS
     blast = next(r for r in records if r["name"] == "Blast sonore")
     assert blast["url"] == "magie/acoustique/#blast-sonore"
     json.dumps(records, ensure_ascii=False)
@@ -305,10 +305,10 @@ def test_no_word_is_lost(seed: ParseResult) -> None:
         return Counter(re.findall(r"[^\W_]+", s))
 
     produced: Counter[str] = Counter()
-    for college in seed.colleges:
+    for college in seed.groups:
         produced += words(college.name) + words(college.description)
         produced += words("Description du collège")
-        for s in college.spells:
+        for s in college.entries:
             produced += words(s.name) + words(s.description)
             for k, v in s.fields.items():
                 produced += words(k) + words(v)

@@ -12,12 +12,12 @@ SEED = Path(__file__).resolve().parents[1] / "site" / "sorts.txt"
 
 # The keys of a record of data/spells.json: a contract with regles/theme/assets/js/entries.js
 # (filters, sorting, spell previews), checked on the parser's records and on the built site.
-SPELL_RECORD_KEYS = frozenset(
+ENTRY_RECORD_KEYS = frozenset(
     {"id", "name", "group", "group_slug", "level_min", "level_max", "fields", "description",
      "url", "slug", "tri", "choix", "long"}
 )  # fmt: skip
 
-_COLLEGE_HEADING = re.compile(r"(?<!\S)## (?P<name>.+?)(?= \*\*Description du collège)")
+_GROUP_HEADING = re.compile(r"(?<!\S)## (?P<name>.+?)(?= \*\*Description du collège)")
 _END = " --- Fin du fichier"
 
 
@@ -40,15 +40,15 @@ def synthesize_export(text: str, n_copies: int) -> str:
     if not body.endswith(_END):
         raise ValueError("l’export ne se termine pas par « --- Fin du fichier »")
     body = body[: -len(_END)]
-    first = _COLLEGE_HEADING.search(body)
+    first = _GROUP_HEADING.search(body)
     if first is None:
         raise ValueError("aucun collège dans l’export")
-    preamble, colleges = body[: first.start()], body[first.start() :]
-    copies = [colleges]
+    preamble, groups = body[: first.start()], body[first.start() :]
+    copies = [groups]
     for k in range(2, n_copies + 1):
 
         def rename(m: re.Match[str], k: int = k) -> str:
             return f"## {m.group('name')} {k}"
 
-        copies.append(_COLLEGE_HEADING.sub(rename, colleges))
+        copies.append(_GROUP_HEADING.sub(rename, groups))
     return preamble + " ".join(copies) + _END

@@ -13,13 +13,13 @@ from regles.features.databases.export import parse_export, restore_line_breaks
 from regles.features.databases.model import ExportError, ParseResult, read_export, roman_to_int
 
 PRE = "# Magie _Généré le 01/01/2027 à 10:00_ --- "
-COLLEGE = "## Essai **Description du collège :** Un collège d’essai. "
+GROUP = "## Essai **Description du collège :** Un collège d’essai. "
 END = " --- Fin du fichier"
 GOOD = "### Bon (I) - **Durée :** 1 minute Texte correct."
 
 
 def export(body: str) -> str:
-    return PRE + COLLEGE + body + END
+    return PRE + GROUP + body + END
 
 
 def position(text: str, needle: str) -> tuple[int, int]:
@@ -38,7 +38,7 @@ def only(result: ParseResult, severity: str = "error") -> Problem:
 def assert_accounted(text: str, result: ParseResult) -> None:
     """Every `### ` heading is an Entry or a rejected entry (with an error)."""
     headings = len(re.findall(r"(?<!\S)### ", text))
-    assert len(result.spells) + len(result.rejected) == headings
+    assert len(result.entries) + len(result.rejected) == headings
     if result.rejected:
         assert result.errors
 
@@ -126,24 +126,24 @@ ENTRY_ERRORS = [
 
 
 @pytest.mark.parametrize(
-    ("body", "message", "spell", "at"),
+    ("body", "message", "entry", "at"),
     [case[1:] for case in ENTRY_ERRORS],
     ids=[case[0] for case in ENTRY_ERRORS],
 )
-def test_entry_errors(body: str, message: str, spell: str | None, at: str) -> None:
+def test_entry_errors(body: str, message: str, entry: str | None, at: str) -> None:
     text = export(body)
     result = parse_export(text, source="essai.md")
     problem = only(result)
     line, column = position(text, "### Bon (I)")
     assert problem.message == message.format(first=f"ligne {line}, colonne {column}")
-    assert (problem.file, problem.context, problem.subject) == ("essai.md", "Essai", spell)
+    assert (problem.file, problem.context, problem.subject) == ("essai.md", "Essai", entry)
     # "champ-en-fin-d-entree" points at the second "- **Durée :**": search from its entry.
     search_from = text.index("### Vide") if at.startswith("- **Durée :** -") else 0
     at = at.removesuffix(" -")
     offset = text.index(at, search_from)
     assert (problem.line, problem.column) == (1, offset + 1)
     # The faulty entry is rejected, the good one kept.
-    assert [s.name for s in result.spells] == ["Bon"]
+    assert [s.name for s in result.entries] == ["Bon"]
     assert len(result.rejected) == 1
     assert_accounted(text, result)
 
@@ -169,19 +169,19 @@ def test_duplicate_name_line_broken_positions() -> None:
     assert (problem.line, problem.column) == position(text, "### Bon (II)")
 
 
-def test_empty_college_is_a_warning() -> None:
-    text = PRE + "## Vide **Description du collège :** Rien ici. " + COLLEGE + GOOD + END
+def test_empty_group_is_a_warning() -> None:
+    text = PRE + "## Vide **Description du collège :** Rien ici. " + GROUP + GOOD + END
     result = parse_export(text)
     assert result.errors == []
     warning = only(result, "warning")
     assert warning.message == "collège « Vide » sans aucun sort"
     assert (warning.context, warning.subject) == ("Vide", None)
     assert (warning.line, warning.column) == position(text, "## Vide")
-    assert [c.name for c in result.colleges] == ["Vide", "Essai"]
+    assert [c.name for c in result.groups] == ["Vide", "Essai"]
 
 
 def test_truncated_export() -> None:
-    text = PRE + COLLEGE + GOOD
+    text = PRE + GROUP + GOOD
     result = parse_export(text)
     problem = only(result)
     assert problem.message == (
@@ -189,19 +189,19 @@ def test_truncated_export() -> None:
     )
     assert (problem.line, problem.column) == (1, len(text) + 1)
     # What was read is still there.
-    assert [s.name for s in result.spells] == ["Bon"]
-    assert result.spells[0].description == "Texte correct."
+    assert [s.name for s in result.entries] == ["Bon"]
+    assert result.entries[0].description == "Texte correct."
 
 
-def test_text_before_first_college() -> None:
-    text = PRE + "Texte égaré. " + COLLEGE + GOOD + END
+def test_text_before_first_group() -> None:
+    text = PRE + "Texte égaré. " + GROUP + GOOD + END
     problem = only(parse_export(text))
     assert problem.message == "texte hors collège avant le premier collège"
     assert (problem.line, problem.column) == position(text, "Texte égaré")
 
 
 def test_text_without_title() -> None:
-    text = "Texte égaré. " + COLLEGE + GOOD + END
+    text = "Texte égaré. " + GROUP + GOOD + END
     problem = only(parse_export(text))
     assert problem.message == "texte hors collège avant le premier collège"
     assert (problem.line, problem.column) == (1, 1)
@@ -214,34 +214,34 @@ def test_text_after_end_marker() -> None:
     assert (problem.line, problem.column) == position(text, "Encore")
 
 
-def test_spell_before_first_college() -> None:
-    text = PRE + "### Orphelin (I) Texte. " + COLLEGE + GOOD + END
+def test_entry_before_first_group() -> None:
+    text = PRE + "### Orphelin (I) Texte. " + GROUP + GOOD + END
     result = parse_export(text)
     problem = only(result)
     assert problem.message == "texte hors collège : sort avant le premier collège"
     assert (problem.context, problem.subject) == (None, "Orphelin")
     assert (problem.line, problem.column) == position(text, "### Orphelin")
-    assert [s.name for s in result.spells] == ["Bon"]
+    assert [s.name for s in result.entries] == ["Bon"]
     assert_accounted(text, result)
 
 
-def test_duplicate_college() -> None:
-    text = PRE + COLLEGE + GOOD + " " + COLLEGE + "### Autre (I) Texte." + END
+def test_duplicate_group() -> None:
+    text = PRE + GROUP + GOOD + " " + GROUP + "### Autre (I) Texte." + END
     result = parse_export(text)
     problem = only(result)
-    line, column = position(text, COLLEGE)
+    line, column = position(text, GROUP)
     assert problem.message == (
         f"collège en double « Essai » (première occurrence ligne {line}, colonne {column})"
     )
     # Both keep their spells, under distinct page slugs.
-    assert [c.slug for c in result.colleges] == ["essai", "essai-2"]
+    assert [c.slug for c in result.groups] == ["essai", "essai-2"]
 
 
-def test_college_named_like_a_reserved_page() -> None:
+def test_group_named_like_a_reserved_page() -> None:
     text = PRE + "## Tous les sorts **Description du collège :** x. " + GOOD + END
-    assert parse_export(text).colleges[0].slug == "tous-les-sorts"
+    assert parse_export(text).groups[0].slug == "tous-les-sorts"
     reserved = parse_export(text, reserved_slugs={"tous-les-sorts"})
-    assert reserved.colleges[0].slug == "tous-les-sorts-2"
+    assert reserved.groups[0].slug == "tous-les-sorts-2"
 
 
 def test_same_slug_different_names() -> None:
@@ -249,7 +249,7 @@ def test_same_slug_different_names() -> None:
     result = parse_export(text)
     warning = only(result, "warning")
     assert warning.message == "ancre « bon » déjà prise dans le collège : « bon-2 » utilisée"
-    assert [s.slug for s in result.spells] == ["bon", "bon-2"]
+    assert [s.slug for s in result.entries] == ["bon", "bon-2"]
 
 
 def test_many_faults_all_accounted() -> None:
@@ -274,13 +274,16 @@ def test_uncertain_split_warning() -> None:
         "(valeur retenue : « 10 mètres »)"
     )
     assert (warning.line, warning.column) == position(text, "10 mètres")
-    assert result.spells[0].fields == {"Portée": "10 mètres"}
-    assert result.spells[0].description == "Le sujet vole."
+    assert result.entries[0].fields == {"Portée": "10 mètres"}
+    assert result.entries[0].description == "Le sujet vole."
     # A new key is kept, in order, and certain when a line break or a marker ends it.
     text = export("### Portée (I) - **Portée :** 10 mètres - **Durée :** 1 minute Le sujet vole.")
     result = parse_export(text)
     assert result.problems == []
-    assert list(result.spells[0].fields.items()) == [("Portée", "10 mètres"), ("Durée", "1 minute")]
+    assert list(result.entries[0].fields.items()) == [
+        ("Portée", "10 mètres"),
+        ("Durée", "1 minute"),
+    ]
 
 
 def test_ambiguous_vocabulary_is_flagged() -> None:
@@ -288,18 +291,18 @@ def test_ambiguous_vocabulary_is_flagged() -> None:
     result = parse_export(export("### Flou (I) - **Classe :** Info Zone Crée un silence."))
     warning = only(result, "warning")
     assert "champ Classe" in warning.message
-    assert result.spells[0].fields == {"Classe": "Info Zone"}
+    assert result.entries[0].fields == {"Classe": "Info Zone"}
     # "Zone de…" continues in lowercase: only "Info" ends before a sentence, no doubt.
     result = parse_export(export("### Flou (I) - **Classe :** Info Zone de silence autour."))
     assert result.problems == []
-    assert result.spells[0].fields == {"Classe": "Info"}
-    assert result.spells[0].description == "Zone de silence autour."
+    assert result.entries[0].fields == {"Classe": "Info"}
+    assert result.entries[0].description == "Zone de silence autour."
 
 
 def test_en_dash_levels_and_wide_numerals() -> None:
     result = parse_export(export("### Large (I–X) Texte. ### Haut (VIII-IX) Texte."))
     assert result.problems == []
-    assert [(s.level_min, s.level_max) for s in result.spells] == [(1, 10), (8, 9)]
+    assert [(s.level_min, s.level_max) for s in result.entries] == [(1, 10), (8, 9)]
 
 
 def test_roman_numerals() -> None:

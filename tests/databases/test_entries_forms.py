@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from synth import seed_text
 
 from regles.features.databases.export import parse_export, restore_line_breaks
-from regles.features.databases.model import College, ParseResult
+from regles.features.databases.model import Group, ParseResult
 from regles.features.databases.pages import entry_records
 
 
@@ -25,12 +25,12 @@ def line_broken(collapsed: str) -> str:
     return restore_line_breaks(collapsed)
 
 
-def colleges_view(result: ParseResult) -> list[tuple[str, str, str, list[str]]]:
-    return [college_view(c) for c in result.colleges]
+def groups_view(result: ParseResult) -> list[tuple[str, str, str, list[str]]]:
+    return [group_view(c) for c in result.groups]
 
 
-def college_view(c: College) -> tuple[str, str, str, list[str]]:
-    return (c.name, c.slug, c.description, [s.slug for s in c.spells])
+def group_view(c: Group) -> tuple[str, str, str, list[str]]:
+    return (c.name, c.slug, c.description, [s.slug for s in c.entries])
 
 
 def test_seed_is_collapsed(collapsed: str) -> None:
@@ -78,12 +78,12 @@ def test_restore_is_idempotent(line_broken: str) -> None:
 
 def test_both_forms_give_identical_records(collapsed: str, line_broken: str) -> None:
     a, b = parse_export(collapsed), parse_export(line_broken)
-    assert len(b.spells) == 79
+    assert len(b.entries) == 79
     assert entry_records(a, "magie") == entry_records(b, "magie")
-    assert colleges_view(a) == colleges_view(b)
+    assert groups_view(a) == groups_view(b)
     assert (a.title, a.generated) == (b.title, b.generated)
-    assert [(s.level_min, s.level_max) for s in a.spells] == [
-        (s.level_min, s.level_max) for s in b.spells
+    assert [(s.level_min, s.level_max) for s in a.entries] == [
+        (s.level_min, s.level_max) for s in b.entries
     ]
 
 
@@ -95,7 +95,7 @@ def test_line_breaks_are_certain_markers(collapsed: str, line_broken: str) -> No
 
 def test_positions_follow_the_form(collapsed: str, line_broken: str) -> None:
     a, b = parse_export(collapsed), parse_export(line_broken)
-    sa, sb = a.spells[2], b.spells[2]
+    sa, sb = a.entries[2], b.entries[2]
     assert sa.name == sb.name == "Blast sonore"
     assert sa.position.line == 1
     assert collapsed[sa.position.offset :].startswith("### Blast sonore")
@@ -165,9 +165,9 @@ def test_generated_entries_round_trip(
     for form in (text, restore_line_breaks(text)):
         result = parse_export(form)
         assert result.errors == []
-        assert len(result.spells) == len(generated)
+        assert len(result.entries) == len(generated)
         flagged = {p.subject for p in result.warnings}
-        for s, (fields, description, _) in zip(result.spells, generated, strict=True):
+        for s, (fields, description, _) in zip(result.entries, generated, strict=True):
             if s.name in flagged:
                 continue
             assert s.fields == dict(fields)
@@ -185,8 +185,8 @@ def test_the_readme_s_example_export_parses_as_the_readme_says() -> None:
     for text in (example, one_line):
         result = parse_export(text)
         assert result.problems == []
-        assert [c.name for c in result.colleges] == ["Feu"]
-        fire, wall = result.spells
+        assert [c.name for c in result.groups] == ["Feu"]
+        fire, wall = result.entries
         assert (fire.name, fire.fields) == (
             "Boule de feu",
             {"Durée": "instantané", "Résistance": "Dex"},

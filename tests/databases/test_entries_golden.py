@@ -17,7 +17,7 @@ import pytest
 from regles.core.report import Problem
 from regles.features.databases.export import parse_export
 from regles.features.databases.model import read_export
-from regles.features.databases.pages import mention_linker, render_college_page, render_entry_index
+from regles.features.databases.pages import mention_linker, render_entry_index, render_group_page
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 EXPECTED_SUFFIXES = (".expected.md", ".expected.html")
@@ -27,9 +27,9 @@ CASES = sorted(p for p in GOLDEN.glob("*.md") if not p.name.endswith(EXPECTED_SU
 def render_case(path: Path) -> dict[str, str]:
     result = parse_export(read_export(path), source=f"golden/{path.name}")
     pages = []
-    for college in result.colleges:
-        page = render_college_page(college, mention_linker(result, college))
-        pages.append(f"<!-- page: magie/{college.slug}/ -->\n{page}")
+    for group in result.groups:
+        page = render_group_page(group, mention_linker(result, group))
+        pages.append(f"<!-- page: magie/{group.slug}/ -->\n{page}")
     problems = "".join(f"{describe(p)}\n" for p in result.problems) or "aucun\n"
     return {
         ".expected.md": "\n".join(pages) + "\n<!-- problèmes -->\n" + problems,

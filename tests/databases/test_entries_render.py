@@ -14,11 +14,11 @@ from regles.features.databases.columns import index_columns
 from regles.features.databases.export import parse_export
 from regles.features.databases.model import ParseResult
 from regles.features.databases.pages import (
-    SPELL_TABLE_MARK,
+    ENTRY_TABLE_MARK,
     IndexLabels,
     mention_linker,
-    render_college_page,
     render_entry_index,
+    render_group_page,
 )
 
 TITLE = "Index des sorts"
@@ -76,7 +76,7 @@ SITE_LABELS = IndexLabels(names={"Classe": "Classe de sort", "Résistance": "Ré
 
 def site_index(result: ParseResult) -> str:
     """The index of `result` with this site's columns and labels."""
-    columns = index_columns([dict(s.fields) for s in result.spells], SITE_COLUMNS)
+    columns = index_columns([dict(s.fields) for s in result.entries], SITE_COLUMNS)
     return render_entry_index(result, TITLE, labels=SITE_LABELS, columns=columns)
 
 
@@ -125,7 +125,7 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
     (or with two) stops the build rather than showing no table."""
     book = Book(DatabaseSettings(Path("export.txt"), "export.txt", "magie", "Magie", TITLE), seed)
     ((_, marked), *_) = book.pages()
-    assert marked.count(SPELL_TABLE_MARK) == 1 and "<table" not in marked
+    assert marked.count(ENTRY_TABLE_MARK) == 1 and "<table" not in marked
     convert = lambda text: markdown.markdown(text, extensions=EXTENSIONS)  # noqa: E731
     whole = render_entry_index(
         seed,
@@ -134,7 +134,7 @@ def test_index_table_is_put_in_after_the_markdown(seed: ParseResult) -> None:
         labels=book.labels,
     )
     assert book.with_table(convert(marked)) == convert(whole)
-    for broken in ("<h1>Index des sorts</h1>", SPELL_TABLE_MARK * 2):
+    for broken in ("<h1>Index des sorts</h1>", ENTRY_TABLE_MARK * 2):
         with pytest.raises(ValueError, match="la marque du tableau de l’index"):
             book.with_table(broken)
 
@@ -144,21 +144,21 @@ def test_index_renders_through_markdown(seed: ParseResult) -> None:
     assert len(soup.select("table#entry-table tbody tr")) == 79
 
 
-def test_college_pages_anchor_every_spell(seed: ParseResult) -> None:
-    for college in seed.colleges:
-        soup = to_html(render_college_page(college, mention_linker(seed, college)))
+def test_group_pages_anchor_every_entry(seed: ParseResult) -> None:
+    for group in seed.groups:
+        soup = to_html(render_group_page(group, mention_linker(seed, group)))
         h1 = soup.find_all("h1")
-        assert [h.get_text() for h in h1] == [college.name]
-        spells = soup.select("h2.entry")
-        assert [h["id"] for h in spells] == [s.slug for s in college.spells]
-        assert [h.get_text() for h in spells] == [s.name for s in college.spells]
-        assert len(soup.select("span.niveau")) == len(college.spells)
+        assert [h.get_text() for h in h1] == [group.name]
+        entries = soup.select("h2.entry")
+        assert [h["id"] for h in entries] == [s.slug for s in group.entries]
+        assert [h.get_text() for h in entries] == [s.name for s in group.entries]
+        assert len(soup.select("span.niveau")) == len(group.entries)
         assert not soup.find_all("script")
 
 
-def test_college_page_markdown(seed: ParseResult) -> None:
-    acoustique = seed.colleges[0]
-    page = render_college_page(acoustique)
+def test_group_page_markdown(seed: ParseResult) -> None:
+    acoustique = seed.groups[0]
+    page = render_group_page(acoustique)
     assert page.startswith("# Acoustique\n\nCes sorts permettent de créer")
     assert "## Blast sonore { #blast-sonore .entry }\n" in page
     assert '<span class="niveau" title="Niveaux I à IV">I–IV</span>' in page
@@ -173,8 +173,8 @@ def test_college_page_markdown(seed: ParseResult) -> None:
 
 
 def test_bullets_render_as_a_list(seed: ParseResult) -> None:
-    college = next(c for c in seed.colleges if c.name == "Élémentaire - Air")
-    soup = to_html(render_college_page(college))
+    group = next(c for c in seed.groups if c.name == "Élémentaire - Air")
+    soup = to_html(render_group_page(group))
     section = soup.find(id="controle-du-climat")
     assert isinstance(section, Tag)
     items = section.find_next("ul")
@@ -187,16 +187,16 @@ def test_bullets_render_as_a_list(seed: ParseResult) -> None:
     ]
 
 
-def test_mentions_link_to_spells(seed: ParseResult) -> None:
-    air = next(c for c in seed.colleges if c.name == "Élémentaire - Air")
-    page = render_college_page(air, mention_linker(seed, air))
+def test_mentions_link_to_entries(seed: ParseResult) -> None:
+    air = next(c for c in seed.groups if c.name == "Élémentaire - Air")
+    page = render_group_page(air, mention_linker(seed, air))
     assert "[_Contrôle du climat_](#controle-du-climat)" in page
-    acoustique = seed.colleges[0]
+    acoustique = seed.groups[0]
     link = mention_linker(seed, acoustique)
     assert link("Blast sonore") == "#blast-sonore"
     assert link("Contrôle du climat") == "../elementaire-air/#controle-du-climat"
     assert link("Perception") is None
-    soup = to_html(render_college_page(air, mention_linker(seed, air)))
+    soup = to_html(render_group_page(air, mention_linker(seed, air)))
     assert soup.select_one('a[href="#controle-du-climat"]') is not None
 
 
@@ -221,9 +221,9 @@ def test_hostile_index_is_escaped(hostile: ParseResult) -> None:
     assert "Export généré le &lt;b&gt;01/01/2027&lt;/b&gt;." in page
 
 
-def test_hostile_college_page_is_escaped(hostile: ParseResult) -> None:
-    college = hostile.colleges[0]
-    page = render_college_page(college, mention_linker(hostile, college))
+def test_hostile_group_page_is_escaped(hostile: ParseResult) -> None:
+    group = hostile.groups[0]
+    page = render_group_page(group, mention_linker(hostile, group))
     assert "<script" not in page and "<img" not in page and "<b>" not in page
     soup = to_html(page)
     assert not soup.find_all(["script", "img", "b", "i"])
@@ -235,8 +235,8 @@ def test_hostile_college_page_is_escaped(hostile: ParseResult) -> None:
 
 
 def test_hostile_links_and_blocks_stay_text(hostile: ParseResult) -> None:
-    college = hostile.colleges[0]
-    soup = to_html(render_college_page(college))
+    group = hostile.groups[0]
+    soup = to_html(render_group_page(group))
     assert not soup.find_all(["a", "img", "ol", "blockquote", "code", "hr", "sup"])
     assert [h.name for h in soup.find_all(["h1", "h2", "h3"])] == ["h1"] + ["h2"] * 6
     assert not soup.find_all(["dl", "details", "pre", "abbr"], class_=lambda c: c != "champs")
@@ -269,9 +269,9 @@ def test_hostile_links_and_blocks_stay_text(hostile: ParseResult) -> None:
 
 
 def test_description_records_keep_text_as_written(hostile: ParseResult) -> None:
-    liens = hostile.spells[1]
+    liens = hostile.entries[1]
     # Link-shaped brackets are escaped, the plain bracket stays as written.
     assert liens.description == (
         "Voir [dégâts×10] et \\[clic\\](javascript:alert(1)) ou !\\[i\\](x.png) \\[^1\\]."
     )
-    assert hostile.spells[0].description == "Texte <script>alert(1)</script> fin."
+    assert hostile.entries[0].description == "Texte <script>alert(1)</script> fin."

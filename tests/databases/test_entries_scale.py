@@ -14,8 +14,8 @@ def test_ten_copies() -> None:
     text = synthesize_export(seed_text(), 10)
     assert len(re.findall(r"(?<!\S)### ", text)) == 790
     result = parse_export(text, source="synthétique")
-    assert len(result.colleges) == 50
-    assert len(result.spells) == 790
+    assert len(result.groups) == 50
+    assert len(result.entries) == 790
     assert result.rejected == []
     assert result.errors == []
     # The seed's two uncertain splits, once per copy.

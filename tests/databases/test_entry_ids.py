@@ -22,7 +22,7 @@ def test_the_same_export_gives_the_same_ids_at_every_build() -> None:
     assert len(first) > 50
 
 
-def test_ids_are_unique_short_and_base36_even_for_names_in_two_colleges() -> None:
+def test_ids_are_unique_short_and_base36_even_for_names_in_two_groups() -> None:
     result = parse_export(seed_text())
     records = entry_records(result, "sorts")
     ids = [str(r["id"]) for r in records]
@@ -36,12 +36,12 @@ def test_ids_are_unique_short_and_base36_even_for_names_in_two_colleges() -> Non
     assert recurring, "l’export d’essai n’a plus de nom dans deux collèges"
 
 
-def test_an_id_only_depends_on_its_college_and_slug() -> None:
+def test_an_id_only_depends_on_its_group_and_slug() -> None:
     # Leaving a college out of the export changes no other spell's id (4 digits, no
     # collision in the test export).
     text = seed_text()
     full = parse_export(text)
-    first = full.colleges[0]
+    first = full.groups[0]
     cut = text.replace(f"## {first.name} ", "## ", 1)  # its spells join no college: dropped
     smaller = parse_export(cut)
     ids, fewer = entry_ids(full), entry_ids(smaller)
@@ -52,7 +52,7 @@ def test_an_id_only_depends_on_its_college_and_slug() -> None:
 def test_colliding_ids_are_lengthened_until_they_differ(monkeypatch: pytest.MonkeyPatch) -> None:
     # With one digit, 79 spells must collide: every id is then the shortest start of its
     # digest that no other spell's digest shares, whatever the spells' order.
-    monkeypatch.setattr(pages, "SPELL_ID_LENGTH", 1)
+    monkeypatch.setattr(pages, "ENTRY_ID_LENGTH", 1)
     result = parse_export(seed_text())
     ids = entry_ids(result)
     assert len(set(ids.values())) == len(ids)
@@ -63,5 +63,5 @@ def test_colliding_ids_are_lengthened_until_they_differ(monkeypatch: pytest.Monk
         others = [d for k, d in digests.items() if k != key]
         assert not any(d.startswith(found) for d in others)
         assert any(d.startswith(found[:-1]) for d in others) or len(found) == 1
-    result.colleges.reverse()
+    result.groups.reverse()
     assert entry_ids(result) == ids

@@ -122,7 +122,7 @@ PRAYERS = (
 
 def test_the_index_shows_the_fields_the_export_uses() -> None:
     result = parse_export(PRAYERS, group=CULT)
-    entries = [dict(s.fields) for s in result.spells]
+    entries = [dict(s.fields) for s in result.entries]
     # « Coût », in one prayer of six, is left out; a distance and a time sort by value.
     found = [(c.field, c.key, c.sort, c.filter) for c in index_columns(entries)]
     assert found == [

@@ -42,10 +42,10 @@ def by_name(terms: list[entry_terms.Term]) -> dict[str, entry_terms.Term]:
     return {t.name: t for t in terms}
 
 
-def test_fields_with_their_spells_and_values(small: entry_terms.ExportTerms) -> None:
+def test_fields_with_their_entries_and_values(small: entry_terms.ExportTerms) -> None:
     fields = by_name(small.fields)
     assert list(fields) == ["Classe", "Résistance"]
-    assert [s.name for s in fields["Classe"].spells] == ["Flamme", "Étincelle"]
+    assert [s.name for s in fields["Classe"].entries] == ["Flamme", "Étincelle"]
     assert fields["Classe"].values == Counter({"Zone": 1, "Info": 1})
     assert fields["Résistance"].values == Counter({"Vol-2": 1, "San": 1})
     assert all(t.definition is None and t.configured is None for t in small.fields)
@@ -60,13 +60,13 @@ def test_abbreviations_found_and_counted(small: entry_terms.ExportTerms) -> None
     # Two capitals (PdM, PdV, MR, MJ); joined by a sign in a field (Vol-2), with that field's
     # other capitalised word (San); short, never in lowercase, inside sentences (Dex).
     assert set(found) == {"PdM", "PdV", "MR", "MJ", "Vol", "San", "Dex"}
-    assert (found["PdM"].occurrences, [s.name for s in found["PdM"].spells]) == (
+    assert (found["PdM"].occurrences, [s.name for s in found["PdM"].entries]) == (
         3,
         ["Flamme", "Braise"],
     )
     assert found["Dex"].occurrences == 3
     # The college's description counts, with no spell.
-    assert (found["MR"].occurrences, found["MR"].spells) == (1, [])
+    assert (found["MR"].occurrences, found["MR"].entries) == (1, [])
     # Roman numerals are levels, not abbreviations; the spell names' words are not counted.
     assert not {"III", "II", "I-III"} & set(found)
 
@@ -110,9 +110,9 @@ def test_the_seed_export(tmp_path: Path) -> None:
     result: ParseResult = parse_export(text)
     terms = entry_terms.read_terms(result, {})
     keys = Counter(re.findall(r"- \*\*([^*]+?) :\*\*", text))
-    assert {t.name: len(t.spells) for t in terms.fields} == dict(keys)
+    assert {t.name: len(t.entries) for t in terms.fields} == dict(keys)
     # PdM as a word of the texts: everywhere but in spell headings.
-    headings = " ".join(s.name for s in result.spells)
+    headings = " ".join(s.name for s in result.entries)
     word = r"(?<![^\W_])PdM(?![^\W_])"
     expected = len(re.findall(word, text)) - len(re.findall(word, headings))
     assert by_name(terms.abbreviations)["PdM"].occurrences == expected > 0
@@ -135,8 +135,8 @@ def test_a_missing_date_and_title_are_reported(tmp_path: Path) -> None:
     assert {p.severity for p in header} == {"warning"}
     assert any("export sans date de génération" in p.message for p in header)
     assert any("export sans titre" in p.message for p in header)
-    index, fields, *colleges = (text for _, text in book.pages())
-    for page in (index, fields, colleges[0]):
+    index, fields, *groups = (text for _, text in book.pages())
+    for page in (index, fields, groups[0]):
         assert "ate de génération absente de l’export" in page
     assert "Export sans titre" in index
 
@@ -147,9 +147,7 @@ def test_the_date_read_gives_no_header_problem(tmp_path: Path) -> None:
 
 
 def test_a_term_configured_for_nothing_is_reported(tmp_path: Path) -> None:
-    book, problems = read_book(
-        settings_of(SEED, terms={"PdM": "points de magie", "XYZ": "rien"})
-    )
+    book, problems = read_book(settings_of(SEED, terms={"PdM": "points de magie", "XYZ": "rien"}))
     assert book is not None
     header = [p for p in problems if p.kind is Kind.EXPORT_HEADER]
     assert [(p.subject, p.file) for p in header] == [("XYZ", "mkdocs.yml")]

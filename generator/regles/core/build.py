@@ -6,7 +6,7 @@ the stages. It knows what a site is made of (its pages, their reading, the repor
 nothing of what a feature does. The MkDocs plugin (`plugin.py`) calls one method per event;
 another engine would need only another such adapter:
 
-1. `SiteBuild(settings)`: the features made (the spell export read, the rules imported);
+1. `SiteBuild(settings)`: the features made (the entry export read, the rules imported);
    `extend_nav`: the nav as written, which features extend;
 2. `start`; `change_files`: the site's files, which features replace (bundles);
 3. `generated_pages`, `index_pages`: the pages the features add, then every page read once,
@@ -69,9 +69,9 @@ class SiteBuild:
         self.site = SiteContext(settings, settings.system_folders)
         self.report = self.site.report
         # Made in an order where each one's inputs are made before it; they register in the
-        # order their pages should be added (spells, the offline page, the print pages).
+        # order their pages should be added (the databases', the offline page, the print pages).
         self.databases = DatabasesFeature(self.site)
-        groups = self.databases.college_pages
+        groups = self.databases.group_pages
         indexes = self.databases.index_uris
         self.links = LinksFeature(self.site, self.databases.targets, groups, indexes)
         self.calculators = CalculatorsFeature(self.site, groups)

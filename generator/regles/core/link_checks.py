@@ -277,7 +277,7 @@ def reference_typo(titles: Suggester, name: str) -> str | None:
 
 
 def with_suggestions(
-    problems: Iterable[Problem], titles: Suggester, spells: Suggester
+    problems: Iterable[Problem], titles: Suggester, entries: Suggester
 ) -> list[Problem]:
     """Unresolved references one slip away from a section title become warnings naming
     the title to write; unknown spell mentions get the closest spell name (information)."""
@@ -294,7 +294,7 @@ def with_suggestions(
                     message=f"{p.message} ; vouliez-vous dire « {guess} » ?",
                 )
         elif p.kind == Kind.UNRESOLVED_MENTION and p.subject and size >= 4:
-            guess = spells.typo_of(p.subject, slips=2 if size >= 8 else 1)
+            guess = entries.typo_of(p.subject, slips=2 if size >= 8 else 1)
             if guess is not None:
                 p = replace(p, message=f"{p.message} ; entrée proche : « {guess} »")
         out.append(p)

@@ -3,8 +3,8 @@
 Errors and warnings are faults: listed in full, they fail the build (warnings under
 --strict). Some kinds of information are notes for the owner rather than faults (`Kind.is_note`):
 what the sources send to and the site does not hold (a chapter of the source document, a page
-of the site the text was copied from), words that are neither a spell nor a section, the
-count of the spell export. `BuildReport.summary` gives them as one short group, counts per
+of the site the text was copied from), words that are neither an entry nor a section, the
+count of the entry export. `BuildReport.summary` gives them as one short group, counts per
 kind; the JSON report (and `format_notes`, logged at the debug level: `mkdocs build -v`)
 keeps every line.
 """
@@ -66,7 +66,7 @@ class Kind(StrEnum):
     DUPLICATE_KEY = "cle-en-double"  # YAML keeps the last one: the first is lost
     ADDRESSES_FILE = "adresses-illisibles"  # the file of the pages' old addresses is damaged
     MOVED_ADDRESS = "adresse-deplacee"  # a page's old address, which leads to its new one
-    # The spell export
+    # A database's export
     EXPORT_UNREADABLE = "export-illisible"
     RAW_EXPORT = "export-publie"  # a file shaped like an export, which no database declares
     EMPTY_DATABASE = "base-vide"  # a database whose export has no group and no entry
@@ -108,9 +108,9 @@ class Problem:
     severity: Severity
     kind: Kind
     message: str
-    subject: str | None = None  # what it is about: a link, a name, a spell
+    subject: str | None = None  # what it is about: a link, a name, an entry
     column: int | None = None
-    context: str | None = None  # the part of the file it lies in: a spell's college
+    context: str | None = None  # the part of the file it lies in: an entry's group
 
     def sort_key(self) -> tuple[str, int, int, str, str, str, str]:
         """By file, then line (a problem of the whole file, with no line, comes first)."""

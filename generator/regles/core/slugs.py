@@ -28,8 +28,8 @@ def fold(text: str) -> str:
 def slugify(value: str, separator: str = "-") -> str:
     """Anchor id of a heading or a generated page: `Dégâts et soins` → `degats-et-soins`.
 
-    The one slug function of the site: the toc extension's slugify hook (mkdocs.yml), spell
-    anchors, college and index pages."""
+    The one slug function of the site: the toc extension's slugify hook (mkdocs.yml), entry
+    anchors, group and index pages."""
     return _NON_WORD.sub(separator, fold(value.translate(_AS_LETTERS))).strip(separator)
 
 

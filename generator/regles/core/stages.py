@@ -8,7 +8,7 @@ feature by name. The stages, in the order a build goes through them:
 1. `nav`: the nav as mkdocs.yml wrote it, before MkDocs reads it (a feature appends pages);
 2. `files`: the site's files before any is built: a feature removes or adds some (the pages'
    one stylesheet and script, an export that is read and not published);
-3. `pages`: pages a feature adds to the owner's (spell pages, the offline page, print pages);
+3. `pages`: pages a feature adds to the owner's (entry pages, the offline page, print pages);
 4. `indexed`: once every page is read, before any is converted (calculators' placements);
 5. `markdown`: each page's Markdown, pass by pass (`directives`: the ```` ``` ```` blocks a
    feature renders, expanded by the last pass);

@@ -3,7 +3,7 @@
 Declared by the site's owner in mkdocs.yml (`systems:` of the `regles` plugin). A page at the
 top of the docs, or in one of the `site_folders`, is a page of the site (home, tools, help);
 a page in a folder belongs to the system declared for that folder, or to a database's
-(spells, prayers…). Any other folder is a mistake the build names: its pages would have no
+(entries, prayers…). Any other folder is a mistake the build names: its pages would have no
 system in the search filters.
 """
 

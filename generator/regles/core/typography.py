@@ -120,8 +120,7 @@ def spaced_markdown(text: str) -> str:
     paragraphs stay as they were, and code spans are left as written."""
     return "\n".join(
         "".join(
-            part if part.startswith("`") else spaced_text(part)
-            for part in _CODE_SPAN.split(line)
+            part if part.startswith("`") else spaced_text(part) for part in _CODE_SPAN.split(line)
         )
         for line in text.split("\n")
     )

@@ -119,6 +119,7 @@ class Expression:
     def dice_count(self) -> int:
         return sum(t.count for t in self.terms)
 
+
 class _Parser:
     """Recursive-descent parser reporting 1-based positions in French."""
 

@@ -16,9 +16,9 @@ __all__ = ["CALCULATORS", "REST_HOURS", "hours"]
 REST_HOURS = 8
 
 
-def hours(spell_levels: list[int]) -> Fraction:
+def hours(entry_levels: list[int]) -> Fraction:
     """Half an hour per level of each spell prepared."""
-    return Fraction(sum(spell_levels), 2)
+    return Fraction(sum(entry_levels), 2)
 
 
 def _handle(values: Values) -> JsonDict:

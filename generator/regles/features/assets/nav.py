@@ -1,8 +1,8 @@
 """The site navigation's items, rendered once per folder instead of once per page.
 
 Every page carries the whole navigation (Material's `partials/nav.html`), so a build renders
-it once per page: its cost grows as the square of the number of pages. With the 10× spell
-export of `make bench` (ten times the colleges, so ten times the college pages), it was
+it once per page: its cost grows as the square of the number of pages. With the 10× entry
+export of `make bench` (ten times the groups, so ten times the group pages), it was
 8.9 s of a 33 s profiled build, against 0.4 s of 4.9 s with the real export.
 
 An item (a section or a page) that does not hold the page being rendered has nothing active
@@ -12,7 +12,7 @@ current page's folder (`sorts/acoustique/` → `../vegetal/`) reads the same fro
 the same parent folder (`sorts/`). So such an item is rendered once per parent folder (and
 state of its parent) and reused, unless one of its pages lies inside the current page's
 folder (then its links differ, and it is rendered as before). The items of the page's own
-section are reused too: the 231 colleges of the 10× export are one section.
+section are reused too: the 231 groups of the 10× export are one section.
 
 `theme/partials/nav.html` and `nav-item.html` render every item through
 `NavItems`; the plugin gives a new one to each build (`on_env`).

@@ -36,7 +36,7 @@ STYLESHEETS = (
 # with it. Each module sets itself up again on Material's document$ (instant navigation).
 ENTRY_SCRIPT = "assets/js/site.js"
 FAVICON = "assets/icons/favicon.png"
-# What the generated pages are written with: attributes on headings (a spell's anchor),
+# What the generated pages are written with: attributes on headings (an entry's anchor),
 # Markdown inside HTML blocks (the quick links, the calculators' rule links), admonitions
 # (the reading notes).
 MARKDOWN_EXTENSIONS = ("attr_list", "md_in_html", "admonition")

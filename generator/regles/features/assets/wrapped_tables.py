@@ -4,7 +4,7 @@ Material wraps every `table:not([class])` of a page's content in
 `div.md-typeset__scrollwrap > div.md-typeset__table` at load, in its DOMContentLoaded handler:
 each table is taken out of the page and put back, so the browser styles and lays it out
 again, in the page's longest task: a few hundred elements for a rules page with two tables,
-thousands for a spell index of a few hundred rows.
+thousands for an entry index of a few hundred rows.
 
 Here each content table without a class is written inside that container, with the class
 `TABLE_CLASS`: Material's script then leaves it alone. Material styles tables by the same

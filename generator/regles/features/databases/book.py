@@ -1,8 +1,8 @@
-"""The spell database in the site: its export read, its pages, nav entries, link targets and
+"""The entry database in the site: its export read, its pages, nav entries, link targets and
 data file, and what the export gets wrong, for the build report.
 
 Declared by the site's owner (`spells:` of the `regles` plugin in mkdocs.yml); a site without
-that block has no spell pages. The export's format is read by `features/databases/export.py`.
+that block has no entry pages. The export's format is read by `features/databases/export.py`.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from regles.core.words import DEFAULT_WORDS, Noun, Words, capitalized
 from regles.features.databases import terms as entry_terms
 from regles.features.databases.columns import Column, index_columns
 from regles.features.databases.export import parse_export
-from regles.features.databases.model import College, ExportError, ParseResult, read_export
+from regles.features.databases.model import ExportError, Group, ParseResult, read_export
 from regles.features.databases.pages import (
-    SPELL_TABLE_MARK,
+    ENTRY_TABLE_MARK,
     IndexLabels,
     entry_records,
-    render_college_page,
     render_entry_index,
     render_entry_table,
+    render_group_page,
     render_lists_page,
 )
 from regles.features.links.targets import EntryTarget
@@ -50,7 +50,7 @@ CACHE_PREFIX = "livre-"  # a book kept in the build cache
 class DatabaseSettings:
     export: Path
     export_name: str  # as the report names it: relative to the project's folder
-    folder: str  # of the spell pages in the docs
+    folder: str  # of the entry pages in the docs
     section: str  # the nav section they are appended to
     index_title: str
     system: str | None = None  # as the search filters name it; None: the section's name
@@ -90,8 +90,8 @@ class DatabaseSettings:
         """The spells' system in the search filters: its own name, else its section's."""
         return (self.system or "").strip() or self.section
 
-    def college_uri(self, college: College) -> str:
-        return f"{self.folder}/{college.slug}.md"
+    def group_uri(self, group: Group) -> str:
+        return f"{self.folder}/{group.slug}.md"
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,13 @@ class Book:
     @cached_property
     def labels(self) -> IndexLabels:
         names = {name: label for name, label in self.settings.columns or () if label}
-        return IndexLabels(
-            entry_terms.level_label(self.terms), self.settings.words, names
-        )
+        return IndexLabels(entry_terms.level_label(self.terms), self.settings.words, names)
 
     @cached_property
     def columns(self) -> tuple[Column, ...]:
         """The index's columns: the site's (`columns:`), else the export's."""
         chosen = self.settings.columns
-        entries = [dict(s.fields) for s in self.result.spells]
+        entries = [dict(s.fields) for s in self.result.entries]
         names = None if chosen is None else [name for name, _ in chosen]
         return index_columns(entries, names, self.settings.filters)
 
@@ -144,7 +142,7 @@ class Book:
             self._file(settings.index_uri),
             settings.words,
         )
-        grimoire = render_lists_page(
+        lists = render_lists_page(
             settings.lists_title,
             (settings.index_title, self._file(settings.index_uri)),
             self.labels,
@@ -152,10 +150,10 @@ class Book:
         )
         pages = [(settings.index_uri, index), (settings.fields_uri, fields)]
         links = [fields_page, (settings.index_title, self._file(settings.index_uri))]
-        for c in self.result.colleges:
-            intro = entry_terms.college_intro(self.result, c, links, settings.words)
-            pages.append((settings.college_uri(c), render_college_page(c, intro=intro)))
-        pages.append((settings.lists_uri, grimoire))
+        for c in self.result.groups:
+            intro = entry_terms.group_intro(self.result, c, links, settings.words)
+            pages.append((settings.group_uri(c), render_group_page(c, intro=intro)))
+        pages.append((settings.lists_uri, lists))
         return pages
 
     def page_keys(self) -> dict[str, str]:
@@ -164,8 +162,7 @@ class Book:
         settings = self.settings
         base = f"base {settings.export_name} :"
         keys = {
-            settings.college_uri(c): f"{base} {GROUP_KEY} « {c.name} »"
-            for c in self.result.colleges
+            settings.group_uri(c): f"{base} {GROUP_KEY} « {c.name} »" for c in self.result.groups
         }
         keys[settings.index_uri] = f"{base} {INDEX_KEY}"
         keys[settings.fields_uri] = f"{base} {FIELDS_KEY}"
@@ -188,27 +185,27 @@ class Book:
             f"{base} {LISTS_KEY}": settings.lists_uri,
         }
 
-    def college_pages(self) -> dict[str, str]:
+    def group_pages(self) -> dict[str, str]:
         """College name of each college page."""
-        return {self.settings.college_uri(c): c.name for c in self.result.colleges}
+        return {self.settings.group_uri(c): c.name for c in self.result.groups}
 
     def targets(self) -> list[EntryTarget]:
         """What an italic mention of a spell can link to."""
         return [
-            EntryTarget(self.settings.college_uri(college), spell.slug, spell.name, college.name)
-            for college in self.result.colleges
-            for spell in college.spells
+            EntryTarget(self.settings.group_uri(group), entry.slug, entry.name, group.name)
+            for group in self.result.groups
+            for entry in group.entries
         ]
 
     def extend_nav(self, nav: list[Any]) -> None:
-        """Append the spell pages to the nav section named `section`, or a new one."""
+        """Append the entry pages to the nav section named `section`, or a new one."""
         settings = self.settings
         pages: list[Any] = [
             {settings.index_title: settings.index_uri},
             {settings.lists_title: settings.lists_uri},
             {settings.fields_title: settings.fields_uri},
         ]
-        pages += [{c.name: settings.college_uri(c)} for c in self.result.colleges]
+        pages += [{c.name: settings.group_uri(c)} for c in self.result.groups]
         for item in nav:
             if isinstance(item, dict) and settings.section in item:
                 section = item[settings.section]
@@ -218,10 +215,10 @@ class Book:
         nav.append({settings.section: pages})
 
     def with_table(self, html: str) -> str:
-        """The spell index's converted page with its table where its Markdown left the mark
+        """The entry index's converted page with its table where its Markdown left the mark
         (`spells.render_entry_index`): the table is HTML already, and Python-Markdown would
         read its hundreds of rows through its HTML parser."""
-        mark = SPELL_TABLE_MARK
+        mark = ENTRY_TABLE_MARK
         if html.count(mark) != 1:
             raise ValueError(
                 f"« {self.settings.index_title} » : la marque du tableau de l’index ({mark}) "
@@ -232,9 +229,9 @@ class Book:
 
     def records(self) -> list[dict[str, object]]:
         """The records of its data file (`DatabaseSettings.data_file`). Their descriptions get
-        the pages' French spacing: the grimoire shows and prints them as the scripts write
+        the pages' French spacing: the list shows and prints them as the scripts write
         them, past the built pages' typography. Names and fields are left as exported: the
-        filters read the fields as words, and a kept grimoire names its spells."""
+        filters read the fields as words, and a kept list names its entries."""
         records = entry_records(self.result, self.settings.folder, self.columns)
         for record in records:
             record["description"] = spaced_markdown(str(record["description"]))
@@ -244,7 +241,7 @@ class Book:
 def read_book(
     settings: DatabaseSettings, cache: Path | None = None
 ) -> tuple[Book | None, list[Problem]]:
-    """The spell book of the export, and every problem of the export for the report; no
+    """The entry book of the export, and every problem of the export for the report; no
     book when the export cannot be read at all. With a `cache` folder, the book of the same
     export read with the same settings and code is kept there and read again (reading the
     export and its terms is most of a warm build's own work)."""
@@ -280,7 +277,7 @@ def read_book(
         )
         for term in book.terms.unused_terms
     ]
-    used = {name for s in result.spells for name in s.fields}
+    used = {name for s in result.entries for name in s.fields}
     problems += [
         setting_warning(
             settings,
@@ -390,20 +387,20 @@ def export_problems(result: ParseResult, words: Words = DEFAULT_WORDS) -> list[P
         # An uncertain split is for the owner to check, not a fault: it must not fail a
         # --strict build, so it goes to the report as information.
         uncertain = p.kind is Kind.UNCERTAIN_SPLIT
-        message, spell, college = p.message, p.subject, p.context
+        message, entry, group = p.message, p.subject, p.context
         if p.kind is Kind.EXPORT_TRUNCATED and last is not None:
             # The entry the export stops in is kept, cut short: name it.
             message += f" ; la dernière entrée, ligne {last[1]}, est sans doute coupée"
-            spell, college = spell or last[0], college or last[2]
+            entry, group = entry or last[0], group or last[2]
         # Text before the first group is in none: no name to quote.
-        in_group = f", {words.group.one} « {college} »" if college else ""
+        in_group = f", {words.group.one} « {group} »" if group else ""
         problems.append(
             dataclasses.replace(
                 p,
                 severity="info" if uncertain else p.severity,
                 message=f"colonne {p.column}{in_group} : {message}",
-                subject=spell,
-                context=college,
+                subject=entry,
+                context=group,
             )
         )
     # On line 1: the report sorts problems by line, and this file has numbered ones.
@@ -413,7 +410,7 @@ def export_problems(result: ParseResult, words: Words = DEFAULT_WORDS) -> list[P
             1,
             "info",
             Kind.EXPORT_SUMMARY,
-            summary_text(len(result.colleges), len(result.spells), len(result.rejected), words),
+            summary_text(len(result.groups), len(result.entries), len(result.rejected), words),
         )
     )
     return problems
@@ -429,12 +426,12 @@ def summary_text(groups: int, entries: int, rejected: int, words: Words) -> str:
 
 
 def _last_entry(result: ParseResult) -> tuple[str, int, str | None] | None:
-    """Name, line and college of the export's last `###` entry, kept or rejected."""
+    """Name, line and group of the export's last `###` entry, kept or rejected."""
     entries: list[tuple[int, str, int, str | None]] = [
-        (s.position.offset, s.name, s.position.line, s.college) for s in result.spells
+        (s.position.offset, s.name, s.position.line, s.group) for s in result.entries
     ]
-    entries += [(r.position.offset, r.heading, r.position.line, r.college) for r in result.rejected]
+    entries += [(r.position.offset, r.heading, r.position.line, r.group) for r in result.rejected]
     if not entries:
         return None
-    _, name, line, college = max(entries)
-    return name, line, college
+    _, name, line, group = max(entries)
+    return name, line, group

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 # A field shown by default: filled by this share of the entries at least (this site's
-# « Zone », in 23 spells of 422, is on each spell's page and in the search, not a column).
+# « Zone », in 23 entries of 422, is on each entry's page and in the search, not a column).
 SHOWN_SHARE = 0.2
 # A column sorted by its value: that share of its values are times (or distances, or
 # numbers) at least.
@@ -182,6 +182,5 @@ def index_columns(
     # One « long » box: the first column of times that holds « long ».
     longs = [c for c in columns if c.filter == "long"]
     return tuple(
-        replace(c, filter="") if c.filter == "long" and c is not longs[0] else c
-        for c in columns
+        replace(c, filter="") if c.filter == "long" and c is not longs[0] else c for c in columns
     )

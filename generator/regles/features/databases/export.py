@@ -15,7 +15,7 @@ records. Structure::
 
 Structural markers are recognised only when preceded by whitespace (or at the
 start of the text): ``## ``, ``### ``, ``- **Clé :**`` and ``--- Fin du fichier``.
-A spell heading ends at its level group ``(II)``, ``(I-IV)`` or ``(I–IV)``: the
+An entry heading ends at its level group ``(II)``, ``(I-IV)`` or ``(I–IV)``: the
 first parenthesised group made only of capitals/digits, followed by whitespace,
 found on the heading line (line-broken form) or within the first 80
 characters before any field marker (collapsed form).
@@ -26,7 +26,7 @@ field_values.py states; descriptions become Markdown as descriptions.py says.
 
 Faults are reported as Problems (French messages, with position) rather than
 raised: an entry with an error (no level, unknown numeral, min > max, empty name,
-field without value, duplicate name in its college, outside any college) is not an
+field without value, duplicate name in its group, outside any group) is not an
 Entry but a ``RejectedEntry``, so every ``###`` heading is accounted for.
 """
 
@@ -44,8 +44,8 @@ from regles.core.words import APOSTROPHE, DEFAULT_WORDS, Noun
 from regles.features.databases.descriptions import collapse, description_markdown
 from regles.features.databases.field_values import split_tail
 from regles.features.databases.model import (
-    College,
     Entry,
+    Group,
     ParseResult,
     RejectedEntry,
     SourcePosition,
@@ -125,19 +125,19 @@ _HEADING_SEARCH = 80
 
 @dataclass
 class _Entry:
-    college_index: int | None
+    group_index: int | None
     start: int  # offset of "###"
     body: int  # offset after "### "
     end: int
 
 
 @dataclass
-class _CollegeDraft:
+class _GroupDraft:
     name: str
     slug: str
     description: str
     position: SourcePosition
-    spells: list[Entry] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
 
 
 class _Scanner:
@@ -176,13 +176,13 @@ class _Scanner:
         severity: Severity,
         offset: int,
         message: str,
-        college: str | None = None,
-        spell: str | None = None,
+        group: str | None = None,
+        entry: str | None = None,
         kind: Kind = Kind.EXPORT_ENTRY,
     ) -> None:
         p = self.pos(offset)
         self.problems.append(
-            Problem(self.source, p.line, severity, kind, message, spell, p.column, college)
+            Problem(self.source, p.line, severity, kind, message, entry, p.column, group)
         )
 
     def brk(self, offset: int, separator: str) -> None:
@@ -223,40 +223,40 @@ class _Scanner:
         first = headings[0].start() if headings else body_end
         title, generated = self.preamble(first)
 
-        colleges: list[_CollegeDraft] = []
-        entries: list[_Entry] = []
+        groups: list[_GroupDraft] = []
+        scanned: list[_Entry] = []
         for i, m in enumerate(headings):
             stop = headings[i + 1].start() if i + 1 < len(headings) else body_end
             if m.group(1) == "##":
                 if m.start() > 0:
                     self.brk(m.start(), "\n\n")
-                colleges.append(self.college(m.start(), m.end() + 1, stop))
+                groups.append(self.read_group(m.start(), m.end() + 1, stop))
             else:
                 self.brk(m.start(), "\n\n")
-                entries.append(
-                    _Entry(len(colleges) - 1 if colleges else None, m.start(), m.end() + 1, stop)
+                scanned.append(
+                    _Entry(len(groups) - 1 if groups else None, m.start(), m.end() + 1, stop)
                 )
 
-        self.dedupe_college_slugs(colleges)
-        heads = [self.heading(e, colleges) for e in entries]
+        self.dedupe_group_slugs(groups)
+        heads = [self.heading(e, groups) for e in scanned]
         # Entry names of this export are Résistance vocabulary ("Serrurier" resists one).
         names = frozenset(h[0] for h in heads if h is not None)
-        spells: list[Entry] = []
-        for entry, head in zip(entries, heads, strict=True):
+        entries: list[Entry] = []
+        for found, head in zip(scanned, heads, strict=True):
             if head is None:
                 continue
-            spell = self.entry(entry, head, colleges, names)
-            if spell is not None and entry.college_index is not None:
-                colleges[entry.college_index].spells.append(spell)
-        self.finish_colleges(colleges)
-        for c in colleges:
-            spells.extend(c.spells)
-        result_colleges = [
-            College(c.name, c.slug, c.description, c.spells, c.position) for c in colleges
+            made = self.read_entry(found, head, groups, names)
+            if made is not None and found.group_index is not None:
+                groups[found.group_index].entries.append(made)
+        self.finish_groups(groups)
+        for c in groups:
+            entries.extend(c.entries)
+        result_groups = [
+            Group(c.name, c.slug, c.description, c.entries, c.position) for c in groups
         ]
         self.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         return ParseResult(
-            self.source, title, generated, result_colleges, spells, self.problems, self.rejected
+            self.source, title, generated, result_groups, entries, self.problems, self.rejected
         )
 
     def line_break(self, start: int, end: int) -> int:
@@ -297,9 +297,9 @@ class _Scanner:
             self.report("error", pos, f"texte hors {self.group.one} avant {self.first_group}")
         return title, generated
 
-    def college(self, start: int, body: int, end: int) -> _CollegeDraft:
-        """The college whose ``##`` is at ``start``, up to ``end``: the next heading, i.e.
-        its first spell (or the next college when it has none)."""
+    def read_group(self, start: int, body: int, end: int) -> _GroupDraft:
+        """The group whose ``##`` is at ``start``, up to ``end``: the next heading, i.e.
+        its first entry (or the next group when it has none)."""
         marker = self.group_marker.search(self.text, body, end)
         # Without one, a marker in other words (those the site had before): the name and
         # the description are told apart all the same, and the message quotes both.
@@ -318,7 +318,7 @@ class _Scanner:
                     other.start(),
                     f"marqueur « {collapse(other.group())} » inconnu : la description "
                     f"d’{self.group.a()} suit {group_markers_named(self.group)}",
-                    college=shortened(name),
+                    group=shortened(name),
                 )
         elif newline >= 0:
             desc_start = newline
@@ -330,18 +330,18 @@ class _Scanner:
                 f"{self.group.one} sans marqueur {group_markers_named(self.group)} : "
                 "nom et description indiscernables",
                 # Its name runs on into its description: the message shows where it starts.
-                college=shortened(name),
+                group=shortened(name),
             )
         if not name:
             self.report("error", start, f"{self.group.one} sans nom")
         raw = self.text[desc_start:end]
         self.bullet_breaks(desc_start, end)
-        return _CollegeDraft(name, slugify(name), description_markdown(raw), self.pos(start))
+        return _GroupDraft(name, slugify(name), description_markdown(raw), self.pos(start))
 
-    def dedupe_college_slugs(self, colleges: list[_CollegeDraft]) -> None:
-        seen: dict[str, _CollegeDraft] = {}
+    def dedupe_group_slugs(self, groups: list[_GroupDraft]) -> None:
+        seen: dict[str, _GroupDraft] = {}
         used = set(self.reserved_slugs)
-        for c in colleges:
+        for c in groups:
             if c.name in seen:
                 first = seen[c.name].position
                 self.report(
@@ -349,34 +349,32 @@ class _Scanner:
                     c.position.offset,
                     f"{self.group.one} en double « {c.name} » "
                     f"(première occurrence ligne {first.line}, colonne {first.column})",
-                    college=c.name,
+                    group=c.name,
                 )
             seen.setdefault(c.name, c)
             c.slug = unique_slug(c.slug or "groupe", used, separator="-", first=2)
 
-    def finish_colleges(self, colleges: list[_CollegeDraft]) -> None:
-        for c in colleges:
-            if not c.spells:
+    def finish_groups(self, groups: list[_GroupDraft]) -> None:
+        for c in groups:
+            if not c.entries:
                 message = f"{self.group.one} « {c.name} » sans {self.entry_word.count(0)}"
-                self.report("warning", c.position.offset, message, college=c.name)
+                self.report("warning", c.position.offset, message, group=c.name)
 
     def bullet_breaks(self, start: int, end: int) -> None:
         # Markdown needs a blank line before a list; the following items go one per line.
         for i, m in enumerate(re.finditer("•", self.text[start:end])):
             self.brk(start + m.start(), "\n" if i else "\n\n")
 
-    # -- spell entries ---------------------------------------------------------
+    # -- entries ---------------------------------------------------------
 
-    def reject(self, entry: _Entry, heading: str, colleges: list[_CollegeDraft]) -> None:
-        college = colleges[entry.college_index].name if entry.college_index is not None else None
-        self.rejected.append(RejectedEntry(heading, college, self.pos(entry.start)))
+    def reject(self, entry: _Entry, heading: str, groups: list[_GroupDraft]) -> None:
+        group = groups[entry.group_index].name if entry.group_index is not None else None
+        self.rejected.append(RejectedEntry(heading, group, self.pos(entry.start)))
 
-    def heading(
-        self, entry: _Entry, colleges: list[_CollegeDraft]
-    ) -> tuple[str, int, int, int] | None:
+    def heading(self, entry: _Entry, groups: list[_GroupDraft]) -> tuple[str, int, int, int] | None:
         """Name, min, max and body offset of an entry, or None after reporting an error."""
         text = self.text
-        college = colleges[entry.college_index].name if entry.college_index is not None else None
+        group = groups[entry.group_index].name if entry.group_index is not None else None
         newline = self.line_break(entry.body, entry.end)
         field_at = _NEXT_FIELD_RE.search(text, entry.body, entry.end)
         zone_end = newline if newline >= 0 else min(entry.end, entry.body + _HEADING_SEARCH)
@@ -388,52 +386,52 @@ class _Scanner:
             if newline < 0 and field_at is None and zone_end < entry.end:
                 shown = shown[:60] + "…"
             message = f"entrée sans niveau : « ### {shown} »"
-            self.report("error", entry.start, message, college, shown)
-            self.reject(entry, shown, colleges)
+            self.report("error", entry.start, message, group, shown)
+            self.reject(entry, shown, groups)
             return None
         name = collapse(text[entry.body : level.start()])
         ok = True
-        if entry.college_index is None:
+        if entry.group_index is None:
             early = f"{self.entry_word.one} avant {self.first_group}"
             message = f"texte hors {self.group.one} : {early}"
             self.report("error", entry.start, message, None, name)
             ok = False
         if not name:
-            self.report("error", entry.start, f"nom {self.entry_word.kind(1)} vide", college, None)
+            self.report("error", entry.start, f"nom {self.entry_word.kind(1)} vide", group, None)
             ok = False
         low_text, high_text = level.group(1), level.group(2) or level.group(1)
         low, high = roman_to_int(low_text), roman_to_int(high_text)
         for numeral, value in dict(((low_text, low), (high_text, high))).items():
             if value is None:
                 message = f"niveau inconnu « {numeral} » (chiffre romain non reconnu)"
-                self.report("error", level.start(), message, college, name or None)
+                self.report("error", level.start(), message, group, name or None)
                 ok = False
         if low is not None and high is not None and low > high:
             self.report(
                 "error",
                 level.start(),
                 f"niveau minimal {low_text} supérieur au niveau maximal {high_text}",
-                college,
+                group,
                 name or None,
             )
             ok = False
         if not ok or low is None or high is None:
-            self.reject(entry, name or collapse(text[entry.body : level.end()]), colleges)
+            self.reject(entry, name or collapse(text[entry.body : level.end()]), groups)
             return None
         return name, low, high, level.end()
 
-    def entry(
+    def read_entry(
         self,
         entry: _Entry,
         head: tuple[str, int, int, int],
-        colleges: list[_CollegeDraft],
+        groups: list[_GroupDraft],
         names: frozenset[str],
     ) -> Entry | None:
         text = self.text
         name, low, high, pos = head
-        if entry.college_index is None:  # heading() rejects these; kept for the type checker
+        if entry.group_index is None:  # heading() rejects these; kept for the type checker
             return None
-        draft = colleges[entry.college_index]
+        draft = groups[entry.group_index]
         ok = True
         fields: dict[str, str] = {}
         pos = self.skip_ws(pos, entry.end)
@@ -489,7 +487,7 @@ class _Scanner:
         self.bullet_breaks(desc_start, entry.end)
         description = description_markdown(text[desc_start : entry.end])
         if ok:
-            for other in draft.spells:
+            for other in draft.entries:
                 if other.name == name:
                     self.report(
                         "error",
@@ -504,14 +502,14 @@ class _Scanner:
                     ok = False
                     break
         if not ok:
-            self.reject(entry, name, colleges)
+            self.reject(entry, name, groups)
             return None
         slug = self.entry_slug(name, draft, entry.start)
         return Entry(name, draft.name, low, high, fields, description, slug, self.pos(entry.start))
 
-    def entry_slug(self, name: str, draft: _CollegeDraft, offset: int) -> str:
+    def entry_slug(self, name: str, draft: _GroupDraft, offset: int) -> str:
         base = slugify(name) or "entree"
-        slug = unique_slug(base, {s.slug for s in draft.spells}, separator="-", first=2)
+        slug = unique_slug(base, {s.slug for s in draft.entries}, separator="-", first=2)
         if slug != base:
             self.report(
                 "warning",
@@ -530,11 +528,11 @@ def parse_export(
     group: Noun = DEFAULT_WORDS.group,
     entry: Noun = DEFAULT_WORDS.entry,
 ) -> ParseResult:
-    """Parse an export (collapsed or line-broken form) into colleges, spells and problems.
+    """Parse an export (collapsed or line-broken form) into groups, entries and problems.
 
-    `reserved_slugs` are the names of other pages in the colleges' folder (the spell
-    index): a college whose slug would be one of them takes the next free one. `group` and
-    `entry` are the game's words for a college and a spell: its description's marker and
+    `reserved_slugs` are the names of other pages in the groups' folder (the entry
+    index): a group whose slug would be one of them takes the next free one. `group` and
+    `entry` are the game's words for a group and an entry: its description's marker and
     the problems' messages use them."""
     return _Scanner(text, source, reserved_slugs, group, entry).run()
 

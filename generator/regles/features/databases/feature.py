@@ -39,10 +39,10 @@ class DatabasesFeature:
             site.report.extend(problems)
             if book is not None:
                 self.books.append(book)
-                if not book.result.colleges and not book.result.rejected:
+                if not book.result.groups and not book.result.rejected:
                     site.report.add(self._empty(settings))
-        self.college_pages: Mapping[str, str] = {
-            page: group for book in self.books for page, group in book.college_pages().items()
+        self.group_pages: Mapping[str, str] = {
+            page: group for book in self.books for page, group in book.group_pages().items()
         }
 
     @property

@@ -9,9 +9,9 @@ from pathlib import Path
 from regles.core.report import Problem
 
 __all__ = [
-    "College",
     "Entry",
     "ExportError",
+    "Group",
     "ParseResult",
     "RejectedEntry",
     "SourcePosition",
@@ -36,10 +36,10 @@ class SourcePosition:
 
 @dataclass
 class Entry:
-    """One spell entry (``### Nom (niveaux)``) of a college."""
+    """One entry (``### Nom (niveaux)``) of a group."""
 
     name: str
-    college: str
+    group: str
     level_min: int
     level_max: int
     fields: dict[str, str]
@@ -49,13 +49,13 @@ class Entry:
 
 
 @dataclass
-class College:
-    """One college (``## Nom``) with its spells in export order."""
+class Group:
+    """One group (``## Nom``) with its entries in export order."""
 
     name: str
     slug: str
     description: str
-    spells: list[Entry]
+    entries: list[Entry]
     position: SourcePosition
 
 
@@ -64,7 +64,7 @@ class RejectedEntry:
     """A ``###`` heading that did not become an Entry (an error Problem explains why)."""
 
     heading: str
-    college: str | None
+    group: str | None
     position: SourcePosition
 
 
@@ -75,8 +75,8 @@ class ParseResult:
     source: str
     title: str
     generated: str | None
-    colleges: list[College]
-    spells: list[Entry]
+    groups: list[Group]
+    entries: list[Entry]
     problems: list[Problem]
     rejected: list[RejectedEntry]
 

@@ -1,4 +1,4 @@
-"""What the spell lists sort and filter by that is not the fields' text as written: a
+"""What the entry lists sort and filter by that is not the fields' text as written: a
 duration's order (« 1 minute » before « 1 heure » before « permanent »), a distance's
 (« contact » before « 10 m » before « 1 km »), and whether a casting time is « long » (a
 ritual).

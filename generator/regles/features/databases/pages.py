@@ -16,19 +16,19 @@ from regles.core.markdown_text import markdown_text
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
 from regles.features.databases.columns import Column, choice_values, index_columns, number_order
 from regles.features.databases.descriptions import collapse
-from regles.features.databases.model import College, Entry, ParseResult, int_to_roman
+from regles.features.databases.model import Entry, Group, ParseResult, int_to_roman
 from regles.features.databases.ordering import distance_order, duration_order, is_long
 
 __all__ = [
-    "SPELL_TABLE_MARK",
+    "ENTRY_TABLE_MARK",
     "IndexLabels",
     "entry_ids",
     "entry_records",
     "markdown_for_page",
     "mention_linker",
-    "render_college_page",
     "render_entry_index",
     "render_entry_table",
+    "render_group_page",
     "render_lists_page",
 ]
 
@@ -37,8 +37,8 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 
-# Short ids of the spells (`entry_ids`): at least this many base-36 digits.
-SPELL_ID_LENGTH = 4
+# Short ids of the entries (`entry_ids`): at least this many base-36 digits.
+ENTRY_ID_LENGTH = 4
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -53,28 +53,28 @@ def _base36_digest(key: str) -> str:
 
 
 def entry_ids(result: ParseResult) -> dict[tuple[str, str], str]:
-    """The short id of each spell, by (college slug, spell slug): the ids that grimoires
+    """The short id of each entry, by (group slug, entry slug): the ids that lists
     and their share links (`?sorts=<id>,<id>`) hold.
 
-    Rule: the key « <college slug>/<spell slug> » (unique: a spell's slug is unique in its
-    college, and a name that recurs across colleges has one key per college) is hashed with
+    Rule: the key « <college slug>/<spell slug> » (unique: an entry's slug is unique in its
+    group, and a name that recurs across groups has one key per group) is hashed with
     SHA-256 and written in base 36 (0-9, a-z); the id is the shortest start of that digest,
-    of at least ``SPELL_ID_LENGTH`` digits, that no other spell of the export starts with.
+    of at least ``ENTRY_ID_LENGTH`` digits, that no other entry of the export starts with.
     The same export gives the same ids at every build, in any order; an id only depends on
-    its own key, unless another spell's digest shares its first digits (with 4 digits, 1.7
-    million values, about one export of 400 spells in twenty has one such pair: both are
+    its own key, unless another entry's digest shares its first digits (with 4 digits, 1.7
+    million values, about one export of 400 entries in twenty has one such pair: both are
     lengthened by one digit, or more while they still agree).
     """
     digests = {
-        (college.slug, s.slug): _base36_digest(f"{college.slug}/{s.slug}")
-        for college in result.colleges
-        for s in college.spells
+        (group.slug, s.slug): _base36_digest(f"{group.slug}/{s.slug}")
+        for group in result.groups
+        for s in group.entries
     }
     ids: dict[tuple[str, str], str] = {}
-    pending = dict(digests)  # the spells whose start is still shared, at `length` digits
-    length = SPELL_ID_LENGTH
+    pending = dict(digests)  # the entries whose start is still shared, at `length` digits
+    length = ENTRY_ID_LENGTH
     while pending:
-        # Counted over every digest: a start must be no other spell's, settled or not.
+        # Counted over every digest: a start must be no other entry's, settled or not.
         starts = Counter(d[:length] for d in digests.values())
         for key, digest in list(pending.items()):
             if starts[digest[:length]] == 1:
@@ -88,25 +88,25 @@ def entry_records(
     result: ParseResult, folder: str, columns: Sequence[Column] | None = None
 ) -> list[dict[str, object]]:
     """JSON-ready records for a database's data file (``data/bases/<folder>.json``);
-    descriptions are Markdown, HTML unescaped; ``id``: the spell's short id (`entry_ids`);
+    descriptions are Markdown, HTML unescaped; ``id``: the entry's short id (`entry_ids`);
     ``tri``: the order of each of the index's `columns` that sorts by its value."""
     ids = entry_ids(result)
     columns = result_columns(result) if columns is None else columns
     records: list[dict[str, object]] = []
-    for college in result.colleges:
-        for s in college.spells:
+    for group in result.groups:
+        for s in group.entries:
             orders, choices, long = entry_filters(columns, s.fields)
             records.append(
                 {
-                    "id": ids[(college.slug, s.slug)],
+                    "id": ids[(group.slug, s.slug)],
                     "name": s.name,
-                    "group": s.college,
-                    "group_slug": college.slug,
+                    "group": s.group,
+                    "group_slug": group.slug,
                     "level_min": s.level_min,
                     "level_max": s.level_max,
                     "fields": dict(s.fields),
                     "description": s.description,
-                    "url": f"{folder}/{college.slug}/#{s.slug}",
+                    "url": f"{folder}/{group.slug}/#{s.slug}",
                     "slug": s.slug,
                     # What the lists sort and filter by, as the index's rows.
                     "tri": orders,
@@ -121,14 +121,14 @@ def _name_key(name: str) -> str:
     return collapse(name).replace("'", "’").casefold()
 
 
-def mention_linker(result: ParseResult, college: College) -> Callable[[str], str | None]:
-    """Resolver for ``_Nom_`` mentions on ``college``'s page: a spell of the same college
-    first (``#slug``), else of the first college that has it (``../<collège>/#slug``)."""
+def mention_linker(result: ParseResult, group: Group) -> Callable[[str], str | None]:
+    """Resolver for ``_Nom_`` mentions on ``group``'s page: an entry of the same group
+    first (``#slug``), else of the first group that has it (``../<collège>/#slug``)."""
     targets: dict[str, str] = {}
-    for s in college.spells:
+    for s in group.entries:
         targets.setdefault(_name_key(s.name), f"#{s.slug}")
-    for c in result.colleges:
-        for s in c.spells:
+    for c in result.groups:
+        for s in c.entries:
             targets.setdefault(_name_key(s.name), f"../{c.slug}/#{s.slug}")
 
     def link(name: str) -> str | None:
@@ -161,25 +161,25 @@ def markdown_for_page(markdown: str, link: Callable[[str], str | None] | None = 
     return _MENTION_RE.sub(mention, escaped)
 
 
-def _levels(spell: Entry) -> tuple[str, str]:
-    low, high = int_to_roman(spell.level_min), int_to_roman(spell.level_max)
+def _levels(entry: Entry) -> tuple[str, str]:
+    low, high = int_to_roman(entry.level_min), int_to_roman(entry.level_max)
     if low == high:
         return low, f"Niveau {low}"
     return f"{low}–{high}", f"Niveaux {low} à {high}"
 
 
-def render_college_page(
-    college: College, link: Callable[[str], str | None] | None = None, *, intro: str = ""
+def render_group_page(
+    group: Group, link: Callable[[str], str | None] | None = None, *, intro: str = ""
 ) -> str:
-    """Markdown page of one college; ``link`` resolves ``_Nom_`` mentions (``mention_linker``);
-    ``intro``, Markdown, says which export the college is of."""
+    """Markdown page of one group; ``link`` resolves ``_Nom_`` mentions (``mention_linker``);
+    ``intro``, Markdown, says which export the group is of."""
     e = html.escape
-    out = [f"# {markdown_text(college.name)}\n"]
+    out = [f"# {markdown_text(group.name)}\n"]
     if intro:
         out.append(f"{intro}\n{{ .export-entete }}\n")
-    if college.description:
-        out.append(markdown_for_page(college.description, link) + "\n")
-    for s in college.spells:
+    if group.description:
+        out.append(markdown_for_page(group.description, link) + "\n")
+    for s in group.entries:
         label, title = _levels(s)
         out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .entry }}\n")
         badge = f'<span class="niveau" title="{e(title)}">{e(label)}</span>'
@@ -194,7 +194,7 @@ def render_college_page(
 
 def result_columns(result: ParseResult) -> tuple[Column, ...]:
     """The index's columns an export gives by default (columns.py)."""
-    return index_columns([dict(s.fields) for s in result.spells])
+    return index_columns([dict(s.fields) for s in result.entries])
 
 
 def column_order(column: Column, value: str) -> float:
@@ -265,7 +265,7 @@ class IndexLabels:
 
 
 # Where the index's Markdown leaves its table out (`render_entry_index(table_mark=True)`).
-SPELL_TABLE_MARK = "<!-- regles: entry-table -->"
+ENTRY_TABLE_MARK = "<!-- regles: entry-table -->"
 
 
 def render_entry_index(
@@ -277,13 +277,13 @@ def render_entry_index(
     labels: IndexLabels | None = None,
     columns: Sequence[Column] | None = None,
 ) -> str:
-    """Markdown page of the spell index, in the colleges' folder: one filterable HTML table.
+    """Markdown page of the entry index, in the groups' folder: one filterable HTML table.
 
-    With ``table_mark``, the table is left out for ``SPELL_TABLE_MARK``, which the build
+    With ``table_mark``, the table is left out for ``ENTRY_TABLE_MARK``, which the build
     replaces by ``render_entry_table`` once the Markdown is converted
     (``spell_pages.Book.with_table``): the table is HTML already, and Python-Markdown
     would read its hundreds of rows through its HTML parser. Under the title, a line says
-    which export the spells are of: its title, date and size, and links to ``fields_page``
+    which export the entries are of: its title, date and size, and links to ``fields_page``
     (its title and file name in the same folder), which explains its fields.
     """
     lines = [f"# {markdown_text(title)}", ""]
@@ -293,11 +293,11 @@ def render_entry_index(
         if result.generated
         else "Date de génération absente de l’export."
     )
-    colleges, spells = len(result.colleges), len(result.spells)
+    groups, entries = len(result.groups), len(result.entries)
     words = (labels or IndexLabels()).words
     summary = (
-        f"{title_text} — {date} {colleges} {words.group.word(colleges)}, "
-        f"{spells} {words.entry.word(spells)}."
+        f"{title_text} — {date} {groups} {words.group.word(groups)}, "
+        f"{entries} {words.entry.word(entries)}."
     )
     if fields_page is not None:
         summary += (
@@ -305,7 +305,7 @@ def render_entry_index(
             f"[{markdown_text(fields_page[0])}]({fields_page[1]})."
         )
     lines += [summary, "{ .export-entete }", ""]
-    table = SPELL_TABLE_MARK if table_mark else render_entry_table(result, labels, columns)
+    table = ENTRY_TABLE_MARK if table_mark else render_entry_table(result, labels, columns)
     lines.append(table)
     return "\n".join(lines) + "\n"
 
@@ -315,7 +315,7 @@ def render_entry_table(
     labels: IndexLabels | None = None,
     columns: Sequence[Column] | None = None,
 ) -> str:
-    """The HTML table of the spell index: one row per spell, its `columns`' values (by
+    """The HTML table of the entry index: one row per entry, its `columns`' values (by
     default the export's, columns.py) as data; the filters' labels (``labels``) as the
     table's data, for the page's script."""
     e = html.escape
@@ -331,12 +331,12 @@ def render_entry_table(
     )
     lines.append(f"<thead><tr>{header}</tr></thead>")
     lines.append("<tbody>")
-    for college in result.colleges:
-        for s in college.spells:
+    for group in result.groups:
+        for s in group.entries:
             values = {c.key: s.fields.get(c.field, "") for c in columns}
             orders, choices, long = entry_filters(columns, s.fields)
             attrs = {
-                "data-group": college.slug,
+                "data-group": group.slug,
                 "data-min": str(s.level_min),
                 "data-max": str(s.level_max),
                 **{f"data-{key}": value for key, value in values.items()},
@@ -349,12 +349,12 @@ def render_entry_table(
             }
             label, title = _levels(s)
             cells = [
-                # The grimoires' « + » (lists.js; hidden without JavaScript): written here,
+                # The lists' « + » (lists.js; hidden without JavaScript): written here,
                 # not at load, which would lay out every row again.
-                f'<td><a href="../{college.slug}/#{s.slug}">{e(s.name)}</a>'
+                f'<td><a href="../{group.slug}/#{s.slug}">{e(s.name)}</a>'
                 f'<button type="button" class="list-add" '
                 f'aria-label="{e(labels.add_to_list(s.name))}"></button></td>',
-                f'<td><a href="../{college.slug}/">{e(college.name)}</a></td>',
+                f'<td><a href="../{group.slug}/">{e(group.name)}</a></td>',
                 f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
                 f'title="{e(title)}">{e(label)}</td>',
                 # The label shows before the value in the phone's cards (entry-table.css), which
@@ -384,7 +384,7 @@ def render_lists_page(
     labels: IndexLabels | None = None,
     columns: Sequence[Column] = (),
 ) -> str:
-    """Markdown page of the grimoires, in the colleges' folder: an empty container that the
+    """Markdown page of the lists, in the groups' folder: an empty container that the
     page's script (lists.js) fills from the reader's browser. It carries what the script
     cannot know: the filters' labels (as the index's table does), the export's keys of the
     index's columns (`data-champ-classe="Classe"`: the script reads a record's fields with

@@ -1,4 +1,4 @@
-"""What a spell export is made of, read from the export alone: its fields, the labels its
+"""What an entry export is made of, read from the export alone: its fields, the labels its
 descriptions open with, its levels and its abbreviations, and the page that lists them.
 
 Pure code over a parsed export (`features/databases/export.py`). Nothing here knows a game: every
@@ -8,12 +8,12 @@ l’export », never explained.
 
 What is found, and how
 ----------------------
-- Fields: every ``- **Clé :**`` key, with the number of spells that carry it and its values
+- Fields: every ``- **Clé :**`` key, with the number of entries that carry it and its values
   (all of them when they are few, else the most frequent).
 - Labels: an italic word followed by a colon in a description (``_Coût_ : 80``).
 - Levels: the notation of the level groups (``(II)``, ``(I-IV)``), the levels found, and the
   phrase « niveau de <mot> » when the export's text uses one far more than any other.
-- Abbreviations, by three rules, each a word of the export's texts (college descriptions,
+- Abbreviations, by three rules, each a word of the export's texts (group descriptions,
   field values, descriptions):
   1. a word of letters (optionally joined by hyphens, optionally after ``Δ``) with two
      capitals or more, at most ``ACRONYM_LETTERS`` letters, that is no roman numeral nor
@@ -22,10 +22,10 @@ What is found, and how
      is joined by a sign to a number or to another such word (``Vol-3``, ``Vol+Magerie``),
      and the capitalised one-word values of that same field (``San``);
   3. a capitalised word of at most ``SHORT_LETTERS`` letters, never written in lowercase
-     in the export nor part of a spell's or college's name, used at least twice inside a
+     in the export nor part of an entry's or group's name, used at least twice inside a
      sentence (not after « . », « ! », « ? »,
      « : », a bullet or an opening mark): ``Dex``, ``Int``.
-  Each is counted as a whole word in those texts, with the spells that use it.
+  Each is counted as a whole word in those texts, with the entries that use it.
 - A definition from the export: « points de vie (PdV) », the initials of the words
   before the parenthesis being the abbreviation's letters, or « PdV (points de vie) »,
   or « Dex (dextérité) », a single word the abbreviation begins.
@@ -41,13 +41,13 @@ from dataclasses import dataclass, field
 from regles.core.markdown_text import markdown_text
 from regles.core.slugs import slugify, unique_slug
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
-from regles.features.databases.model import College, Entry, ParseResult, int_to_roman, roman_to_int
+from regles.features.databases.model import Entry, Group, ParseResult, int_to_roman, roman_to_int
 
 __all__ = [
     "ExportTerms",
     "Term",
-    "college_intro",
     "export_summary",
+    "group_intro",
     "level_label",
     "read_terms",
     "render_fields_page",
@@ -58,7 +58,7 @@ ATTRIBUTE_LETTERS = 8
 SHORT_LETTERS = 4
 FEW_VALUES = 12  # a field with at most this many distinct values lists them all
 FREQUENT_VALUES = 8  # else: the most frequent ones
-EXAMPLES = 3  # spells named for each word
+EXAMPLES = 3  # entries named for each word
 UNDEFINED = "non défini par l’export"
 
 # A word: letters, optionally joined by hyphens, optionally after « Δ » (a difference).
@@ -80,10 +80,10 @@ class Term:
 
     name: str
     occurrences: int = 0
-    spells: list[Entry] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
     values: Counter[str] = field(default_factory=Counter)  # a field's values
     definition: str | None = None  # as the export writes it
-    defined_in: Entry | None = None  # the spell whose text defines it
+    defined_in: Entry | None = None  # the entry whose text defines it
     configured: str | None = None  # the owner's definition (mkdocs.yml)
     anchor: str = ""
 
@@ -96,8 +96,8 @@ class ExportTerms:
     fields: list[Term]
     labels: list[Term]
     abbreviations: list[Term]
-    levels: Counter[int]  # spells that can be cast at each level
-    single_level: int  # spells of one level
+    levels: Counter[int]  # entries that can be cast at each level
+    single_level: int  # entries of one level
     level_phrase: tuple[str, int] | None  # « niveau de puissance », and how often
     unused_terms: list[str]  # configured, found nowhere in the export
 
@@ -127,9 +127,9 @@ def _is_capitalised(word: str, most: int) -> bool:
 def _texts(result: ParseResult) -> list[tuple[Entry | None, str]]:
     """The export's texts, each with its spell (None: a college's description)."""
     found: list[tuple[Entry | None, str]] = [
-        (None, c.description) for c in result.colleges if c.description
+        (None, c.description) for c in result.groups if c.description
     ]
-    for s in result.spells:
+    for s in result.entries:
         found += [(s, value) for value in s.fields.values()]
         if s.description:
             found.append((s, s.description))
@@ -141,7 +141,7 @@ def _attribute_words(result: ParseResult, names: set[str]) -> set[str]:
     capitalised one-word values."""
     found: set[str] = set()
     by_key: dict[str, list[str]] = {}
-    for s in result.spells:
+    for s in result.entries:
         for key, value in s.fields.items():
             by_key.setdefault(key, []).append(value)
     for values in by_key.values():
@@ -180,12 +180,12 @@ def _short_words(texts: Sequence[tuple[Entry | None, str]], names: set[str]) -> 
 
 
 def _count(term: Term, words: Sequence[tuple[Entry | None, Counter[str]]]) -> None:
-    """The term's occurrences as a whole word (`_WORD_RE`'s), and the spells they are in."""
-    for spell, counted in words:
+    """The term's occurrences as a whole word (`_WORD_RE`'s), and the entries they are in."""
+    for entry, counted in words:
         n = counted.get(term.name, 0)
         term.occurrences += n
-        if n and spell is not None and spell not in term.spells:
-            term.spells.append(spell)
+        if n and entry is not None and entry not in term.entries:
+            term.entries.append(entry)
 
 
 def _initials_match(abbreviation: str, words: Sequence[str]) -> bool:
@@ -203,13 +203,13 @@ def _find_definition(term: Term, texts: Sequence[tuple[Entry | None, str]]) -> N
     name = term.name
     count = len(_letters(name))
     words_before = re.compile(rf"(?P<words>(?:[^\W\d_]+[ ’']){{{count}}})\Z")
-    for spell, text in texts:
+    for entry, text in texts:
         for at in _positions(text, f"({name})"):
             found = _words_before(words_before, text, at, count)
             if found is not None:
                 words = re.split(r"[ ’']", found.strip(" ’'"))
                 if _initials_match(name, words):
-                    term.definition, term.defined_in = found.strip(), spell
+                    term.definition, term.defined_in = found.strip(), entry
                     return
         for at in _positions(text, f"{name} ("):
             if at and (text[at - 1].isalnum()):
@@ -221,7 +221,7 @@ def _find_definition(term: Term, texts: Sequence[tuple[Entry | None, str]]) -> N
             words = re.split(r"[ ’']+", inner)
             single = len(words) == 1 and inner.casefold().startswith(name.casefold())
             if _initials_match(name, words) or (single and len(inner) > len(name)):
-                term.definition, term.defined_in = inner, spell
+                term.definition, term.defined_in = inner, entry
                 return
 
 
@@ -258,27 +258,27 @@ def _anchors(terms: Iterable[Term], prefix: str, taken: set[str]) -> None:
 def read_terms(result: ParseResult, configured: Mapping[str, str]) -> ExportTerms:
     """The fields, labels, levels and abbreviations of an export, with their definitions."""
     texts = _texts(result)
-    names = {w for s in result.spells for w in _WORD_RE.findall(s.name)}
-    names |= {w for c in result.colleges for w in _WORD_RE.findall(c.name)}
+    names = {w for s in result.entries for w in _WORD_RE.findall(s.name)}
+    names |= {w for c in result.groups for w in _WORD_RE.findall(c.name)}
 
     fields: dict[str, Term] = {}
-    for s in result.spells:
+    for s in result.entries:
         for key, value in s.fields.items():
             term = fields.setdefault(key, Term(key))
             term.occurrences += 1
-            term.spells.append(s)
+            term.entries.append(s)
             term.values[value] += 1
 
     labels: dict[str, Term] = {}
-    for s in result.spells:
+    for s in result.entries:
         for m in _LABEL_RE.finditer(s.description):
             term = labels.setdefault(m.group("label").strip(), Term(m.group("label").strip()))
             term.occurrences += 1
-            if s not in term.spells:
-                term.spells.append(s)
+            if s not in term.entries:
+                term.entries.append(s)
 
     # Each text's words, counted once: a term's occurrences are those of the word.
-    counted = [(spell, Counter(_WORD_RE.findall(text))) for spell, text in texts]
+    counted = [(entry, Counter(_WORD_RE.findall(text))) for entry, text in texts]
     every_word = {word for _, words_of_text in counted for word in words_of_text}
     words = {word for word in every_word if _is_acronym(word)}
     words |= _attribute_words(result, names)
@@ -303,7 +303,7 @@ def read_terms(result: ParseResult, configured: Mapping[str, str]) -> ExportTerm
             every[name].configured = text.strip()
 
     levels: Counter[int] = Counter()
-    for s in result.spells:
+    for s in result.entries:
         for level in range(s.level_min, s.level_max + 1):
             levels[level] += 1
     return ExportTerms(
@@ -312,7 +312,7 @@ def read_terms(result: ParseResult, configured: Mapping[str, str]) -> ExportTerm
         labels=label_terms,
         abbreviations=abbreviations,
         levels=levels,
-        single_level=sum(1 for s in result.spells if s.level_min == s.level_max),
+        single_level=sum(1 for s in result.entries if s.level_min == s.level_max),
         level_phrase=_level_phrase(texts),
         unused_terms=sorted(set(configured) - set(every)),
     )
@@ -361,48 +361,47 @@ def _date(result: ParseResult) -> str:
 def export_summary(result: ParseResult, words: Words = DEFAULT_WORDS) -> str:
     """« Export Grimoire, généré le 01/02/2027 à 08:00 : 3 collèges, 40 sorts », as Markdown,
     in the game's words."""
-    groups = _plural(len(result.colleges), words.group.one, words.group.many)
-    entries = _plural(len(result.spells), words.entry.one, words.entry.many)
+    groups = _plural(len(result.groups), words.group.one, words.group.many)
+    entries = _plural(len(result.entries), words.entry.one, words.entry.many)
     return f"Export {_title(result)}, {_date(result)} : {groups}, {entries}"
 
 
-def college_intro(
+def group_intro(
     result: ParseResult,
-    college: College,
+    group: Group,
     links: Sequence[tuple[str, str]],
     words: Words = DEFAULT_WORDS,
 ) -> str:
     """The line under a college's title, in the game's words: its export, its size, the
     spells' other pages (title, file name in the same folder)."""
-    n = len(college.spells)
+    n = len(group.entries)
     pages = " ; ".join(f"[{markdown_text(title)}]({page})" for title, page in links)
     line = (
         f"{capitalized(words.group.one)} de l’export {_title(result)} ({_date(result)}) : "
-        f"{n} {words.entry.word(n)} sur {len(result.spells)}."
+        f"{n} {words.entry.word(n)} sur {len(result.entries)}."
     )
     return f"{line} Voir aussi : {pages}." if pages else line
 
 
-def _entry_link(spell: Entry, college_slugs: Mapping[str, str]) -> str:
-    return f"[{markdown_text(spell.name)}]({college_slugs[spell.college]}.md#{spell.slug})"
+def _entry_link(entry: Entry, group_slugs: Mapping[str, str]) -> str:
+    return f"[{markdown_text(entry.name)}]({group_slugs[entry.group]}.md#{entry.slug})"
 
 
-def _examples(term: Term, college_slugs: Mapping[str, str]) -> str:
-    spells = term.spells[:EXAMPLES]
-    twice = {s.name for s in spells if sum(o.name == s.name for o in spells) > 1}
+def _examples(term: Term, group_slugs: Mapping[str, str]) -> str:
+    entries = term.entries[:EXAMPLES]
+    twice = {s.name for s in entries if sum(o.name == s.name for o in entries) > 1}
     shown = ", ".join(
-        _entry_link(s, college_slugs)
-        + (f" ({markdown_text(s.college)})" if s.name in twice else "")
-        for s in spells
+        _entry_link(s, group_slugs) + (f" ({markdown_text(s.group)})" if s.name in twice else "")
+        for s in entries
     )
-    rest = len(term.spells) - len(spells)
+    rest = len(term.entries) - len(entries)
     return f"{shown} et {_plural(rest, 'autre', 'autres')}" if rest else shown
 
 
-def _definition(term: Term, college_slugs: Mapping[str, str]) -> list[str]:
+def _definition(term: Term, group_slugs: Mapping[str, str]) -> list[str]:
     lines = []
     if term.definition is not None:
-        where = f" ({_entry_link(term.defined_in, college_slugs)})" if term.defined_in else ""
+        where = f" ({_entry_link(term.defined_in, group_slugs)})" if term.defined_in else ""
         definition = markdown_text(term.definition)
         lines.append(f"Définition écrite dans l’export{where} : « {definition} ».")
     if term.configured is not None:
@@ -435,11 +434,11 @@ def render_fields_page(
     index_page: str,
     words: Words = DEFAULT_WORDS,
 ) -> str:
-    """Markdown of the fields page, in the colleges' folder (`index_page`: the spell index's
+    """Markdown of the fields page, in the groups' folder (`index_page`: the entry index's
     file name there), in the game's words."""
     result = terms.result
-    slugs = {c.name: c.slug for c in result.colleges}
-    total = len(result.spells)
+    slugs = {c.name: c.slug for c in result.groups}
+    total = len(result.entries)
     entry, group = words.entry, words.group
 
     def entries(n: int) -> str:
@@ -466,7 +465,7 @@ def render_fields_page(
     for term in terms.fields:
         out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
         out += [
-            f"{entries(len(term.spells))} sur {total}. {_values(term)}",
+            f"{entries(len(term.entries))} sur {total}. {_values(term)}",
             "",
         ]
         out += [*_definition(term, slugs), ""]
@@ -483,7 +482,7 @@ def render_fields_page(
             out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
             out += [
                 f"{_plural(term.occurrences, 'fois', 'fois')}, "
-                f"dans {entries(len(term.spells))} : "
+                f"dans {entries(len(term.entries))} : "
                 f"{_examples(term, slugs)}.",
                 "",
             ]
@@ -531,8 +530,8 @@ def render_fields_page(
         out += [f"### {markdown_text(term.name)} {{ #{term.anchor} }}", ""]
         out += [
             f"{_plural(term.occurrences, 'occurrence', 'occurrences')} "
-            f"dans {entries(len(term.spells))}"
-            + (f" : {_examples(term, slugs)}." if term.spells else "."),
+            f"dans {entries(len(term.entries))}"
+            + (f" : {_examples(term, slugs)}." if term.entries else "."),
             "",
         ]
         out += [*_definition(term, slugs), ""]

@@ -23,19 +23,19 @@ __all__ = ["LinksFeature"]
 
 class LinksFeature:
     """The site's link targets (`index`, made once every page is read) and the passes that
-    link a page to them. `spells` are the targets a database gives (features/databases), `groups`
-    the group of each page of a database (a spell mention prefers its own college's spell),
+    link a page to them. `entries` are the targets a database gives (features/databases), `groups`
+    the group of each page of a database (an entry mention prefers its own group's entry),
     `lists_first` the pages a section's quick link leads to when the section holds one."""
 
     def __init__(
         self,
         site: SiteContext,
-        spells: Callable[[], list[EntryTarget]],
+        entries: Callable[[], list[EntryTarget]],
         groups: Mapping[str, str],
         lists_first: Sequence[str] = (),
     ) -> None:
         self.site = site
-        self.spells = spells
+        self.entries = entries
         self.groups = groups
         self.lists_first = lists_first
         self.index = TargetIndex()
@@ -62,7 +62,7 @@ class LinksFeature:
         owner = [(uri, page) for uri, page in self.site.pages if uri not in self.groups]
         self.index = TargetIndex.build(
             owner,
-            self.spells(),
+            self.entries(),
             glossaries=settings.glossaries,
             old_paths=settings.old_paths,
             scope_of=self.site.systems.scope_of,
@@ -96,8 +96,8 @@ class LinksFeature:
         if self._suggesters is None:
             index = self.index
             titles = link_checks.Suggester(t.title for ts in index.sections.values() for t in ts)
-            spells = link_checks.Suggester(s.name for ss in index.spells.values() for s in ss)
-            self._suggesters = (titles, spells)
+            entries = link_checks.Suggester(s.name for ss in index.entries.values() for s in ss)
+            self._suggesters = (titles, entries)
         return self._suggesters
 
     # Markdown passes ------------------------------------------------------------------------
@@ -109,15 +109,15 @@ class LinksFeature:
         return unlink_absent_pages(page, job.file, self.index)
 
     def references(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
-        titles, spells = self.suggesters()
+        titles, entries = self.suggesters()
         page, found = link_references(
             page,
             job.file,
             self.index,
-            college=self.groups.get(job.file),
+            group=self.groups.get(job.file),
             typo=lambda name: link_checks.reference_typo(titles, name),
         )
-        return page, link_checks.with_suggestions(found, titles, spells)
+        return page, link_checks.with_suggestions(found, titles, entries)
 
     def home(self, directive: Directive, page: PageText) -> str:
         """The ```accueil block: a search field and the nav's quick links."""

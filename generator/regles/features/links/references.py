@@ -1,4 +1,4 @@
-"""Cross-links: « Section » references, table and condition names, "voir X", italic spell mentions.
+"""Cross-links: « Section » references, table and condition names, "voir X", italic entry mentions.
 
 Everything here works on pages as `markdown_text.segment` reads them and on source paths
 (relative to the docs folder); links are written as relative `.md` links so that MkDocs
@@ -225,7 +225,7 @@ def link_references(
     page: PageText,
     file: str,
     index: TargetIndex,
-    college: str | None = None,
+    group: str | None = None,
     typo: Callable[[str], str | None] | None = None,
 ) -> tuple[PageText, list[Problem]]:
     """Turn the mentions of one page into links; report those that resolve to nothing. A
@@ -337,7 +337,7 @@ def link_references(
             entry = glossary.entry(name) if glossary is not None else None
             if entry is not None:
                 return glossary_link(f"_{name}_", file, entry)
-            found = index.spell(name, college, file)
+            found = index.entry(name, group, file)
             if not found:
                 target = index.section(name, file)
                 if target is not None and names_itself(file, target):
@@ -347,10 +347,10 @@ def link_references(
                 unresolved(Kind.UNRESOLVED_MENTION, name, f"_{name}_", NO_MENTION)
                 return match.group(0)
             if len(found) == 1:
-                spell = found[0]
-                return f"[_{name}_]({href(file, spell.page, spell.anchor)}){{ .lien-sort }}"
-            # Same name in several colleges and none is this page's: offer each one.
-            choices = ", ".join(f"[{s.college}]({href(file, s.page, s.anchor)})" for s in found)
+                only = found[0]
+                return f"[_{name}_]({href(file, only.page, only.anchor)}){{ .lien-sort }}"
+            # Same name in several groups and none is this page's: offer each one.
+            choices = ", ".join(f"[{s.group}]({href(file, s.page, s.anchor)})" for s in found)
             return f'_{name}_ <small class="homonymes">({choices})</small>'
 
         # Each pass only on lines holding the words its pattern cannot match without.

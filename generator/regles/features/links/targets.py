@@ -46,7 +46,7 @@ class EntryTarget:
     page: str
     anchor: str
     name: str
-    college: str
+    group: str
 
 
 @dataclass
@@ -55,9 +55,9 @@ class TargetIndex:
 
     sections: dict[str, list[Target]] = field(default_factory=dict)
     conditions: dict[str, Target] = field(default_factory=dict)
-    spells: dict[str, list[EntryTarget]] = field(default_factory=dict)
+    entries: dict[str, list[EntryTarget]] = field(default_factory=dict)
     page_order: dict[str, int] = field(default_factory=dict)
-    # The system a page belongs to (its folder; the spells are a system of their own), None
+    # The system a page belongs to (its folder; the entries are a system of their own), None
     # for a page of the site: a page of a system reaches its own system's targets and the
     # site's pages only.
     scope_of: Callable[[str], str | None] = _no_scope
@@ -85,7 +85,7 @@ class TargetIndex:
     def build(
         cls,
         pages: Iterable[tuple[str, PageText]],
-        spells: Iterable[EntryTarget] = (),
+        entries: Iterable[EntryTarget] = (),
         *,
         glossaries: Mapping[str, str] | None = None,
         old_paths: Mapping[str, str] | None = None,
@@ -119,8 +119,8 @@ class TargetIndex:
             for anchor, name, _ in text.anchor_spans:
                 if anchor.startswith("etat-"):
                     index.conditions[fold(name)] = Target(page, anchor, name, 6)
-        for spell in spells:
-            index.spells.setdefault(fold(spell.name), []).append(spell)
+        for entry in entries:
+            index.entries.setdefault(fold(entry.name), []).append(entry)
         return index
 
     def glossary_for(self, page: str) -> Glossary | None:
@@ -203,19 +203,19 @@ class TargetIndex:
         found = next((t for t in sections if fold(t.title) in (fold(fragment), fold(words))), None)
         return page, found.anchor if found else None, None
 
-    def spell(
-        self, name: str, college: str | None, from_page: str | None = None
+    def entry(
+        self, name: str, group: str | None, from_page: str | None = None
     ) -> list[EntryTarget]:
-        """Spells of that name (those `from_page` reaches, when given): the one of the same
-        college alone when there is one."""
-        found = self.spells.get(fold(name), [])
+        """Entries of that name (those `from_page` reaches, when given): the one of the same
+        group alone when there is one."""
+        found = self.entries.get(fold(name), [])
         if from_page is not None:
             found = [s for s in found if self.reaches(from_page, s.page)]
-        same = [s for s in found if s.college == college]
+        same = [s for s in found if s.group == group]
         return same or found
 
     def elsewhere(self, name: str, from_page: str) -> list[str]:
-        """The places (page#anchor) of the sections and spells of that name that `from_page`
+        """The places (page#anchor) of the sections and entries of that name that `from_page`
         does not reach: another system's."""
         places = [
             f"{t.page}#{t.anchor}" if t.anchor else t.page
@@ -224,7 +224,7 @@ class TargetIndex:
         ]
         places += [
             f"{s.page}#{s.anchor}"
-            for s in self.spells.get(fold(name), [])
+            for s in self.entries.get(fold(name), [])
             if not self.reaches(from_page, s.page)
         ]
         return places

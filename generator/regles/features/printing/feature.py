@@ -26,14 +26,14 @@ __all__ = ["PrintingFeature"]
 
 class PrintingFeature:
     """The print pages (`print_pages`: path → the system's folder) and the converted pages
-    they are made of (`contents`). It reads the link targets of `links` and `spells`."""
+    they are made of (`contents`). It reads the link targets of `links` and `entries`."""
 
     def __init__(
-        self, site: SiteContext, links: LinksFeature, spells: Callable[[], list[EntryTarget]]
+        self, site: SiteContext, links: LinksFeature, entries: Callable[[], list[EntryTarget]]
     ) -> None:
         self.site = site
         self.links = links
-        self.spells = spells
+        self.entries = entries
         self.print_pages: dict[str, str] = {}
         self.contents: dict[str, str] = {}
         self._targets: tuple[dict[str, str], dict[tuple[str, str], str]] | None = None
@@ -137,10 +137,10 @@ class PrintingFeature:
                 for heading in headings:
                     if url is not None and heading.anchor is not None:
                         sections[(url, heading.anchor)] = heading.title
-            for spell in self.spells():
-                url = urls.get(spell.page)
+            for entry in self.entries():
+                url = urls.get(entry.page)
                 if url is not None:
-                    sections[(url, spell.anchor)] = spell.name
+                    sections[(url, entry.anchor)] = entry.name
             self._targets = titles, sections
         return self._targets
 

@@ -89,7 +89,7 @@ def read_addresses(text: str) -> dict[str, list[str]]:
         if not isinstance(urls, list) or not urls or not all(is_address(u) for u in urls):
             raise AddressesError(
                 f"« {key} » : une liste d’adresses du site est attendue, comme "
-                f"[\"bestiaire/grimoire/\"] ; reçu : {json.dumps(urls, ensure_ascii=False)}"
+                f'["bestiaire/grimoire/"] ; reçu : {json.dumps(urls, ensure_ascii=False)}'
             )
         addresses[key] = list(dict.fromkeys(urls))
     return addresses

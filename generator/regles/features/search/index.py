@@ -1,4 +1,4 @@
-"""Search index of the built site: one Pagefind record per rules section, spell and calculator.
+"""Search index of the built site: one Pagefind record per rules section, entry and calculator.
 
 Pure build-step code over built pages (no MkDocs import). The plugin hands each page's
 article to an `Indexer` (in a child process, `features/search/worker.py`) as soon as MkDocs
@@ -6,16 +6,16 @@ has converted it, so that Pagefind indexes on one core while MkDocs renders on t
 writes the index once every page is built. The index lands in `site/pagefind/`, where the
 header search box (`theme/assets/js/search.js`) loads only the chunks a query needs.
 
-Why records rather than pages: a reader looks for a section or a spell, not for a page. Each
+Why records rather than pages: a reader looks for a section or an entry, not for a page. Each
 heading with an id starts a record whose URL carries the anchor, whose title is the heading
 (Pagefind boosts title matches) and whose filters and metadata say where it belongs:
 
 - rules section (a page in a system's folder, `systems:` in mkdocs.yml): filters `systeme`
   (the system's name) and `type` = Règles; metadata `contexte` = system › page › parent
   headings;
-- spell (`h2.entry` of a college page in the spells' folder): filters `type` = Sorts,
-  `college` and `systeme` (the spells' own system: `spells: system:`, else their section's
-  name); metadata `contexte` = the college;
+- entry (`h2.entry` of a group page in the entries' folder): filters `type` = Sorts,
+  `groupe` and `systeme` (the entries' own system: `spells: system:`, else their section's
+  name); metadata `contexte` = the group;
 - any other page (tools, install, licences): `type` = Site. The home page (a list of links),
   the error page and the offline fallback page are left out;
 - a calculator's form (`form.calculateur` with an id): `type` = Calculateurs, the page's
@@ -99,7 +99,7 @@ class Indexer:
     ) -> None:
         self.excluded = frozenset(excluded)
         self.records = 0
-        self.spells = 0
+        self.entries = 0
         self.cache = cache
         self._made_by = made_by(self.excluded)
         self._pages: list[str] = []  # digests of the pages given, in order
@@ -121,7 +121,7 @@ class Indexer:
             service.kill()
             raise
         self._service = service
-        self.records = self.spells = 0  # every page given so far is held back
+        self.records = self.entries = 0  # every page given so far is held back
         held, self._held = self._held, []
         for path, text, area in held:
             self._add(page_records(path, text, area))
@@ -154,7 +154,7 @@ class Indexer:
                 }
             )
             self.records += 1
-            self.spells += record.college is not None and record.level > 1
+            self.entries += record.group is not None and record.level > 1
 
     def start_writing(self, output: Path) -> None:
         """Ask for the index of every page given, for `output`, without waiting; `finish`
@@ -163,7 +163,7 @@ class Indexer:
         if self._service is None:
             expected = self._expected
             if expected is not None and tuple(self._pages) == expected.pages:
-                self.records, self.spells = expected.records, expected.spells
+                self.records, self.entries = expected.records, expected.entries
                 return  # `finish` gives it (`copy_kept_index`)
             self._start()
         self._ask_for_files()
@@ -192,7 +192,7 @@ class Indexer:
         with contextlib.suppress(OSError):
             shutil.rmtree(partial, ignore_errors=True)
             shutil.copytree(output, partial, copy_function=link_or_copy)
-            kept = KeptPages(partial, self._made_by, tuple(self._pages), self.records, self.spells)
+            kept = KeptPages(partial, self._made_by, tuple(self._pages), self.records, self.entries)
             kept.write()
             for old in folder.parent.glob(KEPT_INDEX_PREFIX + "*"):
                 if old != partial:
@@ -246,7 +246,7 @@ class Indexer:
     def _summary(self, written: Mapping[str, int]) -> IndexSummary:
         return IndexSummary(
             records=self.records,
-            spells=self.spells,
+            entries=self.entries,
             files=len(written),
             bytes=sum(written.values()),
         )
@@ -279,7 +279,7 @@ def remove_material_search(site: Path) -> list[str]:
 def log_summary(summary: IndexSummary, entries: Sequence[Noun] = ()) -> None:
     """The index's size in the build's log; with the databases' `entries` (their words for
     one), their entries among its records, in the game's words (« dont 10 prières »)."""
-    n = summary.spells
+    n = summary.entries
     if len(entries) == 1:
         among = f" (dont {n} {entries[0].word(n)})"
     else:

@@ -92,7 +92,7 @@ class KeptPages:
     made_by: str
     pages: tuple[str, ...]
     records: int
-    spells: int
+    entries: int
 
     @classmethod
     def read(cls, folder: Path) -> KeptPages | None:
@@ -103,7 +103,7 @@ class KeptPages:
                 str(data["made_by"]),
                 tuple(str(page) for page in data["pages"]),
                 int(data["records"]),
-                int(data["spells"]),
+                int(data["entries"]),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -154,4 +154,4 @@ def kept_folder(cache: Path, made_by: str, pages: Iterable[str]) -> Path:
 
 def kept_summary(kept: KeptPages, written: Mapping[str, int]) -> IndexSummary:
     """The summary of a kept index given again (`written`: path → bytes)."""
-    return IndexSummary(kept.records, kept.spells, len(written), sum(written.values()))
+    return IndexSummary(kept.records, kept.entries, len(written), sum(written.values()))

@@ -41,7 +41,7 @@ UNUSED_BUNDLE_FILES = (
 @dataclass(frozen=True)
 class IndexSummary:
     records: int
-    spells: int
+    entries: int
     files: int
     bytes: int
 

@@ -24,9 +24,9 @@ __all__ = [
     "FILTER_TYPE",
     "INDEX_FOLDER",
     "KIND_CALCULATORS",
+    "KIND_ENTRIES",
     "KIND_RULES",
     "KIND_SITE",
-    "KIND_SPELLS",
     "LANGUAGE",
     "SKIPPED_CLASSES",
     "Area",
@@ -49,15 +49,15 @@ LANGUAGE = "fr"
 FILTER_SYSTEM = "systeme"
 FILTER_TYPE = "type"
 FILTER_GROUP = "groupe"
-FILTER_SECTION = "rubrique"  # a college page's nav section, shown under its title
+FILTER_SECTION = "rubrique"  # a group page's nav section, shown under its title
 KIND_RULES = "Règles"
-KIND_SPELLS = "Sorts"  # the default (Database.kind: the database's own word)
+KIND_ENTRIES = "Sorts"  # the default (Database.kind: the database's own word)
 KIND_SITE = "Site"
 KIND_CALCULATORS = "Calculateurs"  # a calculator's form: a result of its own
 CONTEXT_SEPARATOR = " › "
 CONTEXT_META = "contexte"
 PRINCIPAL_META = "principal"
-ANNEX_META = "annexe"  # a record of a page about the spell export: ranked after the others
+ANNEX_META = "annexe"  # a record of a page about the entry export: ranked after the others
 # The words of a record that only ever follow an elided article or pronoun (« d’opportunité »,
 # « l’aube »): Pagefind keeps « d’opportunité » as one word, which « opportunité » never finds.
 # Searchable metadata, never shown.
@@ -134,9 +134,9 @@ SKIPPED_CLASSES = frozenset(
 CALCULATOR_TITLE_CLASS = "calculateur-titre"
 KEPT_IN_SKIPPED_CLASSES = frozenset({CALCULATOR_TITLE_CLASS, "calculateur-description"})
 CALCULATOR_CLASS = "calculateur"  # the form: a record of its own, by its title and description
-# The spell index is a table of every spell name: indexed, it would compete with the spells.
+# The entry index is a table of every entry name: indexed, it would compete with the entries.
 SKIPPED_IDS = frozenset({"entry-table"})
-# Read by their title rather than their text: a spell's levels, "I–IV" on the page, are
+# Read by their title rather than their text: an entry's levels, "I–IV" on the page, are
 # "Niveaux I à IV" in the index and its excerpts.
 TITLE_AS_TEXT_CLASSES = frozenset({"niveau"})
 VOID_TAGS = frozenset(
@@ -167,17 +167,17 @@ class Record:
     kind: str
     page: str  # the page's title
     system: str | None = None
-    college: str | None = None
+    group: str | None = None
     trail: tuple[str, ...] = ()  # headings between the page title and this section
     level: int = 1
-    section: str | None = None  # the nav section of a college page
-    annex: bool = False  # of a page about the spell export (Area.annex)
+    section: str | None = None  # the nav section of a group page
+    annex: bool = False  # of a page about the entry export (Area.annex)
 
     @property
     def context(self) -> str:
         """What the result list shows under the title: where the record lives."""
-        if self.college is not None:
-            return self.college
+        if self.group is not None:
+            return self.group
         parts = [p for p in (self.system, self.page if self.level > 1 else None) if p]
         return CONTEXT_SEPARATOR.join([*parts, *self.trail])
 
@@ -186,8 +186,8 @@ class Record:
         found = {FILTER_TYPE: [self.kind]}
         if self.system:
             found[FILTER_SYSTEM] = [self.system]
-        if self.college:
-            found[FILTER_GROUP] = [self.college]
+        if self.group:
+            found[FILTER_GROUP] = [self.group]
         if self.section:
             found[FILTER_SECTION] = [self.section]
         return found
@@ -372,11 +372,11 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
     kind = area.kind if area else KIND_SITE
     system = area.system if area else None
     page_title = sections[0].title
-    # A college page: its spells are its `h2.entry` headings, and it is a college only if it
-    # has some (the spell index, in the same folder, has none).
+    # A group page: its entries are its `h2.entry` headings, and it is a group only if it
+    # has some (the entry index, in the same folder, has none).
     database = area is not None and area.database
-    is_college = database and any(ENTRY_HEADING_CLASS in s.classes for s in sections)
-    college = page_title if is_college else None
+    is_group = database and any(ENTRY_HEADING_CLASS in s.classes for s in sections)
+    group = page_title if is_group else None
     records: list[Record] = []
     trail: list[tuple[int, str]] = []
     trails: dict[int, tuple[int, tuple[str, ...]]] = {}  # a section's level and trail, by id
@@ -396,10 +396,10 @@ def page_records(path: str, text: str, area: Area | None) -> list[Record]:
                 kind=kind,
                 page=page_title,
                 system=system,
-                college=college,
+                group=group,
                 trail=tuple(t for lvl, t in trail if lvl > 1),
                 level=level,
-                section=area.section if area and college and level == 1 else None,
+                section=area.section if area and group and level == 1 else None,
                 annex=bool(area and area.annex),
             )
         )
@@ -471,7 +471,7 @@ def record_document(record: Record) -> str:
     words out of the excerpt. Filters and metadata are inline `key:value` attributes:
 
     - `contexte` (searchable, default weight): where the record lives, so that "combat"
-      also finds the sections of the Combat page and "acoustique" the spells of that college;
+      also finds the sections of the Combat page and "acoustique" the entries of that group;
     - `principal` (searchable): the title again, only for pages and `h2` sections, so that
       of two sections with the same name the main one comes first (`h2` over `h3`);
     - filter `profondeur`: the heading level, for the result list to order exact title

@@ -49,7 +49,7 @@ __all__ = ["Cancelled", "IndexChanges", "IndexUpdate", "RecordCache"]
 @dataclass(frozen=True)
 class _PageRecords:
     documents: tuple[tuple[str, str], ...]  # (url, document Pagefind indexes), in order
-    spells: int
+    entries: int
 
 
 class RecordCache:
@@ -65,7 +65,7 @@ class RecordCache:
             records = page_records(path, text, area)
             found = _PageRecords(
                 tuple((r.url, record_document(r)) for r in records),
-                sum(r.college is not None and r.level > 1 for r in records),
+                sum(r.group is not None and r.level > 1 for r in records),
             )
             self._pages[digest] = found
         return found
@@ -141,7 +141,7 @@ class IndexUpdate:
         written, removed = self._write(files)
         summary = IndexSummary(
             sum(len(page.documents) for page in made),
-            sum(page.spells for page in made),
+            sum(page.entries for page in made),
             len(files),
             sum(map(len, files.values())),
         )
@@ -240,7 +240,7 @@ class IndexUpdate:
                     link_or_copy(str(self.output / relative), str(target))
             else:
                 shutil.copytree(self.output, partial, copy_function=link_or_copy)
-            KeptPages(partial, self.made_by, pages, summary.records, summary.spells).write()
+            KeptPages(partial, self.made_by, pages, summary.records, summary.entries).write()
             for other in cache.glob(KEPT_INDEX_PREFIX + "*"):
                 if other != partial:
                     shutil.rmtree(other, ignore_errors=True)

@@ -86,8 +86,10 @@ class IndexWorker:
     def start_writing(self, output: Path) -> None:
         """Ask for the index, for `output`: the kept one when every page was its own."""
         self._output = output
-        if self._child is None and self._kept is not None and len(self._held) == len(
-            self._kept.pages
+        if (
+            self._child is None
+            and self._kept is not None
+            and len(self._held) == len(self._kept.pages)
         ):
             return  # `finish` gives the kept index
         self._start_child().start_writing(output)
