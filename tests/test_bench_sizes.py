@@ -111,7 +111,7 @@ def test_s1_builds_strict_without_a_warning(written: Path, tmp_path: Path, game:
     see_also = built.split("Voir aussi", 1)[1].split("</p>", 1)[0]
     assert "<a href=" in see_also, see_also
     mentions = built.split("emploient aussi", 1)[1].split("</p>", 1)[0]
-    assert mentions.count('class="lien-sort"') == 2, mentions
+    assert mentions.count('class="entry-link"') == 2, mentions
 
 
 def test_peak_memory_counts_every_process_of_the_build(tmp_path: Path) -> None:

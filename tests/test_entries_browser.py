@@ -542,7 +542,7 @@ def test_preview_on_hover_and_focus_in_a_group_page(
     t = tab()
     page = t.open("sorts/acoustique/")
     preview = page.locator("#entry-preview")
-    links = page.locator("article a.lien-sort")
+    links = page.locator("article a.entry-link")
     assert links.count() >= 2
     link = links.first
     target = by_url[link.evaluate("a => a.href").removeprefix(t.base)]
@@ -614,11 +614,11 @@ def test_preview_on_homonym_and_index_links(
 def mention_of_another_page(page: Any) -> Any:
     """The first spell mention of the page's text that links to another page."""
     index = page.evaluate(
-        "() => [...document.querySelectorAll('article a.lien-sort')]"
+        "() => [...document.querySelectorAll('article a.entry-link')]"
         ".findIndex(a => new URL(a.href).pathname !== location.pathname)"
     )
     assert index >= 0
-    return page.locator("article a.lien-sort").nth(index)
+    return page.locator("article a.entry-link").nth(index)
 
 
 def reached(page: Any, target: str) -> None:
@@ -959,9 +959,9 @@ def test_filters_survive_instant_navigation_and_back(
     page.wait_for_url(t.base + "sorts/acoustique/")
     # The address changes before the new content is in: wait for the index to be gone.
     page.wait_for_selector("#entry-table", state="detached")
-    page.wait_for_selector("article a.lien-sort")
+    page.wait_for_selector("article a.entry-link")
     assert is_the_marked_document(page)
-    page.locator("article a.lien-sort").first.hover()  # previews work after the navigation
+    page.locator("article a.entry-link").first.hover()  # previews work after the navigation
     page.locator("#entry-preview").wait_for(state="visible")
 
     page.go_back()

@@ -302,7 +302,7 @@ def test_built_mentions_stay_in_their_system(site_dir: Path) -> None:
     # A rule page's « _Blast sonore_ » is not the spell database's spell.
     house = page(site_dir, "maison/poids-transportable/index.html").select_one("article")
     assert house is not None
-    assert not house.select("a.lien-sort")
+    assert not house.select("a.entry-link")
     assert not [a for a in house.select("a[href]") if "sorts/" in a["href"]]
     found = {
         (p["file"], p["subject"])

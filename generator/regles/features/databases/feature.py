@@ -77,7 +77,7 @@ class DatabasesFeature:
 
     def register(self, stages: Stages) -> None:
         # Even without a database: an export that none declares is a mistake to name.
-        stages.files.register(self.leave_out_exports, "spell_export", 90)
+        stages.files.register(self.leave_out_exports, "database_exports", 90)
         if not self.site.settings.databases:
             return
         stages.nav.append(self.extend_nav)

@@ -348,7 +348,7 @@ def link_references(
                 return match.group(0)
             if len(found) == 1:
                 only = found[0]
-                return f"[_{name}_]({href(file, only.page, only.anchor)}){{ .lien-sort }}"
+                return f"[_{name}_]({href(file, only.page, only.anchor)}){{ .entry-link }}"
             # Same name in several groups and none is this page's: offer each one.
             choices = ", ".join(f"[{s.group}]({href(file, s.page, s.anchor)})" for s in found)
             return f'_{name}_ <small class="homonymes">({choices})</small>'

@@ -6,7 +6,7 @@
  *   in the address's query (history.replaceState): a filtered list can be shared and is found
  *   again on going back. Everything is read from the DOM: nothing to load, unless the reader
  *   also asks for the descriptions (the database's data file).
- * - On every page, a link to an entry (a.lien-sort, links of small.homonymes, names in the
+ * - On every page, a link to an entry (a.entry-link, links of small.homonymes, names in the
  *   table) shows a preview of the entry on hover, on keyboard focus, or at the first tap
  *   (the bubble of preview.js).
  *
@@ -107,7 +107,7 @@ export const loadEntries = (database = pageDatabase()) => {
 // An entry's preview (hover, focus, tap): the bubble of preview.js
 // ---------------------------------------------------------------------------------------
 
-const TRIGGERS = "a.lien-sort[href], small.homonymes a[href], #entry-table tbody td:first-child a[href]";
+const TRIGGERS = "a.entry-link[href], small.homonymes a[href], #entry-table tbody td:first-child a[href]";
 
 /** The database a link of this page leads into (its `href` as written), else this page's. */
 const linkDatabase = (href) => {
