@@ -280,7 +280,7 @@ def with_suggestions(
     problems: Iterable[Problem], titles: Suggester, entries: Suggester
 ) -> list[Problem]:
     """Unresolved references one slip away from a section title become warnings naming
-    the title to write; unknown spell mentions get the closest spell name (information)."""
+    the title to write; unknown entry mentions get the closest entry name (information)."""
     out: list[Problem] = []
     for p in problems:
         size = len(fold(p.subject or ""))

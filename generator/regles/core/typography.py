@@ -115,7 +115,7 @@ _CODE_SPAN = re.compile(r"(`[^`\n]*`)")
 
 
 def spaced_markdown(text: str) -> str:
-    """A Markdown text shown by the pages' scripts (a spell's description in the grimoire)
+    """A Markdown text shown by the pages' scripts (an entry's description in the list)
     with the pages' French spacing, line by line: no line break is ever joined, so lists and
     paragraphs stay as they were, and code spans are left as written."""
     return "\n".join(

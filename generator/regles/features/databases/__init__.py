@@ -1,1 +1,1 @@
-"""A spell database: its export read, its pages, its ids, its terms."""
+"""A database: its export read, its pages, its ids, its terms."""

@@ -87,7 +87,7 @@ class DatabaseSettings:
 
     @property
     def system_name(self) -> str:
-        """The spells' system in the search filters: its own name, else its section's."""
+        """The entries' system in the search filters: its own name, else its section's."""
         return (self.system or "").strip() or self.section
 
     def group_uri(self, group: Group) -> str:
@@ -96,7 +96,7 @@ class DatabaseSettings:
 
 @dataclass(frozen=True)
 class Book:
-    """The spells of one export, and where the site puts them."""
+    """The entries of one export, and where the site puts them."""
 
     settings: DatabaseSettings
     result: ParseResult
@@ -123,8 +123,8 @@ class Book:
         return uri.rsplit("/", 1)[-1]
 
     def pages(self) -> list[tuple[str, str]]:
-        """(path in the docs, Markdown) of the spell index, the fields page, each college,
-        then the grimoires' page."""
+        """(path in the docs, Markdown) of the entry index, the fields page, each group,
+        then the lists' page."""
         settings = self.settings
         fields_page = (settings.fields_title, self._file(settings.fields_uri))
         index = render_entry_index(
@@ -186,11 +186,11 @@ class Book:
         }
 
     def group_pages(self) -> dict[str, str]:
-        """College name of each college page."""
+        """Group name of each group page."""
         return {self.settings.group_uri(c): c.name for c in self.result.groups}
 
     def targets(self) -> list[EntryTarget]:
-        """What an italic mention of a spell can link to."""
+        """What an italic mention of an entry can link to."""
         return [
             EntryTarget(self.settings.group_uri(group), entry.slug, entry.name, group.name)
             for group in self.result.groups
@@ -216,7 +216,7 @@ class Book:
 
     def with_table(self, html: str) -> str:
         """The entry index's converted page with its table where its Markdown left the mark
-        (`spells.render_entry_index`): the table is HTML already, and Python-Markdown would
+        (`pages.render_entry_index`): the table is HTML already, and Python-Markdown would
         read its hundreds of rows through its HTML parser."""
         mark = ENTRY_TABLE_MARK
         if html.count(mark) != 1:

@@ -1,4 +1,4 @@
-"""Parse a spell-database export into colleges and spells, and render their pages.
+"""Parse a database's export into groups and entries, and render their pages.
 
 Input format
 ------------

@@ -281,7 +281,7 @@ def render_entry_index(
 
     With ``table_mark``, the table is left out for ``ENTRY_TABLE_MARK``, which the build
     replaces by ``render_entry_table`` once the Markdown is converted
-    (``spell_pages.Book.with_table``): the table is HTML already, and Python-Markdown
+    (``book.Book.with_table``): the table is HTML already, and Python-Markdown
     would read its hundreds of rows through its HTML parser. Under the title, a line says
     which export the entries are of: its title, date and size, and links to ``fields_page``
     (its title and file name in the same folder), which explains its fields.

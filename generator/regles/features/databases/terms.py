@@ -125,7 +125,7 @@ def _is_capitalised(word: str, most: int) -> bool:
 
 
 def _texts(result: ParseResult) -> list[tuple[Entry | None, str]]:
-    """The export's texts, each with its spell (None: a college's description)."""
+    """The export's texts, each with its entry (None: a group's description)."""
     found: list[tuple[Entry | None, str]] = [
         (None, c.description) for c in result.groups if c.description
     ]
@@ -333,7 +333,7 @@ def _level_phrase(texts: Sequence[tuple[Entry | None, str]]) -> tuple[str, int] 
 
 
 def level_label(terms: ExportTerms | None) -> str:
-    """The name of the spells' levels for the filters: the export's own phrase, if any."""
+    """The name of the entries' levels for the filters: the export's own phrase, if any."""
     if terms is None or terms.level_phrase is None:
         return "Niveaux"
     return "Niveaux" + terms.level_phrase[0].removeprefix("niveau")
@@ -372,8 +372,8 @@ def group_intro(
     links: Sequence[tuple[str, str]],
     words: Words = DEFAULT_WORDS,
 ) -> str:
-    """The line under a college's title, in the game's words: its export, its size, the
-    spells' other pages (title, file name in the same folder)."""
+    """The line under a group's title, in the game's words: its export, its size, the
+    entries' other pages (title, file name in the same folder)."""
     n = len(group.entries)
     pages = " ; ".join(f"[{markdown_text(title)}]({page})" for title, page in links)
     line = (

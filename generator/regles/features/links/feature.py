@@ -92,7 +92,7 @@ class LinksFeature:
         ]
 
     def suggesters(self) -> tuple[link_checks.Suggester, link_checks.Suggester]:
-        """Section titles and spell names of the index, gathered once per build."""
+        """Section titles and entry names of the index, gathered once per build."""
         if self._suggesters is None:
             index = self.index
             titles = link_checks.Suggester(t.title for ts in index.sections.values() for t in ts)

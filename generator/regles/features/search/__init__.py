@@ -1,1 +1,1 @@
-"""The search index: one Pagefind record per section and per spell."""
+"""The search index: one Pagefind record per section and per entry."""

@@ -89,7 +89,7 @@ DEPTH_FILTER = "profondeur"
 
 @dataclass(frozen=True)
 class Area:
-    """What a page is for the search: its game system and kind of page, and for a spell
+    """What a page is for the search: its game system and kind of page, and for an entry
     page the nav section that holds it. A page of the site (tools, install) has none."""
 
     system: str | None
@@ -159,7 +159,7 @@ class SearchIndexError(Exception):
 
 @dataclass(frozen=True)
 class Record:
-    """One search result: a section of a rules page, a spell, or a page's introduction."""
+    """One search result: a section of a rules page, an entry, or a page's introduction."""
 
     url: str  # site-relative, with the anchor: "regles/combat/#abri"
     title: str
