@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from regles.features.calculators.charts import chart_html
-from tests.conftest import rules_of_test_site, wait_for_python
+from tests.conftest import RULES_RUNTIME, rules_of_test_site, wait_for_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
@@ -260,6 +261,42 @@ def test_a_dice_expression_rolls_on_a_tap_and_shows_its_chances_beside_the_text(
     page.wait_for_function("() => document.querySelector('.de-pop').matches(':popover-open')")
     chances.tap()
     page.wait_for_function("() => !document.querySelector('.de-pop').matches(':popover-open')")
+
+
+def test_a_dice_s_chances_are_drawn_offline_before_python(phone: Any, site_url: str) -> None:
+    # Python's files never came and the link is down: the law the build wrote on the die
+    # (dice_buttons.py's written_law) is drawn as the dice calculator draws it.
+    asked: list[str] = []
+    phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))
+    page = phone.new_page()
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(site_url + "epees/epees-intelligentes/")
+    chances = page.locator("button.de-chances[data-de='1d6+6']").first
+    chances.wait_for()
+    phone.set_offline(True)
+    try:
+        chances.tap()
+        popover = page.locator(".de-pop")
+        popover.locator(".graphique-svg").wait_for(timeout=10_000)
+        assert "Chances de 1d6+6 : moyenne 9,5, de 7 à 12" in popover.inner_text()
+        check_chart(popover, run("dice", {"expression": "1d6+6"}), "dice")
+        for typed, expected in (("10", "50\u00a0%"), ("3", "100\u00a0%"), ("13", "0\u00a0%")):
+            popover.locator("input").press_sequentially(typed)
+            chance = popover.locator(".graphique-chance")
+            expect(chance).to_have_text(f"{expected} d’obtenir au moins {typed}")
+            check_chart(popover, run("dice", {"expression": "1d6+6", "target": int(typed)}), "dice")
+            popover.locator("input").fill("")
+        # This page's calculators asked for Python, which never came: the law was the page's.
+        assert page.evaluate("() => window.rules.status().state") == "unavailable"
+    finally:
+        phone.set_offline(False)
+    # A page with dice and no calculator: its « Chances » do not start Python.
+    asked.clear()
+    page.goto(site_url + "licences/")
+    page.locator("button.de-chances").first.tap()
+    page.locator(".de-pop .graphique-svg").wait_for(timeout=10_000)
+    assert page.evaluate("() => window.rules.status().state") == "idle"
+    assert [url for url in asked if "rules-runtime" in url or "pyodide" in url] == []
 
 
 def test_the_chances_open_from_the_keyboard_and_close_with_escape(

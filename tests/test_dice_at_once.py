@@ -2,21 +2,30 @@
 writes each button's terms as the kit parses them (features/calculators/dice_buttons.py), the
 page only draws the dice. Run here in Node beside the kit: every outcome of the page's roll,
 tallied, is the kit's exact law, for each kind of term; advantage rolls the same terms as the
-kit parses; terms that are not the build's are refused."""
+kit parses; terms that are not the build's are refused. The law of chances a button carries
+reads as the dice calculator gives it, at any threshold."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from regles.core.markdown_text import segment
-from regles.features.calculators.dice_buttons import dice_buttons, written_terms
+from regles.features.calculators.dice_buttons import (
+    MAX_WRITTEN_TOTALS,
+    dice_buttons,
+    written_law,
+    written_terms,
+)
 from regles.kit.dice import distribution, parse
+from regles.kit.generic import rules
 from tests.conftest import node_json
 
 ROLLER = Path(__file__).resolve().parents[1] / "generator/regles/theme/assets/js/dice-roll.js"
@@ -120,3 +129,64 @@ def test_each_die_of_the_texts_carries_its_terms_unless_the_kit_refuses_it() -> 
     # Past the kit's limits: no terms, the rules code rolls it and says why.
     assert 'data-de="200d6" title=' in page.text
     assert written_terms("200d6") is None
+
+
+# What the page reads of a law the build wrote, for each threshold asked.
+LAW_OUTPUTS = """
+const { lawOutputs } = await import(process.argv[1]);
+const asked = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const answers = asked.cases.map(([written, target]) => lawOutputs(written, target));
+const refused = asked.refused.map((text) => lawOutputs(text, 3));
+process.stdout.write(JSON.stringify({ answers, refused }));
+"""
+# Every kind of term, a multiplier's gaps between totals, negative totals, a wide law.
+LAWS = ["2d6+3", "1d20+5", "4d6kh3", "2d20kl1", "1d6x100", "-1d8+4", "1d100-50", "20d6"]
+
+
+def thresholds(expression: str) -> list[int | None]:
+    """No threshold, one under the least total, each total and each gap, one over the most."""
+    law = distribution(parse(expression))
+    totals = [total for total, _ in law.ways]
+    between = [a + 1 for a, b in pairwise(totals) if b - a > 1]
+    return [None, totals[0] - 1, *totals, *between[:20], totals[-1] + 1]
+
+
+def test_the_law_a_button_carries_reads_as_the_dice_calculator_gives_it() -> None:
+    cases = [(e, t) for e in LAWS for t in thresholds(e)]
+    answer = node_json(
+        LAW_OUTPUTS,
+        ROLLER,
+        {
+            "cases": [[written_law(e), t] for e, t in cases],
+            "refused": [
+                "pas du JSON",
+                "{}",
+                '{"totals":[],"p":[],"at_least":[],"mean":0}',
+                '{"totals":[2,1],"p":[0.5,0.5],"at_least":[1,0.5],"mean":1.5}',
+                '{"totals":[1,2],"p":[0.5,1.5],"at_least":[1,0.5],"mean":1.5}',
+                '{"totals":[1,2],"p":[0.5,0.5],"at_least":[1],"mean":1.5}',
+            ],
+        },
+    )
+    keys = ("min", "max", "mean", "distribution", "target", "p_at_least")
+    for (expression, target), read in zip(cases, answer["answers"], strict=True):
+        inputs: dict[str, Any] = {"expression": expression}
+        if target is not None:
+            inputs["target"] = target
+        given = json.loads(json.dumps(rules.run("dice", inputs)))
+        assert read == {k: given[k] for k in keys}, (expression, target)
+    assert answer["refused"] == [None] * 6
+
+
+def test_the_first_die_of_each_expression_on_a_page_carries_its_law() -> None:
+    page = dice_buttons(segment("Lancez 2d6+3, puis 1d20. Encore 2d6+3 ; et 10d100 ou 200d6."))
+    buttons = re.findall(r"<button [^>]*>", page.text)
+    laws = [(re.findall(r'data-de="([^"]+)"', b)[0], "data-de-loi=" in b) for b in buttons]
+    assert laws == [
+        ("2d6+3", True),
+        ("1d20", True),
+        ("2d6+3", False),  # the page's first one has it
+        ("10d100", False),  # 991 totals: its chances wait for Python
+        ("200d6", False),  # refused by the kit
+    ]
+    assert len(distribution(parse("10d100")).ways) > MAX_WRITTEN_TOTALS

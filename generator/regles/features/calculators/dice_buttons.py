@@ -3,20 +3,24 @@
 Each button carries its expression's terms as the kit parses them (`data-de-termes`), so that
 the page rolls it at once, before Python has come (theme/assets/js/dice-roll.js): the kit
 stays the one definition of an expression. One it refuses (past its limits) gets none, and
-is rolled by the rules code, which says why."""
+is rolled by the rules code, which says why. The first button of each expression on a page
+also carries its law of chances as the kit computes it (`data-de-loi`), for its « Chances »
+without Python; a law of more than `MAX_WRITTEN_TOTALS` totals waits for Python."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import re
+from fractions import Fraction
 
 from regles.core.markdown_text import HEADING, PageText, sub_outside_protected
-from regles.kit.dice import Term, parse
+from regles.kit.dice import Term, distribution, parse
 from regles.kit.errors import CalculatorInputError
 
-__all__ = ["DICE", "dice_buttons", "written_terms"]
+__all__ = ["DICE", "MAX_WRITTEN_TOTALS", "dice_buttons", "written_law", "written_terms"]
 
 # A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll.
 DICE = re.compile(
@@ -26,6 +30,9 @@ DICE = re.compile(
 
 
 _DEFAULT_TERM = Term(sign=1)
+# A law of more totals than this is not written on its button: its « Chances » wait for
+# Python (20d6 has 101 totals, about 4 kB written; 10d100, 991).
+MAX_WRITTEN_TOTALS = 200
 
 
 def written_terms(expression: str) -> str | None:
@@ -48,11 +55,41 @@ def written_terms(expression: str) -> str | None:
     )
 
 
-def _button(match: re.Match[str]) -> str:
-    text = match.group(1)
+# The same expressions come back on many pages (2d6, 1d20): each law is computed once a build.
+@functools.lru_cache(maxsize=1024)
+def written_law(expression: str) -> str | None:
+    """The law of chances of `expression` as a button carries it (JSON: its `totals` in
+    increasing order, the chance `p` of each and the chance `at_least` of each or more, and
+    its `mean`), as the dice calculator gives them (kit/dice.py); None when the kit refuses
+    the expression or its law has more than MAX_WRITTEN_TOTALS totals."""
+    try:
+        law = distribution(parse(expression))
+    except CalculatorInputError:
+        return None
+    if len(law.ways) > MAX_WRITTEN_TOTALS:
+        return None
+    at_least, rest = [], law.total_ways
+    for _, ways in law.ways:
+        at_least.append(float(Fraction(rest, law.total_ways)))
+        rest -= ways
+    return json.dumps(
+        {
+            "totals": [total for total, _ in law.ways],
+            "p": [ways / law.total_ways for _, ways in law.ways],
+            "at_least": at_least,
+            "mean": float(law.mean()),
+        },
+        separators=(",", ":"),
+    )
+
+
+def _button(text: str, with_law: bool) -> str:
     expression = text.replace("−", "-").replace(" ", "")
     terms = written_terms(expression)
     data = f' data-de-termes="{html.escape(terms, quote=True)}"' if terms else ""
+    law = written_law(expression) if terms and with_law else None
+    if law:
+        data += f' data-de-loi="{html.escape(law, quote=True)}"'
     escaped = html.escape(expression, quote=True)
     return (
         f'<button type="button" class="de" data-de="{escaped}"{data} '
@@ -61,10 +98,20 @@ def _button(match: re.Match[str]) -> str:
 
 
 def dice_buttons(page: PageText) -> PageText:
-    """The page with each dice expression of its prose turned into a button."""
+    """The page with each dice expression of its prose turned into a button; the first of
+    each expression with its law of chances."""
     lines = list(page.lines)
+    written: set[str] = set()
+
+    def button(match: re.Match[str]) -> str:
+        text = match.group(1)
+        expression = text.replace("−", "-").replace(" ", "")
+        first = expression not in written
+        written.add(expression)
+        return _button(text, first)
+
     for number, line in page.prose():
         if HEADING.match(line) or not DICE.search(line):
             continue
-        lines[number - 1] = sub_outside_protected(DICE, _button, line)
+        lines[number - 1] = sub_outside_protected(DICE, button, line)
     return page.with_lines(lines)

@@ -91,3 +91,36 @@ export function rollTerms(terms, die = randomDie) {
   });
   return { total, terms: rolled };
 }
+
+const isChance = (value) => typeof value === "number" && value >= 0 && value <= 1;
+
+/** What the dice calculator gives of an expression's law of chances (its `min`, `max`,
+ * `mean`, `distribution` and, for a `target`, `p_at_least`: the chance of that total or
+ * more), read from the law the build wrote on the expression's button (data-de-loi,
+ * features/calculators/dice_buttons.py's `written_law`, computed by kit/dice.py); null if
+ * there is none or it is not what the build writes. */
+export function lawOutputs(text, target = null) {
+  let law;
+  try {
+    law = JSON.parse(text || "null");
+  } catch {
+    return null;
+  }
+  const { totals, p, at_least: atLeast, mean } = law && typeof law === "object" ? law : {};
+  const valid =
+    Array.isArray(totals) && totals.length > 0 && Array.isArray(p) && Array.isArray(atLeast) &&
+    p.length === totals.length && atLeast.length === totals.length &&
+    totals.every((t, i) => Number.isSafeInteger(t) && (i === 0 || t > totals[i - 1])) &&
+    p.every(isChance) && atLeast.every(isChance) && Number.isFinite(mean);
+  if (!valid) return null;
+  // At least `target`: the chance of the first total that reaches it (none: 0).
+  const reached = target === null ? -1 : totals.findIndex((t) => t >= target);
+  return {
+    min: totals[0],
+    max: totals[totals.length - 1],
+    mean,
+    distribution: { totals, p },
+    target,
+    p_at_least: target === null ? null : reached < 0 ? 0 : atLeast[reached],
+  };
+}

@@ -1,11 +1,12 @@
 /* The dice of the rule texts (features/calculators/dice_buttons.py writes them as buttons):
  * a tap rolls one and shows the roll in a tray beside it, above the earlier rolls of the
  * session; « Chances » beside it opens its law of chances in the same place. A die whose
- * terms the build wrote (data-de-termes) rolls at once, here (dice-roll.js), Python or not;
- * any other, and the law of chances, go through the rules code's dice calculator
- * (kit/dice.py). */
+ * terms the build wrote (data-de-termes) rolls at once, here (dice-roll.js), Python or not,
+ * and its law of chances, when the build wrote it on the page's first button of the
+ * expression (data-de-loi), is drawn at once too; any other goes through the rules code's
+ * dice calculator (kit/dice.py). */
 import { barsIcon } from "./charts.js";
-import { readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
+import { lawOutputs, readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
 import { formatNumber } from "./numbers.js";
 import { DICE_CHART, drawInto, run } from "./rules.js";
@@ -345,9 +346,12 @@ async function fillDicePopover(state) {
   const raw = state.target.value.trim();
   const inputs = { expression };
   if (/^-?\d+$/.test(raw)) inputs.target = Number(raw);
-  if (rules.status().state !== "ready" && !state.chart.firstChild) state.heading.textContent = `${expression} : préparation du calcul…`;
+  // The law the build wrote on the expression's first button of the page: no Python needed.
+  const written = Array.from(document.querySelectorAll("button.de[data-de-loi]")).find((b) => b.dataset.de === expression);
+  const compiled = written ? lawOutputs(written.dataset.deLoi, inputs.target ?? null) : null;
+  if (!compiled && rules.status().state !== "ready" && !state.chart.firstChild) state.heading.textContent = `${expression} : préparation du calcul…`;
   try {
-    const outputs = await run("dice", inputs);
+    const outputs = compiled || (await run("dice", inputs));
     if (mine !== state.generation || state.owner !== owner) return;
     state.heading.textContent = `Chances de ${expression} : moyenne ${formatNumber(outputs.mean)}, de ${formatNumber(outputs.min)} à ${formatNumber(outputs.max)}`;
     drawInto(state.chart, DICE_CHART, outputs.distribution, outputs);
