@@ -89,7 +89,9 @@ def test_databases_are_read_in_order_and_entries_is_one_of_them(tmp_path: Path) 
     plugin, errors, _ = load(options, tmp_path)
     assert errors == []
     found = [(d.folder, d.section, d.index_title) for d in plugin.config.databases]
-    assert found == [("sorts", "Magie", "Tous les sorts"), ("foi", "Foi", "Toutes les prières")]
+    # A database that says no words has no game's: « entrée », « groupe », « liste ».
+    assert found == [("sorts", "Magie", "Toutes les entrées"), ("foi", "Foi", "Toutes les prières")]
+    assert [d.lists_title for d in plugin.config.databases] == ["Ma liste", "Ma liste"]
     # The index's columns: the export's unless named, each with its label if given.
     columns = [d.columns for d in plugin.config.databases]
     assert columns == [None, [("Portée", "Portée de la prière"), ("Durée", None)]]
@@ -98,6 +100,11 @@ def test_databases_are_read_in_order_and_entries_is_one_of_them(tmp_path: Path) 
     old = {"spells": {"export": "sorts.txt", "folder": "sorts", "section": "Magie"}}
     plugin, errors, _ = load(old, tmp_path)
     assert errors == [] and [d.folder for d in plugin.config.databases] == ["sorts"]
+    # …in the words of spells unless it says others, as before.
+    assert (plugin.config.databases[0].index_title, plugin.config.databases[0].lists_title) == (
+        "Tous les sorts",
+        "Mon grimoire",
+    )
 
 
 def test_a_databases_page_titles_default_to_its_own_words(tmp_path: Path) -> None:

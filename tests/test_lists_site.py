@@ -75,3 +75,33 @@ def test_the_lists_title_is_a_setting_and_the_address_stays(tmp_path: Path) -> N
     assert isinstance(h1, Tag)
     assert h1.get_text().removesuffix("¶").strip() == "Grimoires des personnages"
     assert "Grimoires des personnages" in nav_titles(page)
+
+
+def as_database_without_words(text: str) -> str:
+    """The test site's `spells:` block as an entry of `databases:`."""
+    lines = text.split("\n")
+    start = lines.index("      spells:")
+    end = start + 1
+    while end < len(lines) and (lines[end].startswith("        ") or not lines[end].strip()):
+        end += 1
+    block = ["  " + line if line.strip() else line for line in lines[start + 1 : end]]
+    block[0] = block[0].replace("          export:", "        - export:", 1)
+    return "\n".join([*lines[:start], "      databases:", *block, *lines[end:]])
+
+
+def test_a_database_that_says_no_words_speaks_of_entries_groups_and_lists(
+    tmp_path: Path,
+) -> None:
+    # No game's words: not the spells' of the generator's first site.
+    config = variant_of_test_site(tmp_path, as_database_without_words)
+    assert "databases:" in config.read_text("utf-8")
+    result = build_site(tmp_path / "site", config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    index = soup(tmp_path / "site" / "sorts" / "index-des-sorts" / "index.html")
+    assert "5 groupes, 79 entrées" in index.get_text(" ")
+    table = index.find("table", id="entry-table")
+    assert isinstance(table, Tag) and table.get("data-libelle-groupe") == "Groupe"
+    lists = soup(tmp_path / "site" / "sorts" / "liste" / "index.html")
+    h1 = lists.find("h1")
+    assert isinstance(h1, Tag) and h1.get_text().removesuffix("¶").strip() == "Ma liste"
+    assert "Ma liste" in nav_titles(index)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, Config, ValidationError
 
 from regles.core.slugs import slugify
-from regles.core.words import DEFAULT_WORDS, capitalized, words_from
+from regles.core.words import DEFAULT_WORDS, GENERIC_WORDS, Words, capitalized, words_from
 from regles.features.calculators.package import RulesLimits
 from regles.features.databases.book import list_slug
 from regles.features.offline.app import SHORT_NAME_LENGTH
@@ -208,7 +208,8 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     # The owner's definitions of the export's words (`PdV: points de vie`), shown as his.
     terms = c.DictOfItems(c.Type(str), default={})
     # The game's words for an entry, a group and a list: {one, many, gender} each
-    # (core/words.py); by default « sort », « collège », « grimoire ».
+    # (core/words.py); by default `default_words`: « entrée », « groupe », « liste » (a
+    # `spells:` block: « sort », « collège », « grimoire »).
     words = c.Type(dict, default={})
     # The systems (their folders, as under `systems`) whose pages may link to its entries;
     # by default none: a system's text links within itself.
@@ -219,6 +220,13 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
     # hold « long » (features/databases/columns.py).
     filters = c.Optional(c.ListOfItems(c.Type(str)))
 
+    # The words of a database whose `words:` leaves some out: no game's.
+    default_words: ClassVar[Words] = GENERIC_WORDS
+
+    def game_words(self) -> Words:
+        """The database's words: its `words:`, the others `default_words`."""
+        return words_from(self.words, self.default_words)
+
     def validate(self) -> Any:
         failed, warnings = super().validate()
         if failed:
@@ -228,10 +236,10 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
         except ValidationError as error:
             failed.append(("folder", error))
         try:
-            words = words_from(self.words)
+            words = self.game_words()
         except ValueError as error:
             failed.append(("words", ValidationError(str(error))))
-            words = DEFAULT_WORDS
+            words = self.default_words
         if self.index_title is None:
             self.index_title = capitalized(words.entry.every())
         if self.grimoire_title is not None:
@@ -275,12 +283,19 @@ class DatabaseConfig(Config):  # type: ignore[no-untyped-call]
         return failed, warnings
 
 
-class OptionalSpells(c.SubConfig[DatabaseConfig]):
+class SpellsConfig(DatabaseConfig):  # type: ignore[no-untyped-call]
+    """The `spells:` block: a database of spells, in the spells' words unless it says others
+    (« sort », « collège », « grimoire »)."""
+
+    default_words: ClassVar[Words] = DEFAULT_WORDS
+
+
+class OptionalSpells(c.SubConfig[SpellsConfig]):
     """`spells:` — one database, as the first sites declared it: read as the one entry of
     `databases:`. May be left out."""
 
     def __init__(self) -> None:
-        super().__init__(DatabaseConfig)
+        super().__init__(SpellsConfig)
         self.default = None
 
     def run_validation(self, value: object) -> DatabaseConfig | None:  # type: ignore[override]

@@ -22,7 +22,6 @@ from regles.core.build import BuildError, Settings, SiteBuild, as_written
 from regles.core.incremental import Stamp, scan_sources
 from regles.core.slugs import slugify
 from regles.core.stages import SiteFile
-from regles.core.words import words_from
 from regles.features.assets import npm
 from regles.features.assets.nav import NavItems
 from regles.features.assets.templates import TemplateCache
@@ -203,7 +202,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
                 fields_title=database.fields_title,
                 lists_title=database.lists_title or "",
                 terms=dict(database.terms),
-                words=words_from(database.words),
+                words=database.game_words(),
                 linked_from=tuple(database.linked_from),
                 columns=None if database.columns is None else tuple(database.columns),
                 filters=None if database.filters is None else tuple(database.filters),

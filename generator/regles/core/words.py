@@ -22,6 +22,7 @@ __all__ = [
     "APOSTROPHE",
     "DEFAULT_WORDS",
     "ENTRY_ROLES",
+    "GENERIC_WORDS",
     "Noun",
     "Words",
     "capitalized",
@@ -216,17 +217,26 @@ class Words:
     list: Noun
 
 
+# The words of the export format's first tool, a spell database (its groups' description
+# marker is « Description du collège »), and of a site's `spells:` block: the functions'
+# defaults.
 DEFAULT_WORDS = Words(
     entry=Noun("sort", "sorts", "m"),
     group=Noun("collège", "collèges", "m"),
     list=Noun("grimoire", "grimoires", "m"),
 )
+# The words of an entry of `databases:` that says none: no game's.
+GENERIC_WORDS = Words(
+    entry=Noun("entrée", "entrées", "f"),
+    group=Noun("groupe", "groupes", "m"),
+    list=Noun("liste", "listes", "f"),
+)
 ENTRY_ROLES = ("entry", "group", "list")
 
 
-def words_from(data: object) -> Words:
+def words_from(data: object, defaults: Words = DEFAULT_WORDS) -> Words:
     """`words:` as a site writes it (each role `{one, many, gender}`, any left out keeps
-    its default); raises ValueError with a French message."""
+    its word in `defaults`); raises ValueError with a French message."""
     if not isinstance(data, dict):
         raise ValueError("« words » attend entry, group et list, chacun {one, many, gender}")
     unknown = sorted(set(data) - set(ENTRY_ROLES))
@@ -236,7 +246,7 @@ def words_from(data: object) -> Words:
     for role in ENTRY_ROLES:
         given = data.get(role)
         if given is None:
-            nouns[role] = getattr(DEFAULT_WORDS, role)
+            nouns[role] = getattr(defaults, role)
             continue
         if not isinstance(given, dict) or not {"one", "many"} <= set(given):
             raise ValueError(f"« words.{role} » attend one, many et gender (m ou f)")
