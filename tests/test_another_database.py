@@ -113,6 +113,9 @@ def test_it_builds_strict_with_the_prayers_in_their_own_words(
     for folder, n in (("prieres", 10), ("bestiaire", 5)):
         records = json.loads((site / "data" / "bases" / f"{folder}.json").read_text("utf-8"))
         assert len(records) == n and all(r["url"].startswith(f"{folder}/") for r in records)
+        # Named for any game: an entry's group is its `group`, no « college » anywhere.
+        assert all({"group", "group_slug"} <= set(r) for r in records)
+        assert not re.search(r"college|spell|grimoire", json.dumps(records), re.IGNORECASE)
 
 
 def test_a_rules_page_links_to_the_database_it_is_linked_from(
