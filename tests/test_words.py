@@ -236,6 +236,19 @@ def test_what_the_pages_say_of_a_database_is_in_its_words() -> None:
     assert site_phrases([])["search_label"] == "Rechercher une règle"
 
 
+def test_the_buttons_and_choices_agree_with_the_words_they_stand_before() -> None:
+    # « Toutes (12) » above « Famille », « Nouvelle » beside a list that is a « liste ».
+    hunt = Words(Noun("créature", "créatures", "f"), Noun("famille", "familles", "f"), HERB)
+    assert (phrases(hunt)["index_group_all"], phrases(hunt)["new_list_button"]) == (
+        "Toutes",
+        "Nouvelle",
+    )
+    assert (phrases(PRAYERS)["index_group_all"], phrases(PRAYERS)["new_list_button"]) == (
+        "Tous",
+        "Nouveau",
+    )
+
+
 def test_the_search_box_of_two_databases_names_both() -> None:
     entries = DatabaseSettings(Path("s.txt"), "s.txt", "magie", "Magie", "Tous les sorts")
     prayers = DatabaseSettings(Path("p.txt"), "p.txt", "foi", "Foi", "Toutes", words=PRAYERS)

@@ -50,6 +50,8 @@ def phrases(words: Words) -> dict[str, str]:
         "index_filter": f"Filtrer les {entry.many}",
         # Short enough for a phone's field (360 px): accents are optional anyway.
         "index_placeholder": f"nom, {group.one}, champ…",
+        # The group filter's first choice, agreed with the group's word: « Toutes (12) ».
+        "index_group_all": "Toutes" if group.feminine else "Tous",
         "index_empty": f"{capitalized(entry.count(0))} ne correspond à ces filtres.",
         "open_entry": f"Ouvrir la fiche {entry.of()}",
         "preview_unavailable": (
@@ -129,6 +131,7 @@ def list_phrases(words: Words) -> dict[str, str]:
         "name_missing": f"Donnez un nom {lists.to()}.",
         "name_taken": f"{capitalized(lists.a())} s’appelle déjà « {{name}} ».",
         "new_list": capitalized(lists.new()),
+        "new_list_button": "Nouvelle" if lists.feminine else "Nouveau",
         "new_list_name": f"Nom {'de la' if lists.feminine else 'du'} {lists.new()}",
         "new_list_choice": f"{capitalized(lists.new())} :",
         "new_list_name_missing": (

@@ -295,7 +295,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     placeholder: phrase("index_placeholder"), enterkeyhint: "search",
     "aria-describedby": id("compte"), maxlength: "200",
   });
-  const groupChoice = el("select", { id: id("groupe"), name: "groupe" }, option("", `Tous (${total})`));
+  const groupChoice = el("select", { id: id("groupe"), name: "groupe" }, option("", `${phrase("index_group_all")} (${total})`));
   for (const [slug, { name, n }] of Array.from(groups).sort((a, b) => alphabetical(a[1].name, b[1].name))) {
     groupChoice.append(option(slug, `${name} (${n})`));
   }

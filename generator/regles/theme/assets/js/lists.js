@@ -499,7 +499,7 @@ const setupListsPage = (signal) => {
       el("div", { class: "list-choice__row" },
         el("label", { for: "list-name" }, phrase("list_label")), choice),
       el("div", { class: "list-buttons" },
-        button("Nouveau", create), button("Renommer", rename),
+        button(phrase("new_list_button"), create), button("Renommer", rename),
         button("Vider", empty, { disabled: n === 0 }), button("Supprimer", remove, { class: "md-button list-button list-danger" })));
     if (status) notes.push(message(status, statusKind));
     status = "";
