@@ -81,8 +81,8 @@ def add_in_dialog(page: Any, new_name: str | None = None) -> None:
         dialog.locator("#list-dialog-name").fill(new_name)
     dialog.locator("button[value=ajouter]").click()
     said = page.locator(".list-notice")
-    expect(said).to_contain_text("ajouté à")
-    # « « Sort » ajouté à « Aldric ». »: French spacing, as in the built pages.
+    expect(said).to_contain_text("Ajouté à « ")
+    # « Ajouté à « Aldric » : « Sort ». »: French spacing, as in the built pages.
     assert ORDINARY.findall(said.inner_text()) == []
     expect(dialog).to_have_count(0)
 

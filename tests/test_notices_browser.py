@@ -136,12 +136,23 @@ def test_a_lists_notice_is_one_line_and_stays_on_its_page(tab: Callable[..., Tab
     page.locator("#entry-table tbody tr").nth(0).locator("button.list-add").tap()
     dialog = page.locator("dialog.list-dialog[open]")
     dialog.wait_for()
-    # A long name, as readers give them: the notice shortens it, never its link.
-    dialog.locator("#list-dialog-name").fill("Les sorts de la compagnie du Val-Brumeux")
+    # A list named for a character, an entry of a long name: the notice shortens the entry's
+    # name (the one just tapped), never the list's nor its link.
+    dialog.locator("#list-dialog-name").fill("Kessa")
     dialog.locator("button[value=ajouter]").tap()
     notice = page.locator(".list-notice")
     notice.wait_for()
     assert lines_of(notice.locator("p")) == 1, notice.inner_text()
+    shown = notice.locator(".list-notice__text").evaluate(
+        """(text) => {
+            const node = text.firstChild, at = node.data.indexOf("Kessa");
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + "Kessa".length);
+            return range.getBoundingClientRect().right <= text.getBoundingClientRect().right;
+        }"""
+    )
+    assert shown, notice.inner_text()
     see = notice.locator("a")
     see_box, notice_box = see.bounding_box(), notice.bounding_box()
     assert see_box is not None and notice_box is not None

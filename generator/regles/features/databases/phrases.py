@@ -269,7 +269,8 @@ def list_phrases(words: Words) -> dict[str, str]:
         ),
         "created": f"{capitalized(lists.one)} « {{name}} » {lists.agreed('créé')}.",
         "kept_here_only": f"Vos {lists.many} ne sont {kept} que dans ce navigateur : ",
-        "added": f"« {{entry}} » {entry.agreed('ajouté')} à « {{name}} ». ",
+        # The list first: on a phone's one line, the entry just tapped is what gets shortened.
+        "added": f"{capitalized(entry.agreed('ajouté'))} à « {{name}} » : « {{entry}} ». ",
         "see_list": f"Voir {lists.the()}",
         "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
         # Another tab changed the lists meanwhile (lists.js): nothing is lost, all is said.
