@@ -173,3 +173,19 @@ def test_each_databases_book_stays_in_the_build_cache(tmp_path: Path) -> None:
         book, _ = read_book(each, cache)
         assert book is not None and book.settings == each
     assert len(list(cache.glob("livre-*.pickle"))) == 3
+
+
+def test_a_field_s_values_read_their_numbers_as_numbers() -> None:
+    # Found adopting the generator for a bestiary: « 14 ; 20 ; 32 ; 40 ; 5 ; 8 » hit points.
+    creatures = " ".join(
+        f"### Bête {name} (I) - **Points de vie :** {life} Une bête."
+        for name, life in (("A", "14"), ("B", "20"), ("C", "5"), ("D", "8"), ("E", "8"))
+    )
+    header = "# Bestiaire _Généré le 01/02/2027 à 08:00_ --- ## Bêtes"
+    header += " **Description du collège :** Des bêtes."
+    result = parse_export(f"{header} {creatures} --- Fin du fichier")
+    assert result.errors == [], [str(p) for p in result.errors]
+    page = entry_terms.render_fields_page(
+        entry_terms.read_terms(result, {}), "Champs", "Tous", "tous.md"
+    )
+    assert "Valeurs : 8 (2) ; 5 (1) ; 14 (1) ; 20 (1)." in page

@@ -414,11 +414,21 @@ def _definition(term: Term, group_slugs: Mapping[str, str]) -> list[str]:
     return lines
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _natural(text: str) -> tuple[str | int, ...]:
+    """A sort key that reads the numbers of `text` as numbers: « 5 » before « 14 »."""
+    return tuple(
+        int(part) if i % 2 else part.casefold() for i, part in enumerate(_DIGITS.split(text))
+    )
+
+
 def _values(term: Term) -> str:
     def shown(values: Iterable[tuple[str, int]]) -> str:
         return " ; ".join(f"{markdown_text(v)} ({n})" for v, n in values)
 
-    ordered = sorted(term.values.items(), key=lambda item: (-item[1], item[0]))
+    ordered = sorted(term.values.items(), key=lambda item: (-item[1], _natural(item[0]), item[0]))
     if len(ordered) <= FEW_VALUES:
         return f"Valeurs : {shown(ordered)}."
     return (
