@@ -105,3 +105,7 @@ def test_a_database_that_says_no_words_speaks_of_entries_groups_and_lists(
     h1 = lists.find("h1")
     assert isinstance(h1, Tag) and h1.get_text().removesuffix("¶").strip() == "Ma liste"
     assert "Ma liste" in nav_titles(index)
+    # Not « Une liste est une liste d’entrées »: a sentence that holds in any game's words.
+    intro = lists.select_one(".list-intro")
+    assert intro is not None
+    assert intro.get_text(" ").startswith("Une liste rassemble des entrées, une par personnage")

@@ -399,8 +399,8 @@ def render_lists_page(
     lines = [
         f"# {markdown_text(title)}",
         "",
-        f"{capitalized(lists.a())} est une liste {entry.kind()}, une par personnage : "
-        f"ajoutez-y des {entry.many} depuis "
+        f"{capitalized(lists.a())} rassemble des {entry.many}, "
+        f"{lists.agreed('un')} par personnage : ajoutez-en depuis "
         f"la page [{markdown_text(index[0])}]({index[1]}) (bouton « + » de chaque ligne), "
         f"une page {group.kind(1)} ou l’aperçu d’{entry.a()}. "
         f"Vos {lists.many} sont {lists.agreed('gardé', 2)} dans ce navigateur, même hors "
