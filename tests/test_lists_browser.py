@@ -227,7 +227,7 @@ def test_copy_puts_the_link_in_the_clipboard_or_says_it_could_not(
     assert selected == ["list-link", link]
 
 
-def test_on_a_phone_a_lists_of_twelve_entries_shows_the_first_on_the_first_screen(
+def test_on_a_phone_a_list_of_twelve_entries_shows_the_first_on_the_first_screen(
     tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(360, has_touch=True, is_mobile=True)
@@ -244,7 +244,7 @@ def test_on_a_phone_a_lists_of_twelve_entries_shows_the_first_on_the_first_scree
     assert box is not None and box["y"] + box["height"] <= 800, box
 
 
-def test_the_index_filters_and_sorting_work_on_a_lists(
+def test_the_index_filters_and_sorting_work_on_a_list(
     tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)
@@ -331,7 +331,7 @@ def test_a_bad_json_import_says_what_is_wrong_and_loses_nothing(
     assert card_names(page) == [entries[1]["name"], "Sort d’ailleurs"]
 
 
-def test_export_then_import_gives_the_same_lists(
+def test_export_then_import_gives_the_same_list(
     tab: Callable[..., Tab], entries: list[dict[str, Any]]
 ) -> None:
     t = tab(1280)

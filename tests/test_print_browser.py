@@ -131,7 +131,7 @@ def cards_on_one_sheet(sheets: list[str], cards: list[dict[str, str]]) -> None:
         assert squeezed(card["name"]) in sheet
 
 
-def test_entries_of_a_shared_lists_print_as_cards(
+def test_entries_of_a_shared_list_print_as_cards(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))
@@ -153,7 +153,7 @@ def test_entries_of_a_shared_lists_print_as_cards(
     context.close()
 
 
-def test_ones_own_lists_prints_its_name_not_the_screens_help(
+def test_ones_own_list_prints_its_name_not_the_screens_help(
     browser: Any, site_url: str, site_dir: Path
 ) -> None:
     records = json.loads((site_dir / "data" / "bases" / "sorts.json").read_text(encoding="utf-8"))

@@ -164,7 +164,7 @@ def test_no_ordinary_space_before_french_marks_in_the_built_pages(site_dir: Path
     assert f"9{NBSP}m" in licences and f"{NBSP}heures" in licences
 
 
-def test_the_lists_s_descriptions_are_spaced_and_fields_left_as_exported(
+def test_a_list_s_descriptions_are_spaced_and_fields_left_as_exported(
     site_dir: Path,
 ) -> None:
     """data/spells.json: the grimoire writes its descriptions into the page as they are."""
