@@ -200,6 +200,20 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
     session.plugin.on_startup(command="build", dirty=False)
 
 
+def test_a_call_with_no_source_changed_lets_the_search_update_finish(
+    served: Served,
+) -> None:
+    # The server is called and no source changed: a file written in a folder it watches
+    # (Python's __pycache__ of the rules package, written by another build's import), or a
+    # page saved again as it was. The search index and the offline copy of the page just
+    # saved still come, as a full build would write them.
+    served.edit("jeu/combat.md", "\n\n", "\n\nUne phrase ajoutée au combat.\n\n")
+    served.saved("pages", ("jeu/combat.md",))
+    os.utime(served.docs / "jeu/combat.md")
+    served.saved("rien")
+    served.assert_as_a_full_build()
+
+
 def test_each_save_leaves_the_files_of_a_full_build(served: Served) -> None:
     # A sentence: that page alone (and its system's print page), then the search and the
     # offline copy. The same bytes saved again: nothing.

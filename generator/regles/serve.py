@@ -269,16 +269,19 @@ class Rebuilder:
         self._after: tuple[threading.Thread, threading.Event, ServedBuild] | None = None
 
     def __call__(self) -> None:
-        self.settle(cancel=True)
         served = self.serving.served
         if served is None:
+            self.settle(cancel=True)
             return self._full()
         sources = scan_sources(served.roots, served.sources)
         changed = changed_paths(served.sources, sources)
         if not changed and not served.pending:
+            # A file written beside the sources (Python's __pycache__, an editor's backup):
+            # the search index and the offline copy under way go on.
             log.info("Aucune source n’a changé : rien à reconstruire")
             self.last, self.rebuilt = "rien", None
             return None
+        self.settle(cancel=True)
         self.last, self.rebuilt = "échec", None
         try:
             rebuilt = rebuild_pages(served, changed_pages(served, changed))
@@ -317,10 +320,13 @@ class Rebuilder:
             served.touched |= changes.written | changes.removed
             build.offline.update(served.site_dir, served.touched)
             served.touched.clear()
-        except Cancelled:
-            log.debug("Recherche et copie hors ligne : arrêtées pour une modification plus récente")
-            return  # the next update does it all
-        except Exception as error:  # whatever it is, the next save's full build starts anew
+        except Exception as error:
+            # Stopped for a newer change (Cancelled, or its child's pipes closed under it by
+            # `settle`): the next update does it all.
+            if isinstance(error, Cancelled) or cancel.is_set():
+                log.debug("Recherche et copie hors ligne : arrêtées pour une modification récente")
+                return
+            # Whatever else it is, the next save's full build starts anew.
             log.error("%s ; la prochaine modification reconstruira tout le site", error)
             self.serving.served = None
             return
