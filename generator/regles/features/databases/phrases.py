@@ -272,6 +272,7 @@ def list_phrases(words: Words) -> dict[str, str]:
         # The list first: on a phone's one line, the entry just tapped is what gets shortened.
         "added": f"{capitalized(entry.agreed('ajouté'))} à « {{name}} » : « {{entry}} ». ",
         "see_list": f"Voir {lists.the()}",
+        "the_list": lists.the(),  # after « Voir », which a phone's notice shows alone
         "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
         # Another tab changed the lists meanwhile (lists.js): nothing is lost, all is said.
         "gone_elsewhere": (

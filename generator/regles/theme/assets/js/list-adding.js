@@ -136,8 +136,11 @@ const addToList = async (record) => {
     announce([error.message]);
     return;
   }
+  // « Voir le grimoire », « Voir » alone on a phone (lists.css): the list's name, in the
+  // words before it, is what the reader did not know.
   announce([say("added", { entry: entry.name, name: list.name }),
-    el("a", { href: page.href, class: "list-notice__link" }, say("see_list"))]);
+    el("a", { href: page.href, class: "list-notice__link", "aria-label": say("see_list") },
+      "Voir", el("span", { class: "list-notice__words" }, ` ${say("the_list")}`))]);
   for (const refresh of afterAdding) refresh();
   markAddButtons();
 };
