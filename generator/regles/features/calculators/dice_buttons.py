@@ -14,7 +14,6 @@ import functools
 import html
 import json
 import re
-from fractions import Fraction
 
 from regles.core.markdown_text import HEADING, PageText, sub_outside_protected
 from regles.kit.dice import Term, distribution, parse
@@ -68,23 +67,19 @@ def written_law(expression: str) -> str | None:
         return None
     if len(law.ways) > MAX_WRITTEN_TOTALS:
         return None
-    at_least, rest = [], law.total_ways
-    for _, ways in law.ways:
-        at_least.append(float(Fraction(rest, law.total_ways)))
-        rest -= ways
     return json.dumps(
         {
             "totals": [total for total, _ in law.ways],
             "p": [ways / law.total_ways for _, ways in law.ways],
-            "at_least": at_least,
+            # The kit's own chance of each total or more, as its dice calculator gives it.
+            "at_least": [float(law.at_least(total)) for total, _ in law.ways],
             "mean": float(law.mean()),
         },
         separators=(",", ":"),
     )
 
 
-def _button(text: str, with_law: bool) -> str:
-    expression = text.replace("−", "-").replace(" ", "")
+def _button(text: str, expression: str, with_law: bool) -> str:
     terms = written_terms(expression)
     data = f' data-de-termes="{html.escape(terms, quote=True)}"' if terms else ""
     law = written_law(expression) if terms and with_law else None
@@ -108,7 +103,7 @@ def dice_buttons(page: PageText) -> PageText:
         expression = text.replace("−", "-").replace(" ", "")
         first = expression not in written
         written.add(expression)
-        return _button(text, first)
+        return _button(text, expression, first)
 
     for number, line in page.prose():
         if HEADING.match(line) or not DICE.search(line):
