@@ -20,10 +20,13 @@ export PATH := $(CURDIR)/build/node/bin:$(PATH)
 
 .PHONY: serve site test lint bench clean node
 
-# The package's version is read from its code: installed again when it changes.
-$(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py
+# The environment, made once: a change of the pins installs into it, not a new one.
+$(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+# The package's version is read from its code: installed again when it changes.
+$(STAMP): requirements.txt pyproject.toml generator/regles/__init__.py | $(PY)
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	# What setuptools leaves beside the package (its metadata, this README inside): not
