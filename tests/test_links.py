@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 from regles.core.markdown_text import Heading, segment
 from regles.core.report import Problem
 from regles.features.links import references as links
-from regles.features.links.targets import EntryTarget, TargetIndex
+from regles.features.links.targets import EntryTarget, NamesAfter, TargetIndex
 
 
 # The passes take a page as `segment` reads it; these tests write its text.
@@ -110,6 +112,27 @@ def test_table_and_condition_names_link_to_their_anchor() -> None:
     text, _ = link_references(line, "dnd5e/combat.md", make_index())
     assert "[Modificateurs de caractéristique](index.md#modificateurs-de-caracteristique)" in text
     assert "l’état [À terre](index.md#etat-a-terre)" in text
+
+
+def test_names_after_finds_what_the_alternation_of_every_name_finds() -> None:
+    """The mentions are found without compiling one pattern of every title of the site;
+    the matches (and each match's groups) are those that pattern had."""
+    names = ["Armes", "Armes (suite)", "Arme", "Armure lourde", "Dés", "À terre", "Ar-mes"]
+    before, after = r"\b((?:la |de la |sur la )?tables? )", r"\b"
+    alternation = re.compile(
+        before + "(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + ")" + after
+    )
+    found = NamesAfter(before, names, after)
+    words = [*names, "la ", "de la ", "table ", "tables ", "table", " ", "x", "s", ", ", "é"]
+    chance = random.Random(41)
+    texts = ["".join(chance.choices(words, k=chance.randint(1, 12))) for _ in range(3000)]
+    texts += ["la table Armes (suite) et la table Armes", "table Armesx", "table Arme-s"]
+
+    def shown(match: re.Match[str]) -> str:
+        return f"<{match.start()}|{match.group(1)}|{match.group(2)}|{match.end()}>"
+
+    for text in texts:
+        assert found.sub(shown, text) == alternation.sub(shown, text), text
 
 
 def test_voir_links_a_page_or_reports_it() -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+from typing import Protocol
 
 from regles.core.slugs import slugify, unique_slug
 
@@ -236,8 +237,14 @@ def plain_heading_text(raw: str) -> str:
     return INLINE_MARKUP.sub(lambda m: m.group(1) or "", text).strip()
 
 
+class Substitutes(Protocol):
+    """A compiled pattern's `sub`, or what finds the same matches another way."""
+
+    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str: ...
+
+
 def sub_outside_protected(
-    pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str], line: str
+    pattern: Substitutes, repl: Callable[[re.Match[str]], str], line: str
 ) -> str:
     """`pattern.sub(repl, line)` applied only to the text between links, code and tags."""
     out: list[str] = []

@@ -16,6 +16,7 @@ from regles.features.glossary.glossary import Entry, Glossary
 
 __all__ = [
     "EntryTarget",
+    "NamesAfter",
     "Target",
     "TargetIndex",
     "href",
@@ -29,6 +30,44 @@ def _no_scope(page: str) -> str | None:
 
 def _same_scope(source: str | None, target: str | None) -> bool:
     return source is None or target is None or source == target
+
+
+class NamesAfter:
+    """What `re.compile(f"{before}({'|'.join(map(re.escape, names))}){after}")` finds (the
+    longest name first), without compiling the alternation of every name, which costs each
+    build time in proportion to the site's titles: `before` is searched, the names that
+    start where it ends are tried, longest first, and the one found is matched again alone
+    (a pattern of that name only, cached by `re`) so that `sub` hands `repl` a real match."""
+
+    def __init__(self, before: str, names: Iterable[str], after: str) -> None:
+        self._before_text, self._after_text = before, after
+        self._before = re.compile(before)
+        self._after = re.compile(after)
+        by_start: dict[str, list[str]] = {}
+        for name in sorted(set(names) - {""}, key=len, reverse=True):
+            by_start.setdefault(name[:1], []).append(name)
+        self._by_start = by_start
+
+    def _match(self, string: str, start: re.Match[str]) -> re.Match[str] | None:
+        at = start.end()
+        for name in self._by_start.get(string[at : at + 1], ()):
+            if string.startswith(name, at) and self._after.match(string, at + len(name)):
+                alone = re.compile(f"{self._before_text}({re.escape(name)}){self._after_text}")
+                return alone.match(string, start.start())
+        return None
+
+    def sub(self, repl: Callable[[re.Match[str]], str], string: str) -> str:
+        out: list[str] = []
+        done = position = 0
+        while (start := self._before.search(string, position)) is not None:
+            found = self._match(string, start)
+            if found is None:
+                position = start.start() + 1
+                continue
+            out += (string[done : found.start()], repl(found))
+            done = position = found.end()
+        out.append(string[done:])
+        return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -71,9 +110,9 @@ class TargetIndex:
     # and every page's headings, for the anchor such an address names.
     old_paths: dict[str, str] = field(default_factory=dict)
     headings: dict[str, list[Target]] = field(default_factory=dict)
-    # The patterns of every section title and condition name, compiled once per build: every
+    # The mentions of every section title and condition name, made once per build: every
     # page reads them (`link_references`).
-    _patterns: dict[str, re.Pattern[str] | None] = field(
+    _patterns: dict[str, NamesAfter | None] = field(
         default_factory=dict, repr=False, compare=False
     )
     # The sections of each folded name, by scope (`_sections`), made as names are asked for.
@@ -229,35 +268,27 @@ class TargetIndex:
         ]
         return places
 
-    def table_titles(self) -> re.Pattern[str] | None:
+    def table_titles(self) -> NamesAfter | None:
         if "tables" not in self._patterns:
             self._patterns["tables"] = self._table_titles()
         return self._patterns["tables"]
 
-    def condition_names(self) -> re.Pattern[str] | None:
+    def condition_names(self) -> NamesAfter | None:
         if "conditions" not in self._patterns:
             self._patterns["conditions"] = self._condition_names()
         return self._patterns["conditions"]
 
-    def _table_titles(self) -> re.Pattern[str] | None:
-        titles = sorted(
-            {t.title for targets in self.sections.values() for t in targets if t.level >= 2},
-            key=len,
-            reverse=True,
-        )
+    def _table_titles(self) -> NamesAfter | None:
+        titles = {t.title for targets in self.sections.values() for t in targets if t.level >= 2}
         if not titles:
             return None
-        names = "|".join(re.escape(t) for t in titles)
-        return re.compile(rf"\b((?:la |de la |sur la )?tables? )({names})\b")
+        return NamesAfter(r"\b((?:la |de la |sur la )?tables? )", titles, r"\b")
 
-    def _condition_names(self) -> re.Pattern[str] | None:
+    def _condition_names(self) -> NamesAfter | None:
         if not self.conditions:
             return None
-        names = "|".join(
-            re.escape(t.title)
-            for t in sorted(self.conditions.values(), key=lambda t: -len(t.title))
-        )
-        return re.compile(rf"\b((?:l[’']|d[’'])?états? )({names})(?![\w-])")
+        names = (t.title for t in self.conditions.values())
+        return NamesAfter(r"\b((?:l[’']|d[’'])?états? )", names, r"(?![\w-])")
 
 
 def names_itself(from_page: str, target: Target) -> bool:
