@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 __all__ = [
+    "ICONS",
     "ScriptPolicy",
+    "html_templates",
     "inline_scripts",
     "policy",
     "script_hash",
@@ -42,14 +45,28 @@ def inline_scripts(html: str) -> Iterator[str]:
             yield match.group(2)
 
 
+# Material's icon sets (thousands of SVG files, no template), not walked.
+ICONS = ".icons"
+
+
+def html_templates(folder: Path) -> Iterator[tuple[str, Path]]:
+    """The HTML templates of one theme folder: (name as Jinja knows it, path)."""
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [name for name in dirs if name != ICONS]
+        at = Path(root)
+        for name in files:
+            if name.endswith(".html"):
+                yield (at / name).relative_to(folder).as_posix(), at / name
+
+
 def template_scripts(theme_dirs: Sequence[Path]) -> set[str]:
     """The inline scripts of the theme's templates, as Jinja writes them: the templates that
     are used (the first folder that has a name wins, as Jinja's loader looks), and of those
     the scripts with no Jinja inside, which every page gets as written."""
     used: dict[str, Path] = {}
     for folder in theme_dirs:
-        for template in folder.rglob("*.html"):
-            used.setdefault(template.relative_to(folder).as_posix(), template)
+        for name, template in html_templates(folder):
+            used.setdefault(name, template)
     return {
         body
         for template in used.values()

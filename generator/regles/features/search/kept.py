@@ -64,20 +64,18 @@ def same_or_write(target: Path, content: bytes, earlier: Path | None) -> None:
 def copy_kept_index(kept: Path, output: Path) -> dict[str, int] | None:
     """The kept index given to `output` (replacing it), as path → bytes; None when it
     cannot be read whole (`output` is then left to be written again)."""
+    written: dict[str, int] = {}
+
+    def given(source: str, target: str) -> None:
+        link_or_copy(source, target)
+        written[os.path.relpath(target, output).replace(os.sep, "/")] = os.stat(target).st_size
+
     try:
         if output.exists():
             shutil.rmtree(output)
         shutil.copytree(
-            kept,
-            output,
-            ignore=shutil.ignore_patterns(KEPT_PAGES_FILE),
-            copy_function=link_or_copy,
+            kept, output, ignore=shutil.ignore_patterns(KEPT_PAGES_FILE), copy_function=given
         )
-        written = {
-            path.relative_to(output).as_posix(): path.stat().st_size
-            for path in output.rglob("*")
-            if path.is_file()
-        }
     except OSError:
         return None
     return written if "pagefind.js" in written else None
