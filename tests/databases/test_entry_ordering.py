@@ -206,9 +206,15 @@ def test_the_site_names_the_fields_its_index_filters_by() -> None:
     entries = [
         {"Portée": "10 m", "Sphère": "Lumière", "Durée": "long"},
         {"Portée": "contact", "Sphère": "Ombre", "Durée": "1 minute"},
+        {"Portée": "3 m", "Sphère": "Lumière", "Durée": "1 heure"},
     ]
     derived = {c.field: c.filter for c in index_columns(entries)}
     assert derived == {"Portée": "", "Sphère": "choix", "Durée": "long"}
+    # Each value its own entry's: each choice would pick one entry alone (the text field
+    # finds a name faster), so no list is offered, unless the site names the field.
+    alone = [{"Famille": name} for name in ("Loups", "Ours", "Aigles", "Serpents", "Rats")]
+    assert [c.filter for c in index_columns(alone)] == [""]
+    assert [c.filter for c in index_columns(alone, filtered=["Famille"])] == ["choix"]
     # Named: a distance gets a choice list too; a field left out has no filter.
     named = {c.field: c.filter for c in index_columns(entries, filtered=["Portée", "Durée"])}
     assert named == {"Portée": "choix", "Sphère": "", "Durée": "long"}

@@ -6,11 +6,12 @@ in the order the export writes them within an entry; `columns:` (a database's se
 names and orders them instead. A column sorts by its value when its values describe a time
 (« 10 minutes », « long ») or a distance (« 10 m », « contact »): ordering.py computes that
 order once, for the index's rows (`data-tri-<key>`) and the data file's records (`tri`).
-A column of a few values (« Zone », « Projectile »…) gets a choice filter: each entry counts
-for the values its field holds (`choice_values`: « Vol-3 » is « Vol », « Info Zone » both
-« Info » and « Zone » when both stand alone elsewhere), written for the scripts in the rows
-(`data-choix-<key>`) and the records (`choix`). A column of times that holds « long » (the
-export's word for a ritual's casting time) gets the « long seulement » box.
+A column of a few values (« Zone », « Projectile »…), some of them shared by several entries,
+gets a choice filter: each entry counts for the values its field holds (`choice_values`:
+« Vol-3 » is « Vol », « Info Zone » both « Info » and « Zone » when both stand alone
+elsewhere), written for the scripts in the rows (`data-choix-<key>`) and the records
+(`choix`). A column of times that holds « long » (the export's word for a ritual's casting
+time) gets the « long seulement » box.
 """
 
 from __future__ import annotations
@@ -139,8 +140,11 @@ def _with_filter(column: Column, values: Sequence[str], wanted: bool | None) -> 
         return column
     alone = frozenset(b for b in map(_base, values) if b and " " not in b)
     with_alone = replace(column, filter="choix", alone=alone)
-    choices = {c for value in values for c in choice_values(with_alone, value)}
-    return with_alone if wanted or 2 <= len(choices) <= MAX_CHOICES else column
+    # Entries per choice: a list whose every choice picks one entry alone sorts nothing out
+    # (the index's text field finds a name faster).
+    choices = Counter(c for value in values for c in set(choice_values(with_alone, value)))
+    few = 2 <= len(choices) <= MAX_CHOICES and max(choices.values()) >= 2
+    return with_alone if wanted or few else column
 
 
 def _key(field: str, taken: set[str]) -> str:
