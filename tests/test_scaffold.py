@@ -4,6 +4,7 @@ site it writes is built, with another game dropped in, by tests/test_another_gam
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import tomllib
 import zipfile
@@ -127,6 +128,37 @@ def test_regles_new_refuses_a_folder_in_use_and_a_name_it_cannot_write(
     with pytest.raises(CommandError, match="nom de site invalide"):
         new_site(tmp_path / "neuf", 'Le "jeu"')
     assert not (tmp_path / "neuf").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ([], "regles : il manque : COMMANDE"),
+        (["nouveau", "x"], "regles : COMMANDE : « nouveau » n’est pas une commande"),
+        (["new"], "regles new : il manque : DOSSIER"),
+        (["new", "x", "--pin"], "regles new : --pin : une valeur est attendue"),
+        (["new", "x", "--zz"], "regles : arguments inconnus : --zz"),
+    ],
+)
+def test_the_command_says_in_french_what_it_lacks(
+    arguments: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(arguments)
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("utilisation : regles") and said in error, error
+    english = ("usage:", "error:", "required", "expected", "invalid choice", "unrecognized")
+    assert not [word for word in english if word in error], error
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined] # put back
+
+
+def test_the_commands_help_is_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    shown = capsys.readouterr().out
+    assert "montre cette aide" in shown and "arguments:" in shown
+    assert "show this help" not in shown and "positional" not in shown
 
 
 def test_the_command_writes_a_site_and_says_what_to_do_next(

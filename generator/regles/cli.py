@@ -10,9 +10,10 @@ its released version, or its VCS URL at a tag or commit; `--pin` chooses another
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from regles.features.offline.app import short_name_of
@@ -90,7 +91,44 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+# argparse's own words (its usage line, its errors, its help's headings), which it takes
+# through gettext as its module's `_`: in French for a game master who types `regles` without
+# what it needs. Those it does not find here stay as argparse writes them.
+ARGPARSE_WORDS = {
+    "usage: ": "utilisation : ",
+    "positional arguments": "arguments",
+    "options": "options",
+    "show this help message and exit": "montre cette aide",
+    "%(prog)s: error: %(message)s\n": "%(prog)s : %(message)s\n",
+    "the following arguments are required: %s": "il manque : %s",
+    "unrecognized arguments: %s": "arguments inconnus : %s",
+    "argument %(argument_name)s: %(message)s": "%(argument_name)s : %(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)": (
+        "« %(value)s » n’est pas une commande (au choix : %(choices)s)"
+    ),
+    "expected one argument": "une valeur est attendue",
+    "ambiguous option: %(option)s could match %(matches)s": (
+        "option ambiguë : %(option)s peut être %(matches)s"
+    ),
+}
+
+
+@contextlib.contextmanager
+def argparse_in_french() -> Iterator[None]:
+    english = argparse._  # type: ignore[attr-defined]
+    argparse._ = lambda text: ARGPARSE_WORDS.get(text, english(text))  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = english  # type: ignore[attr-defined]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    with argparse_in_french():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(
         prog="regles",
         description="Générateur de sites de règles de jeu de rôle (MkDocs + Material).",
@@ -101,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs=0,
         help="dit quel générateur tourne et d’où il a été installé",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMANDE")
     new = commands.add_parser(
         "new",
         help="écrit un nouveau site dans DOSSIER",
@@ -114,8 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pin",
         metavar="LIGNE",
         help="la ligne de requirements.txt qui installe le générateur, ex. "
-        "« regles[test] @ git+https://github.com/…@v0.3.0 » (par défaut, celle qui installe "
-        "ce générateur-ci)",
+        "«\u00a0regles[test] @ git+https://github.com/…@v0.3.0\u00a0» (par défaut, celle "
+        "qui installe ce générateur-ci)",
     )
     arguments = parser.parse_args(argv)
     try:
