@@ -16,9 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 __all__ = [
-    "ICONS",
     "ScriptPolicy",
-    "html_templates",
     "inline_scripts",
     "policy",
     "script_hash",
@@ -45,14 +43,14 @@ def inline_scripts(html: str) -> Iterator[str]:
             yield match.group(2)
 
 
-# Material's icon sets (thousands of SVG files, no template), not walked.
-ICONS = ".icons"
+# The folder of Material's icon sets (thousands of SVG files, no template), not walked.
+_ICON_SETS = ".icons"
 
 
-def html_templates(folder: Path) -> Iterator[tuple[str, Path]]:
+def _html_templates(folder: Path) -> Iterator[tuple[str, Path]]:
     """The HTML templates of one theme folder: (name as Jinja knows it, path)."""
     for root, dirs, files in os.walk(folder):
-        dirs[:] = [name for name in dirs if name != ICONS]
+        dirs[:] = [name for name in dirs if name != _ICON_SETS]
         at = Path(root)
         for name in files:
             if name.endswith(".html"):
@@ -65,7 +63,7 @@ def template_scripts(theme_dirs: Sequence[Path]) -> set[str]:
     the scripts with no Jinja inside, which every page gets as written."""
     used: dict[str, Path] = {}
     for folder in theme_dirs:
-        for name, template in html_templates(folder):
+        for name, template in _html_templates(folder):
             used.setdefault(name, template)
     return {
         body
