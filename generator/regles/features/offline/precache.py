@@ -114,13 +114,15 @@ def _site_files(site_dir: Path) -> list[tuple[str, str, os.stat_result]]:
     for root, folders, names in os.walk(site_dir):
         folders[:] = [name for name in folders if not name.startswith(".")]
         for name in names:
+            if name.startswith("."):
+                continue
             path = os.path.join(root, name)
             try:
                 stat = os.stat(path)
             except OSError:  # a link to nothing
                 continue
-            relative = os.path.relpath(path, site_dir).replace(os.sep, "/")
-            if not name.startswith(".") and S_ISREG(stat.st_mode):
+            if S_ISREG(stat.st_mode):
+                relative = os.path.relpath(path, site_dir).replace(os.sep, "/")
                 found.append((relative, path, stat))
     found.sort(key=lambda file: file[0].split("/"))
     return found
