@@ -97,7 +97,6 @@ class _Version(argparse.Action):
 ARGPARSE_WORDS = {
     "usage: ": "utilisation : ",
     "positional arguments": "arguments",
-    "options": "options",
     "show this help message and exit": "montre cette aide",
     "%(prog)s: error: %(message)s\n": "%(prog)s : %(message)s\n",
     "the following arguments are required: %s": "il manque : %s",
