@@ -276,6 +276,10 @@ def test_an_add_dialog_left_open_follows_the_other_tab_and_loses_nothing(
     # B adds its entry: to the list as kept now, nothing of A's undone.
     tap(dialog_b.get_by_role("button", name="Ajouter"))
     expect(b.locator(".list-notice")).to_contain_text("« Aldric le Sage »")
+    assert lists_of(b) == {"Aldric le Sage": [entries[i]["id"] for i in (0, 1, 2)]}
+    # Another tab's write reaches A's storage a moment later (Chromium sends it between
+    # processes): then A keeps the same, nothing of it written over.
+    wait_for_kept(a, LISTS_KEY, f'"{entries[2]["id"]}"')
     assert lists_of(a) == {"Aldric le Sage": [entries[i]["id"] for i in (0, 1, 2)]}
     # A's page shows it.
     expect(a.locator("#reader-lists .list-entry")).to_have_count(3)
