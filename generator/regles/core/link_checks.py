@@ -44,6 +44,8 @@ def page_ids(page: PageText) -> list[tuple[str, int]]:
             argument, number = directive.argument, directive.line
             found += [(f"calc-{argument}", number), (f"calc-{argument}-titre", number)]
     for number, line in page.prose():
+        if "=" not in line and "{" not in line:  # neither an HTML id nor an attribute list
+            continue
         code_free = page.without_code(number, "")
         for match in HTML_ID.finditer(code_free):
             if (match.group(1), number) not in spans:
