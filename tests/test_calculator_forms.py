@@ -185,3 +185,40 @@ def test_a_computed_tables_cells_are_text() -> None:
         "<b>x</b> *y* _z_",
         "1d6+2",
     ]
+
+
+def test_the_dice_calculator_offers_its_examples_as_dice_that_roll_at_once() -> None:
+    # Each example is a die as the pages write it (dice_buttons.py): its terms and its law
+    # as the kit gives them, so that it rolls, with its chances, before Python.
+    from regles.features.calculators.dice_buttons import written_law, written_terms
+    from regles.kit.generic import rules
+
+    entry = next(e for e in rules.catalog() if e["id"] == "dice")
+    field = next(spec for spec in entry["inputs"] if spec["name"] == "expression")
+    examples = field["dice_examples"]
+    assert {"1d20", "2d6+3", "4d6kh3", "d%"} <= set(examples)
+    form = widget_form(entry)
+    row = re.search(r'<p class="champ-des">.*?</p>', form)
+    assert row is not None
+    assert html.unescape(re.sub(r"<[^>]+>", "", row.group(0))).split() == [
+        "Jets",
+        "rapides",
+        ":",
+        *examples,
+    ]
+    dice = re.findall(r"<button [^>]*>", row.group(0))
+    assert len(dice) == len(examples)
+    for button, expression in zip(dice, examples, strict=True):
+        attributes = {k: html.unescape(v) for k, v in re.findall(r'([\w-]+)="([^"]*)"', button)}
+        assert attributes["class"] == "de" and attributes["data-de"] == expression
+        assert attributes["data-de-termes"] == written_terms(expression)
+        assert attributes["data-de-loi"] == written_law(expression)
+
+
+def test_a_dice_example_the_kit_refuses_stops_the_calculator_at_its_definition() -> None:
+    from regles.kit.schema import Field
+
+    with pytest.raises(ValueError, match=r"« 2d6\+\+3 » est refusé : .*position 5"):
+        Field("expression", "Expression", "text", dice_examples=("1d20", "2d6++3"))
+    with pytest.raises(ValueError, match="demandent un texte"):
+        Field("force", "Force", "int", dice_examples=("1d20",))

@@ -380,6 +380,45 @@ def test_a_die_of_the_texts_rolls_at_once_without_python(phone: Any, site_url: s
         phone.set_offline(False)
 
 
+def test_the_dice_calculators_examples_roll_at_once_without_python(
+    phone: Any, site_url: str
+) -> None:
+    # Python's files never came and the link is down: the dice calculator cannot read a typed
+    # expression, and says what works already; its examples, dice as the pages write them,
+    # roll with their dice and show their chances (kit/dice.py's dice_examples).
+    phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    examples = page.locator("#calc-dice .champ-des")
+    examples.locator("button.de[data-de='2d6+3'] ~ output.de-resultat").wait_for(state="attached")
+    phone.set_offline(True)
+    try:
+        field = page.locator("#calc-dice-expression")
+        field.tap()
+        field.press("End")
+        field.press("Backspace")
+        page.keyboard.type("4")
+        state = page.locator("#calc-dice .calculateur-etat")
+        expect(state).to_contain_text("Pas encore disponible hors ligne", timeout=60_000)
+        expect(state).to_contain_text("Les jets rapides, eux, se lancent déjà.")
+        entries = roll(page, examples.locator("button.de[data-de='2d6+3']"), 1)
+        assert 5 <= total_of(entries[0]) <= 15
+        assert len(entries[0]["faces"]) == 2
+        page.keyboard.press("Escape")
+        page.wait_for_function(CLOSED)
+        examples.get_by_role("button", name="Chances de 4d6kh3").tap()
+        tray = page.locator(TRAY)
+        tray.locator(".graphique-svg").wait_for(timeout=10_000)
+        expect(tray).to_contain_text("moyenne 12,245, de 3 à 18")
+        stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
+        assert [e["expression"] for e in stored["jets"]] == ["2d6+3"]
+        # Back online: the next change tries Python again, and the message goes.
+        phone.set_offline(False)
+        expect(state).not_to_contain_text("Pas encore disponible hors ligne")
+    finally:
+        phone.set_offline(False)
+
+
 def test_a_page_whose_dice_roll_without_python_does_not_start_it(
     browser: Any, site_url: str
 ) -> None:

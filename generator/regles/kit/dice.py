@@ -433,6 +433,7 @@ CALCULATORS = (
                     f"Au plus {MAX_DICE} dés de {fmt_number(MAX_SIDES)} faces, {MAX_TERMS} "
                     f"termes et {fmt_number(MAX_SUPPORT)} totaux possibles."
                 ),
+                dice_examples=("1d20", "2d6+3", "1d6x100", "4d6kh3", "2d20kl1", "d%"),
             ),
             Field(
                 "target",

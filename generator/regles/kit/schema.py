@@ -68,6 +68,9 @@ class Field:
     A field may be ``offered`` the value the reader's character keeps for another
     calculator's field, named ``"calculator.field"`` (a score that another calculator
     keeps as « Force »): the form offers it, a tap away, when the character has one.
+    A text field of dice expressions may give ``dice_examples`` (« 1d20 », « 2d6+3 »): the
+    form shows them under it as the pages show dice, each rolled at a tap with its chances,
+    before the rules code is there (offline, on a first visit).
     """
 
     name: str
@@ -91,6 +94,23 @@ class Field:
     presets: tuple[Mapping[str, object], ...] = ()
     shown_if: tuple[str, tuple[str, ...]] | None = None
     offered: tuple[str, ...] = ()
+    dice_examples: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.dice_examples:
+            return
+        if self.type != "text":
+            raise ValueError(f"champ « {self.name} » : des dice_examples demandent un texte")
+        from .dice_notation import parse  # which reads this module
+
+        for expression in self.dice_examples:
+            try:
+                parse(expression, self.name)
+            except CalculatorInputError as error:
+                raise ValueError(
+                    f"champ « {self.name} » : l’exemple de dés « {expression} » est refusé : "
+                    f"{error.message}"
+                ) from None
 
     def to_json(self) -> JsonDict:
         """Return the catalog description of this input."""
@@ -126,6 +146,8 @@ class Field:
             out["shown_if"] = {"field": self.shown_if[0], "values": list(self.shown_if[1])}
         if self.offered:
             out["offered"] = list(self.offered)
+        if self.dice_examples:
+            out["dice_examples"] = list(self.dice_examples)
         return out
 
 

@@ -79,7 +79,9 @@ def written_law(expression: str) -> str | None:
     )
 
 
-def _button(text: str, expression: str, with_law: bool) -> str:
+def dice_button(text: str, expression: str, with_law: bool) -> str:
+    """A die as the pages show it (`text`, rolling `expression`): its terms written when the
+    kit reads it, so that it rolls at once, and its law of chances with `with_law`."""
     terms = written_terms(expression)
     data = f' data-de-termes="{html.escape(terms, quote=True)}"' if terms else ""
     law = written_law(expression) if terms and with_law else None
@@ -103,7 +105,7 @@ def dice_buttons(page: PageText) -> PageText:
         expression = text.replace("−", "-").replace(" ", "")
         first = expression not in written
         written.add(expression)
-        return _button(text, expression, first)
+        return dice_button(text, expression, first)
 
     for number, line in page.prose():
         if HEADING.match(line) or not DICE.search(line):

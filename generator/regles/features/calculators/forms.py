@@ -10,6 +10,7 @@ from typing import Any
 
 from regles.core.markdown_text import markdown_text
 from regles.features.calculators.charts import chart_html
+from regles.features.calculators.dice_buttons import dice_button
 from regles.features.calculators.formatting import exact_value, format_value
 from regles.features.calculators.memory import RANDOM_SEED
 
@@ -176,6 +177,15 @@ def _offers_html(offers: Sequence[Offer]) -> str:
     return f'<p class="champ-offres" data-offres="{described}" hidden></p>'
 
 
+def _dice_examples_html(expressions: Sequence[str]) -> str:
+    """A field's `dice_examples`, as the pages show dice: each rolls at a tap, with its
+    chances, whether the rules code has come or not."""
+    dice = " ".join(
+        f'<span class="champ-de">{dice_button(e, e, with_law=True)}</span>' for e in expressions
+    )
+    return f'<p class="champ-des"><span class="champ-des-titre">Jets rapides :</span> {dice}</p>'
+
+
 def _field(
     calc_id: str,
     spec: Mapping[str, Any],
@@ -270,6 +280,7 @@ def _field(
     return (
         f'<div class="champ"{holder}><label for="{control_id}">{label}</label>'
         f'<span class="saisie">{control}{unit_html}{sign}</span>{help_html}'
+        f"{_dice_examples_html(spec['dice_examples']) if spec.get('dice_examples') else ''}"
         f"{_offers_html(offers) if offers else ''}"
         f'<span class="erreur" id="{error_id}" aria-live="polite"></span></div>'
     )

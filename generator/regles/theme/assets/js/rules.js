@@ -8,7 +8,7 @@ import { currentCharacter } from "./characters.js";
 import { drawChart } from "./charts.js";
 import { el, onEachPage, onItsOwn, parsedOr, rules, whenIdle } from "./page.js";
 import { isRecord, unreadableNote } from "./form-values.js";
-import { UNAVAILABLE, boot, pythonState, run } from "./worker-client.js";
+import { boot, pythonState, run, unavailableIn } from "./worker-client.js";
 import { changedByReader, fillFromCharacter, FORMS, formValues, NOTES, sameValues, showCharacter } from "./character-forms.js";
 import { addRow, fillForm, missingFields, readForm, showRowFields, takePreset } from "./form-controls.js";
 import { followHeadlines, watchHeadlines } from "./headlines.js";
@@ -71,7 +71,7 @@ function showError(form, error) {
     if (target.matches("[data-type]")) target.setAttribute("aria-invalid", "true");
     state.textContent = "Une valeur est à corriger.";
   } else {
-    state.textContent = error.message;
+    state.textContent = error.kind === "unavailable" ? unavailableIn(form) : error.message;
   }
 }
 
@@ -284,7 +284,7 @@ function setupWidget(form) {
   // The build wrote the result of the values it shows: Python is needed from the first
   // change on, not before. A character's values are computed as the form comes near.
   if (form.dataset.resultat === "defaut" && asBuilt) {
-    state.textContent = pythonState() === "unavailable" ? UNAVAILABLE : "";
+    state.textContent = pythonState() === "unavailable" ? unavailableIn(form) : "";
     firstResult.set(form, () => {});
     return;
   }

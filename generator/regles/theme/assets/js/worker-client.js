@@ -157,9 +157,15 @@ function bootError(error) {
   return new RulesError("internal", null, "Python n’a pas pu démarrer : " + message);
 }
 
+/** What `form` says offline before Python's files are stored: with what works already, a
+ * field's dice examples (forms.py), which roll without it. */
+export const unavailableIn = (form) =>
+  form.querySelector(".champ-des") ? `${UNAVAILABLE} Les jets rapides, eux, se lancent déjà.` : UNAVAILABLE;
+
 function showUnavailable() {
-  for (const state of document.querySelectorAll("form.calculateur[data-pret] .calculateur-etat")) {
-    if (!state.textContent) state.textContent = UNAVAILABLE;
+  for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
+    const state = form.querySelector(".calculateur-etat");
+    if (state && !state.textContent) state.textContent = unavailableIn(form);
   }
 }
 
@@ -171,8 +177,9 @@ document.addEventListener("rules:status", (event) => {
 function availableAgain() {
   if (STATE.status.state !== "unavailable") return;
   setStatus({ state: "idle" });
-  for (const state of document.querySelectorAll("form.calculateur .calculateur-etat")) {
-    if (state.textContent === UNAVAILABLE) state.textContent = "";
+  for (const form of document.querySelectorAll("form.calculateur")) {
+    const state = form.querySelector(".calculateur-etat");
+    if (state && state.textContent === unavailableIn(form)) state.textContent = "";
   }
 }
 window.addEventListener("online", availableAgain);
