@@ -271,8 +271,9 @@ def list_phrases(words: Words) -> dict[str, str]:
         "kept_here_only": f"Vos {lists.many} ne sont {kept} que dans ce navigateur : ",
         # The list first: on a phone's one line, the entry just tapped is what gets shortened.
         "added": f"{capitalized(entry.agreed('ajouté'))} à « {{name}} » : « {{entry}} ». ",
-        "see_list": f"Voir {lists.the()}",
-        "the_list": lists.the(),  # after « Voir », which a phone's notice shows alone
+        # The notice's link: « Voir le grimoire », « Voir » alone on a phone (lists.css).
+        "see": "Voir",
+        "the_list": lists.the(),
         "deleted": f"« {{name}} » est {lists.agreed('supprimé')}.",
         # Another tab changed the lists meanwhile (lists.js): nothing is lost, all is said.
         "gone_elsewhere": (

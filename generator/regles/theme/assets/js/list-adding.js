@@ -139,8 +139,8 @@ const addToList = async (record) => {
   // « Voir le grimoire », « Voir » alone on a phone (lists.css): the list's name, in the
   // words before it, is what the reader did not know.
   announce([say("added", { entry: entry.name, name: list.name }),
-    el("a", { href: page.href, class: "list-notice__link", "aria-label": say("see_list") },
-      "Voir", el("span", { class: "list-notice__words" }, ` ${say("the_list")}`))]);
+    el("a", { href: page.href, class: "list-notice__link", "aria-label": `${say("see")} ${say("the_list")}` },
+      say("see"), el("span", { class: "list-notice__words" }, ` ${say("the_list")}`))]);
   for (const refresh of afterAdding) refresh();
   markAddButtons();
 };
