@@ -186,10 +186,13 @@ def entry_scaling(
 # The end of a rebuild. MkDocs's log filter drops a message it has already printed, so a
 # rebuild that takes as long as an earlier one (to the hundredth of a second) prints no
 # "Documentation built" line: the "Reloading browsers" line that follows every successful
-# rebuild (with its time of day) ends the wait then.
+# rebuild (with its time of day) ends the wait then. Our plugin has MkDocs say them in French
+# (regles/mkdocs_words.py); stock Material, in English.
 BUILT = re.compile(
-    r"Documentation built in (?P<seconds>[\d.]+) seconds|\[[\d:]+\] Reloading browsers"
+    r"(?:Documentation built in|Site construit en) (?P<seconds>[\d.,]+) s"
+    r"|\[[\d:]+\] (?:Reloading browsers|Pages ouvertes rechargées)"
 )
+SERVING = re.compile(r"Serving on |Site servi à l’adresse ")
 
 
 @dataclass
@@ -288,10 +291,9 @@ def serve_rebuilds(
     originals = {ours_page: ours_page.read_text(encoding="utf-8")}
     originals[stock_page] = stock_page.read_text(encoding="utf-8")
     servers = {"ours": _Serve(ours_config, strict=True), "stock": _Serve(stock_config, False)}
-    serving = re.compile(r"Serving on ")
     try:
         for server in servers.values():
-            server.wait_for(serving, 0.0, timeout=300)
+            server.wait_for(SERVING, 0.0, timeout=300)
         round_time = 0.0
         while len(result.ours) < max_rounds and (
             len(result.ours) < min_rounds or budget.allows(round_time)
@@ -308,7 +310,8 @@ def serve_rebuilds(
                 page.write_text(originals[page] + edit, encoding="utf-8")
                 at, match = servers[name].wait_for(BUILT, written, timeout=300)
                 wall = at - written
-                reported = [float(match["seconds"])] if match["seconds"] else []
+                seconds = match["seconds"]
+                reported = [float(seconds.replace(",", "."))] if seconds else []
                 if name == "ours":
                     result.ours.append(wall)
                     result.ours_reported += reported

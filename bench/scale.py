@@ -22,7 +22,7 @@ import yaml
 from playwright.sync_api import Browser
 
 from bench.browser import MATERIAL_SEARCH_JS, OURS_SEARCH_JS, _settle
-from bench.builds import BUILT, Budget, _Serve
+from bench.builds import BUILT, SERVING, Budget, _Serve
 from bench.project import BenchError, _plain_extensions, build_environment
 from bench.report import same_page
 from bench.sizes import Game
@@ -339,7 +339,7 @@ def served_edits(
     originals = {name: path.read_text(encoding="utf-8") for name, path in sources.items()}
     try:
         for server in servers.values():
-            server.wait_for(re.compile(r"Serving on "), 0.0, timeout=timeout)
+            server.wait_for(SERVING, 0.0, timeout=timeout)
         round_time = 0.0
         while len(result.ours) < max_rounds and (
             len(result.ours) < min_rounds or budget.allows(round_time)

@@ -97,6 +97,12 @@ def test_a_rebuild_ends_on_either_line_mkdocs_serve_prints() -> None:
     reload = BUILT.search("INFO    -  [20:01:22] Reloading browsers")
     assert reload is not None and reload["seconds"] is None
     assert BUILT.search("INFO    -  Building documentation...") is None
+    # The same lines as our plugin has MkDocs say them (regles/mkdocs_words.py).
+    built = BUILT.search("INFO    -  Site construit en 2,44 s")
+    assert built is not None and built["seconds"] == "2,44"
+    reload = BUILT.search("INFO    -  [20:01:22] Pages ouvertes rechargées")
+    assert reload is not None and reload["seconds"] is None
+    assert BUILT.search("INFO    -  Construction du site…") is None
 
 
 def _run(performance: float | None, seo: float = 1.0, error: str | None = None) -> LighthouseRun:

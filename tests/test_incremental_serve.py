@@ -86,7 +86,7 @@ class Server:
 def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path)
     try:
-        running.wait_for("Serving on")
+        running.wait_for("Site servi à l’adresse")
         yield running
     finally:
         running.process.terminate()

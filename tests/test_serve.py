@@ -115,14 +115,15 @@ def test_an_edit_of_the_sites_theme_and_rules_is_served_without_a_restart(tmp_pa
                 return
         raise AssertionError(f"« {words} » jamais écrit par mkdocs serve :\n{''.join(seen)}")
 
-    # Each rebuild ends on « Reloading browsers »: mkdocs drops a log message identical to an
-    # earlier one, so « Documentation built in 0.39 seconds » may not be written twice.
+    # Each rebuild ends on « Pages ouvertes rechargées » (MkDocs' « Reloading browsers », in
+    # French: regles/mkdocs_words.py): mkdocs drops a log message identical to an earlier one,
+    # so « Site construit en 0,39 s » may not be written twice.
     try:
-        wait_for("Serving on")
+        wait_for("Site servi à l’adresse")
         rule = ".essai-de-serve{color:red}"
         stylesheet.write_text(stylesheet.read_text(encoding="utf-8") + rule + "\n", "utf-8")
-        wait_for("Detected file changes")
-        wait_for("Reloading browsers")
+        wait_for("Fichiers changés")
+        wait_for("Pages ouvertes rechargées")
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         bundle = re.search(r"assets/site\.\w+\.css", page)
         assert bundle is not None, "feuille de style du site absente de la page"
@@ -132,8 +133,8 @@ def test_an_edit_of_the_sites_theme_and_rules_is_served_without_a_restart(tmp_pa
         # A script module of the site (the bundle's cache knows it from esbuild's last run).
         marker = 'document.documentElement.dataset.essai = "essai-de-serve-js";\n'
         module.write_text(module.read_text(encoding="utf-8") + marker, "utf-8")
-        wait_for("Detected file changes")
-        wait_for("Reloading browsers")
+        wait_for("Fichiers changés")
+        wait_for("Pages ouvertes rechargées")
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         script = re.search(r"assets/js/site\.\w+\.js", page)
         assert script is not None, "script du site absent de la page"
@@ -142,8 +143,8 @@ def test_an_edit_of_the_sites_theme_and_rules_is_served_without_a_restart(tmp_pa
 
         # The rules package: its new description is in the page that places the calculator.
         (rules / "servi.py").write_text(CALCULATOR.format(description="Après l’édition."), "utf-8")
-        wait_for("Detected file changes")
-        wait_for("Reloading browsers")
+        wait_for("Fichiers changés")
+        wait_for("Pages ouvertes rechargées")
         catalog = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         assert "Après l’édition." in catalog
     finally:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, words_from
+from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, file_size, words_from
 from regles.features.databases.book import DatabaseSettings, export_problems, summary_text
 from regles.features.databases.export import group_marker, parse_export
 from regles.features.databases.phrases import phrases, search_badges, site_phrases
@@ -284,3 +284,12 @@ def test_the_export_s_mistakes_are_told_in_the_game_s_words() -> None:
     assert any(m == "nom de prière vide" for m in messages), messages
     assert any(m == "guilde « Vide » sans aucune prière" for m in messages), messages
     assert [m for m in messages if OTHER.search(m)] == [], messages
+
+
+@pytest.mark.parametrize(
+    ("count", "words"),
+    [(812, "812 octets"), (1_500, "1,5 Ko"), (231_600, "231,6 Ko"), (20_000_000, "20 Mo"),
+     (20_900_000, "20,9 Mo"), (996_800, "996,8 Ko")],
+)  # fmt: skip
+def test_a_size_in_the_build_log_is_written_the_french_way(count: int, words: str) -> None:
+    assert file_size(count) == words

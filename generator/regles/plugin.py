@@ -4,6 +4,7 @@ and the generator's theme into MkDocs' settings; it does nothing of its own beyo
 from __future__ import annotations
 
 import html
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -37,6 +38,7 @@ from regles.features.calculators.package import RulesLimits
 from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
 from regles.features.search.records import searched
+from regles.mkdocs_words import in_french
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 
@@ -110,6 +112,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self.rebuilder: Rebuilder | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        in_french(logging.getLogger("mkdocs"))
         self.serving = command == "serve"
         self.rebuilding = self.serving and not dirty
 

@@ -48,6 +48,7 @@ from mkdocs.utils.meta import get_data
 
 from regles.core.build import BuildError, SiteBuild, as_written
 from regles.core.incremental import Change, Stamp, changed_paths, scan_sources
+from regles.core.words import duration
 from regles.features.glossary.glossary import DATA_FILE
 from regles.features.search.update import Cancelled, RecordCache
 
@@ -293,10 +294,10 @@ class Rebuilder:
         self.last, self.rebuilt = "pages", rebuilt
         one = len(rebuilt.pages) == 1
         log.info(
-            "%s en %.2f s : %s (la recherche et la copie hors ligne suivent)",
+            "%s en %s : %s (la recherche et la copie hors ligne suivent)",
             ("Page reconstruite" if one else "Pages reconstruites")
             + ("" if rebuilt.others else " seule" if one else " seules"),
-            rebuilt.seconds,
+            duration(rebuilt.seconds, 2),
             ", ".join(rebuilt.pages) + _readers(rebuilt),
         )
         cancel = threading.Event()
@@ -331,9 +332,9 @@ class Rebuilder:
             self.serving.served = None
             return
         log.info(
-            "Recherche et copie hors ligne à jour en %.1f s (l’index de recherche : %.1f s)",
-            time.monotonic() - start,
-            searched,
+            "Recherche et copie hors ligne à jour en %s (l’index de recherche : %s)",
+            duration(time.monotonic() - start),
+            duration(searched),
         )
 
     def settle(self, cancel: bool = False) -> None:

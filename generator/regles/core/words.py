@@ -26,7 +26,9 @@ __all__ = [
     "Noun",
     "Words",
     "capitalized",
+    "duration",
     "elides",
+    "file_size",
     "words_from",
 ]
 
@@ -77,6 +79,20 @@ def elides(word: str) -> bool:
     if bare[0] in "aeiouy":
         return True
     return bare[0] == "h" and first.lower() not in ASPIRATED_H
+
+
+def file_size(count: int) -> str:
+    """A size as the build's messages write it: « 812 octets », « 1,5 Ko », « 20 Mo »."""
+    if count < 1000:
+        return f"{count} octets"
+    if count < 1000 * 1000:
+        return f"{count / 1000:.1f} Ko".replace(".", ",").replace(",0 ", " ")
+    return f"{count / 1000 / 1000:.1f} Mo".replace(".", ",").replace(",0 ", " ")
+
+
+def duration(seconds: float, digits: int = 1) -> str:
+    """A time as the build's messages write it, with `digits` decimals: « 0,02 s »."""
+    return f"{seconds:.{digits}f} s".replace(".", ",")
 
 
 def capitalized(text: str) -> str:

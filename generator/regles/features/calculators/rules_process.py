@@ -48,6 +48,7 @@ from types import MappingProxyType
 from typing import IO, Any
 
 from regles.core.cache import code_digest, keep_object, kept_object
+from regles.core.words import file_size
 from regles.features.calculators.package import RulesLimits, RulesPackageError, package_name
 from regles.features.calculators.rules_child import Message, inside
 from regles.kit import Follows, Table
@@ -99,14 +100,6 @@ class _Ended(Exception):
 def _seconds(value: float) -> str:
     return f"{value:g} s".replace(".", ",")
 
-
-def _size(count: int) -> str:
-    """A size as the build's output writes them: « 812 octets », « 20 Mo », « 1,5 Ko »."""
-    if count < 1000:
-        return f"{count} octets"
-    if count < 1000 * 1000:
-        return f"{count / 1000:.1f} Ko".replace(".", ",").replace(",0 ", " ")
-    return f"{count / 1000 / 1000:.1f} Mo".replace(".", ",").replace(",0 ", " ")
 
 
 def _read_lines(stream: IO[bytes], messages: queue.SimpleQueue[Message | None]) -> None:
@@ -409,8 +402,8 @@ class RulesProcess:
             )
         elif kind == "size":
             text = (
-                f"{text} fait {_size(int(error['size']))}, plus que la limite de "
-                f"{_size(self.limits.result_bytes)} (réglage {SETTING}.result_kb {OPTION})"
+                f"{text} fait {file_size(int(error['size']))}, plus que la limite de "
+                f"{file_size(self.limits.result_bytes)} (réglage {SETTING}.result_kb {OPTION})"
             )
         elif kind != "message":
             text = f"le module « {module} » ne s’importe pas : {text}"
@@ -449,8 +442,8 @@ class RulesProcess:
             return f"appelle {text}{where} : le code des règles ne doit pas quitter Python"
         if kind == "size":
             return (
-                f"son résultat fait {_size(int(error['size']))}, plus que la limite de "
-                f"{_size(self.limits.result_bytes)} (réglage {SETTING}.result_kb {OPTION}) : "
+                f"son résultat fait {file_size(int(error['size']))}, plus que la limite de "
+                f"{file_size(self.limits.result_bytes)} (réglage {SETTING}.result_kb {OPTION}) : "
                 "il irait tel quel dans la page"
             )
         return f"{text}{where}"

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from regles.core.markdown_text import markdown_text
+from regles.core.words import file_size
 from regles.features.offline.app import App
 from regles.features.offline.precache import (
     FALLBACK_PAGE,
@@ -359,11 +360,11 @@ def build_offline(
         site_dir, service_worker, workbox=workbox, cache=cache, later=later
     )
     log.info(
-        "Hors ligne : %d fichiers, %.1f Mo précachés, dont %.1f Mo de texte (%d paquet%s pour "
+        "Hors ligne : %d fichiers, %s précachés, dont %s de texte (%d paquet%s pour "
         "une première visite) ; version %s",
         summary.files,
-        summary.size / 1e6,
-        summary.text_size / 1e6,
+        file_size(summary.size),
+        file_size(summary.text_size),
         len(summary.packs),
         "s" if len(summary.packs) > 1 else "",
         summary.version,

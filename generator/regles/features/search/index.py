@@ -38,7 +38,7 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from regles.core.words import Noun
+from regles.core.words import Noun, file_size
 from regles.features.search.kept import (
     KEPT_INDEX_PREFIX,
     KeptPages,
@@ -286,10 +286,10 @@ def log_summary(summary: IndexSummary, entries: Sequence[Noun] = ()) -> None:
         among = f" (dont {n} {'entrées' if n > 1 else 'entrée'} de {len(entries)} bases)"
     among = among if entries else ""
     log.info(
-        "Recherche : %d entrées%s, %d fichiers, %d Kio dans %s/",
+        "Recherche : %d entrées%s, %d fichiers, %s dans %s/",
         summary.records,
         among,
         summary.files,
-        summary.bytes // 1024,
+        file_size(summary.bytes),
         INDEX_FOLDER,
     )
