@@ -13,6 +13,7 @@ from synth import SEED, seed_text
 
 from regles.core.cache import kept_object
 from regles.core.report import Kind
+from regles.core.words import Noun
 from regles.features.databases import terms as entry_terms
 from regles.features.databases.book import DatabaseSettings, read_book
 from regles.features.databases.export import parse_export
@@ -149,8 +150,11 @@ def test_the_date_read_gives_no_header_problem(tmp_path: Path) -> None:
 def test_a_term_configured_for_nothing_is_reported(tmp_path: Path) -> None:
     book, problems = read_book(settings_of(SEED, terms={"PdM": "points de magie", "XYZ": "rien"}))
     assert book is not None
-    header = [p for p in problems if p.kind is Kind.EXPORT_HEADER]
-    assert [(p.subject, p.file) for p in header] == [("XYZ", "mkdocs.yml")]
+    unknown = [p for p in problems if p.kind is Kind.UNKNOWN_TERM]
+    assert [(p.subject, p.file) for p in unknown] == [("XYZ", "mkdocs.yml")]
+    # The setting as the site writes it, in the database's own words: never another's.
+    assert "(terms de la base « sorts »)" in unknown[0].message
+    assert not [p for p in problems if p.kind is Kind.EXPORT_HEADER]
     fields_page = dict(book.pages())["sorts/champs-et-abreviations.md"]
     assert "« points de magie »" in fields_page and "rien" not in fields_page
 
@@ -189,3 +193,23 @@ def test_a_field_s_values_read_their_numbers_as_numbers() -> None:
         entry_terms.read_terms(result, {}), "Champs", "Tous", "tous.md"
     )
     assert "Valeurs : 8 (2) ; 5 (1) ; 14 (1) ; 20 (1)." in page
+
+
+def test_an_abbreviation_met_only_in_a_fields_name_is_one() -> None:
+    # A bestiary whose sanity loss is a field: « SAN » is all the reader meets of it, and
+    # the owner's definition of it is shown, not reported as found nowhere.
+    export = (
+        "# Bestiaire _Généré le 01/02/2027 à 08:00_\n---\n"
+        "## Catacombes\n**Description de la famille :** Ce qui rôde sous Paris.\n"
+        "### Goule (I)\n- **Perte de SAN :** 1d6\n\nElle ronge les os.\n"
+        "### Rat des ossuaires (I)\n- **Perte de SAN :** 1\n\nIl grouille.\n"
+        "---\nFin du fichier\n"
+    )
+    family = Noun("famille", "familles", "f")
+    result = parse_export(export, group=family, entry=Noun("créature", "créatures", "f"))
+    assert result.problems == [], [str(p) for p in result.problems]
+    found = entry_terms.read_terms(result, {"SAN": "santé mentale"})
+    assert found.unused_terms == []
+    san = by_name(found.abbreviations)["SAN"]
+    assert san.configured == "santé mentale"
+    assert [s.name for s in san.entries] == ["Goule", "Rat des ossuaires"]

@@ -73,8 +73,9 @@ class Kind(StrEnum):
     EXPORT_ENTRY = "export-sorts"
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
-    EXPORT_HEADER = "export-en-tete"  # its title or date missing, a term configured in vain
+    EXPORT_HEADER = "export-en-tete"  # its title or date missing
     UNKNOWN_COLUMN = "colonne-inconnue"  # a column the site names that no entry fills
+    UNKNOWN_TERM = "terme-inconnu"  # a term the site defines that the export never uses
     UNCERTAIN_SPLIT = "decoupage-incertain"
     # A mention whose only match is in another game system: left unlinked.
     OTHER_SYSTEM_MENTION = "mention-autre-systeme"

@@ -270,10 +270,11 @@ def read_book(
     problems += [
         setting_warning(
             settings,
-            Kind.EXPORT_HEADER,
+            Kind.UNKNOWN_TERM,
             term,
-            f"terme « {term} » défini sous spells.terms du greffon regles mais absent de "
-            "l’export : sa définition n’est montrée nulle part",
+            f"terme « {term} » (terms de la base « {settings.folder} ») : l’export ne "
+            "l’emploie nulle part, ni dans un texte ni dans le nom d’un champ ; sa définition "
+            "n’est montrée nulle part",
         )
         for term in book.terms.unused_terms
     ]

@@ -125,12 +125,13 @@ def _is_capitalised(word: str, most: int) -> bool:
 
 
 def _texts(result: ParseResult) -> list[tuple[Entry | None, str]]:
-    """The export's texts, each with its entry (None: a group's description)."""
+    """The export's texts, each with its entry (None: a group's description): its fields'
+    names too, where an abbreviation may be all the reader meets of it (« Perte de SAN »)."""
     found: list[tuple[Entry | None, str]] = [
         (None, c.description) for c in result.groups if c.description
     ]
     for s in result.entries:
-        found += [(s, value) for value in s.fields.values()]
+        found += [(s, text) for field in s.fields.items() for text in field]
         if s.description:
             found.append((s, s.description))
     return found
