@@ -147,3 +147,15 @@ def test_no_value_no_chart() -> None:
     markup, outputs = chart_of("volonte", {"alignments_differ": False, "wounded": "healthy"})
     assert outputs["will_gap"] is None and outputs["p_control"] in (0, 1)
     assert markup == ""
+
+
+def test_an_even_die_in_ranges_is_drawn_even() -> None:
+    # 1d100 in ranges of 5: 1 to 5 … 96 to 100, each 5 %, not 0 to 4 (4 %) … 100 alone (1 %),
+    # which would draw an even die uneven; without a threshold, as with one inside.
+    for inputs in ({"expression": "1d100"}, {"expression": "1d100", "target": 51}):
+        markup, _ = chart_of("dice", inputs)
+        drawn = bars(markup)
+        assert [(int(b["data-de"]), int(b["data-a"])) for b in drawn] == [
+            (low, low + 4) for low in range(1, 101, 5)
+        ], inputs
+        assert [float(b["data-p"]) for b in drawn] == pytest.approx([0.05] * 20)

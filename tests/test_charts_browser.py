@@ -45,6 +45,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("dice", {"expression": "20d6x10", "target": 705}),
     ("dice", {"expression": "99d11kh90-1d6x100", "target": 500}),
     ("dice", {"expression": "4d6kh3", "target": 2}),
+    ("dice", {"expression": "1d100"}),  # ranges from its lowest total: 1 to 5 … 96 to 100
+    ("dice", {"expression": "1d20x5+5"}),  # the same, its totals 5 apart
     ("survie", {}),
     ("survie", {"successes": 2, "failures": 1}),
     ("volonte", {}),

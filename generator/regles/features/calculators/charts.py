@@ -108,7 +108,9 @@ def _ranges(
     totals: Sequence[int], p: Sequence[float], threshold: int | None
 ) -> tuple[int, int, list[float]]:
     """Totals put in ranges of a round width: (width, first total of the first range, the
-    chance of each range). A threshold inside the totals starts a range."""
+    chance of each range). A threshold inside the totals starts a range; else the ranges
+    start at a round total, unless the lowest one starts ranges that are all full (1d100:
+    1 to 5 … 96 to 100, not 0 to 4 … 100 alone, which would draw an even die uneven)."""
     low, high = totals[0], totals[-1]
     step = 0
     for offset in totals[1:]:
@@ -118,6 +120,8 @@ def _ranges(
         width = step * multiple
         if threshold is not None and low < threshold <= high:
             start = threshold - width * _ceil_div(threshold - low, width)
+        elif (high - low + step) % width == 0:
+            start = low
         else:
             start = (low // width) * width
         count = (high - start) // width + 1

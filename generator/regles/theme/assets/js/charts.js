@@ -57,6 +57,8 @@ function ranges(totals, p, threshold) {
     width = step * multiple;
     if (threshold !== null && low < threshold && threshold <= high) {
       start = threshold - width * ceilDiv(threshold - low, width);
+    } else if ((high - low + step) % width === 0) {
+      start = low; // ranges all full (1d100: 1 to 5 … 96 to 100), as charts.py says
     } else {
       start = Math.floor(low / width) * width;
     }
