@@ -131,6 +131,20 @@ def test_each_die_of_the_texts_carries_its_terms_unless_the_kit_refuses_it() -> 
     assert written_terms("200d6") is None
 
 
+@pytest.mark.parametrize(
+    ("text", "dice"),
+    [
+        ("Perte de SAN : 1d3/1d10.", ["1d3", "1d10"]),  # on a success / on a failure
+        ("Perte de SAN : 1/1d6+1.", ["1d6+1"]),
+        ("Voyez images/1d6.png ou v2.1d6, et un Test d20.", []),  # a path, a version, a die
+        ("Lancez 2d6+3 / 1d4 au choix.", ["2d6+3", "1d4"]),
+    ],
+)
+def test_the_dice_of_a_text_are_its_rolls(text: str, dice: list[str]) -> None:
+    page = dice_buttons(segment(text))
+    assert re.findall(r'data-de="([^"]+)"', page.text) == dice
+
+
 # What the page reads of a law the build wrote, for each threshold asked.
 LAW_OUTPUTS = """
 const { lawOutputs } = await import(process.argv[1]);

@@ -23,7 +23,10 @@ __all__ = ["DICE", "MAX_WRITTEN_TOTALS", "dice_buttons", "written_law", "written
 
 # A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll.
 DICE = re.compile(
-    r"(?<![\w/.\-])(\d{1,3}d(?:\d{1,4}|%)(?:\s?[x×]\s?\d{1,5})?(?:\s?[+\-−]\s?\d{1,4}(?![\w.,]\d))?)"
+    # After « / » only where it joins two rolls (« 1d3/1d10 », « 1/1d6+1 »: a loss of sanity
+    # on a success or a failure), not in a path (« images/1d6.png »).
+    r"(?<![\w.\-])(?<![^\d\s]/)"
+    r"(\d{1,3}d(?:\d{1,4}|%)(?:\s?[x×]\s?\d{1,5})?(?:\s?[+\-−]\s?\d{1,4}(?![\w.,]\d))?)"
     r"(?![\w%])"
 )
 
