@@ -35,7 +35,7 @@ from regles.features.assets.theme import THEME_DIR
 from regles.features.backup.feature import BACKUP_SOURCE
 from regles.features.calculators.package import LoadedRules
 from regles.features.offline import offline, precache
-from regles.features.offline.app import App
+from regles.features.offline.app import App, short_name_of
 from regles.kit.generic import rules as generic_rules
 from tests.conftest import NODE_MODULES, ROOT, SITE_APP, TEST_SITE, QuietHandler, build_site
 
@@ -800,3 +800,18 @@ def test_the_generators_offline_page_leads_to_the_home_page_the_site_has(
     build.index_pages([(owner, "# Page\n"), (uri, text)], [owner, uri], None, "")
     build.render_markdown(uri, text, text)
     assert build.report.problems == []  # no link to a page the site lacks
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [
+        ("Chroniques des Brumes", "Chroniques"),
+        ("Ombres de Lutèce", "Ombres"),  # not « Ombres de »
+        ("L’Appel du large", "L’Appel"),
+        ("Feu et Sang", "Feu et Sang"),
+        ("Cendres", "Cendres"),
+        ("Extraordinairement", "Extraordinai"),  # a first word too long is cut
+    ],
+)
+def test_the_app_s_name_under_its_icon_ends_on_a_word_of_its_own(name: str, short: str) -> None:
+    assert short_name_of(name) == short

@@ -53,17 +53,25 @@ class App:
     logo: Logo | None = None  # None: the generator's own icons
 
 
+# Words a short name does not end on: « Ombres de Lutèce » is « Ombres », not « Ombres de ».
+LINKING_WORDS = frozenset(
+    {"à", "au", "aux", "de", "des", "du", "en", "et", "la", "le", "les", "ou", "par", "pour",
+     "sur", "un", "une"}
+)  # fmt: skip
+
+
 def short_name_of(name: str) -> str:
     """The name's first words that fit under an icon, « Chroniques des Brumes » →
-    « Chroniques »; a first word too long is cut."""
-    words = name.split()
-    short = ""
-    for word in words:
-        candidate = f"{short} {word}".strip()
-        if len(candidate) > SHORT_NAME_LENGTH:
+    « Chroniques », never ending on a linking word (« de », « et »…); a first word too long
+    is cut."""
+    words: list[str] = []
+    for word in name.split():
+        if len(" ".join([*words, word])) > SHORT_NAME_LENGTH:
             break
-        short = candidate
-    return short or name.strip()[:SHORT_NAME_LENGTH]
+        words.append(word)
+    while len(words) > 1 and words[-1].casefold() in LINKING_WORDS:
+        words.pop()
+    return " ".join(words) or name.strip()[:SHORT_NAME_LENGTH]
 
 
 def _primary(palette: object) -> str:
