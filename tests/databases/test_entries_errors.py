@@ -43,19 +43,24 @@ def assert_accounted(text: str, result: ParseResult) -> None:
         assert result.errors
 
 
+# What the message says of an entry's level, after the heading it quotes.
+LEVEL = (
+    " ; son niveau suit son nom, en chiffres romains entre parenthèses : « (I) », ou « (I-III) »"
+    " pour plusieurs"
+)
 # (id, body, message, spell named in the problem, text at the reported position)
 ENTRY_ERRORS = [
     (
         "sans-niveau",
         f"### Sans niveau - **Durée :** 1 minute Texte. {GOOD}",
-        "entrée sans niveau : « ### Sans niveau »",
+        "sort sans niveau : « ### Sans niveau »" + LEVEL,
         "Sans niveau",
         "### Sans niveau",
     ),
     (
         "sans-niveau-sans-champ",
         f"### Sans niveau Le sujet dort. {GOOD}",
-        "entrée sans niveau : « ### Sans niveau Le sujet dort. »",
+        "sort sans niveau : « ### Sans niveau Le sujet dort. »" + LEVEL,
         "Sans niveau Le sujet dort.",
         "### Sans niveau",
     ),

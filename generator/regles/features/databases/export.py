@@ -385,7 +385,11 @@ class _Scanner:
             shown = collapse(text[entry.body : zone_end])
             if newline < 0 and field_at is None and zone_end < entry.end:
                 shown = shown[:60] + "…"
-            message = f"entrée sans niveau : « ### {shown} »"
+            message = (
+                f"{self.entry_word.one} sans niveau : « ### {shown} » ; son niveau suit son "
+                "nom, en chiffres romains entre parenthèses : « (I) », ou « (I-III) » pour "
+                "plusieurs"
+            )
             self.report("error", entry.start, message, group, shown)
             self.reject(entry, shown, groups)
             return None
