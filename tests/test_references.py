@@ -182,6 +182,57 @@ def test_mentions_link_within_their_system_and_from_site_pages_anywhere() -> Non
     assert "[_Boule de feu_](feu.md#boule-de-feu)" in text
 
 
+# A mention a paragraph's line opens and the next closes --------------------------------
+
+# Two sections of more than one word, for mentions cut between two lines.
+LONG = """# Règles
+
+## Tests de compétence
+
+## Goule des catacombes
+
+Texte.
+"""
+
+
+def link_long(text: str) -> tuple[str, list[Problem]]:
+    pages = [("jeu/regles.md", segment(LONG))]
+    index = TargetIndex.build(pages, [], scope_of=SYSTEMS.scope_of)
+    page, problems = links.link_references(segment(text), "jeu/combat.md", index)
+    return page.text, problems
+
+
+def test_a_mention_cut_between_two_lines_of_a_paragraph_links_as_a_whole() -> None:
+    # Hard-wrapped text, as `regles new` writes its pages: the link's words keep their line
+    # break, and every line its number.
+    text, problems = link_long(
+        "Faites un jet (voir « Tests de\ncompétence »), et la _Goule\ndes catacombes_ attaque."
+    )
+    assert text == (
+        "Faites un jet (voir « [Tests de\ncompétence](regles.md#tests-de-competence) »), et la "
+        "[_Goule\ndes catacombes_](regles.md#goule-des-catacombes) attaque."
+    )
+    assert problems == []
+    html = markdown.markdown(text)
+    assert '<a href="regles.md#tests-de-competence">Tests de\ncompétence</a>' in html
+
+
+def test_lines_of_other_blocks_are_not_read_as_one() -> None:
+    # A list item, a table row or a blank line ends the paragraph: nothing is joined.
+    for text in (
+        "Un « Tests de\n- compétence » en liste.",
+        "| « Tests de |\n| compétence » |",
+        "La _Goule\n\ndes catacombes_ dort.",
+    ):
+        linked, _ = link_long(text)
+        assert "](" not in linked, text
+    # A mention that closes on its own line still links, the next line untouched.
+    linked, _ = link_long("Voir « Tests de compétence » et\n_la suite_.")
+    assert linked == (
+        "Voir « [Tests de compétence](regles.md#tests-de-competence) » et\n_la suite_."
+    )
+
+
 def test_the_entry_database_and_site_folders_are_scopes_of_their_own() -> None:
     systems = Systems({"jeu": "Jeu"}, (Database("jeu/sorts"),), site_folders=("aide",))
     assert systems.scope_of("jeu/sorts/feu.md") == "jeu/sorts"  # not « jeu »

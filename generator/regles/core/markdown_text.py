@@ -43,9 +43,10 @@ ATTR_LIST = re.compile(r"\s*\{:?\s*([^}]*)\}\s*$")
 ATTR_ID = re.compile(r"#([\w-]+)")
 SPAN_ID = re.compile(r'<(?:span|a)\s+id="([\w-]+)"\s*>([^<]*)</(?:span|a)>')
 INLINE_MARKUP = re.compile(r"[*_`]|\[([^\]]*)\]\([^)]*\)")
-# Spans that a text pass must leave alone: links, inline code, HTML tags. Matched on the line
-# as each pass leaves it (the links a pass adds are protected from the next one).
-PROTECTED = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)|`[^`\n]*`|<[^>\n]+>")
+# Spans that a text pass must leave alone: links (their words may run over two lines of a
+# paragraph), inline code, HTML tags. Matched on the line as each pass leaves it (the links a
+# pass adds are protected from the next one).
+PROTECTED = re.compile(r"!?\[[^\]]*\]\([^)\n]*\)|`[^`\n]*`|<[^>\n]+>")
 
 
 class LineKind(Enum):

@@ -53,7 +53,7 @@ MALFORMED_LINKS: list[tuple[re.Pattern[str], str]] = [
     ),
 ]
 ABSOLUTE_LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\((/[^)\s]*)\)")
-GUILLEMETS = re.compile(r"«\s*([^«»\n]{1,80}?)\s*»")
+GUILLEMETS = re.compile(r"«\s*([^«»]{1,80}?)\s*»")
 # Titles are capitalised (« Glossaire de règles »); quoted words are not (« sujet »).
 TITLE_START = re.compile(r"^[A-ZÀ-Ý]")
 # A capitalised quotation is a reference when the words before it announce one
@@ -68,8 +68,15 @@ VOIR = re.compile(
     r"(?=\s+pour\b|\s*[,.;:)]|\s*$)"
 )
 CONDITION_SPAN = re.compile(r'(<span\s+id="etat-[\w-]+"\s*>)([^<]+)(</span>)')
-ITALIC = re.compile(r"(?<![\w*_\\])(?:_([^_\n]+?)_|\*([^*\n]+?)\*)(?![\w*_])")
+ITALIC = re.compile(r"(?<![\w*_\\])(?:_([^_]+?)_|\*([^*]+?)\*)(?![\w*_])")
 MAX_MENTION_WORDS = 6
+# A mention that a paragraph's line opens and the next one closes (« Tests de⏎compétence »,
+# _Goule⏎des catacombes_): the two lines are read as one. The next line continues the
+# paragraph when it starts no block of its own (a list item, a quote, a table row…).
+_OPEN_ITALIC = re.compile(r"(?<![\w*_\\])[_*](?=[^\s_*])[^_*]*$")
+_CLOSING_ITALIC = re.compile(r"[^\s_*][_*](?![\w*_])")
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|>|!!!|\?\?\?|:\s|<|$)")
+MAX_JOINED_LINES = 3
 NO_SECTION = "aucune section ni page de ce nom dans le site"
 NO_MENTION = "aucune entrée de base ni section de ce nom"
 
@@ -221,6 +228,22 @@ def glossary_references(line: str, file: str, glossary: Glossary) -> str:
     return "".join(out) + line[last:] if out else line
 
 
+def _said(written: str) -> str:
+    """A mention's words as the site names things: those of a mention that runs over two
+    lines of its paragraph joined by one space, as Markdown shows them."""
+    return " ".join(written.split())
+
+
+def _runs_on(line: str, following: str) -> bool:
+    """Whether a mention opened in `line` closes in `following`, the next line of its
+    paragraph (a heading, a table row or the start of a block is no continuation)."""
+    if HEADING.match(following) or _BLOCK_START.match(following) or "|" in line + following:
+        return False
+    if line.count("«") > line.count("»") and "»" in following:
+        return True
+    return bool(_OPEN_ITALIC.search(line)) and bool(_CLOSING_ITALIC.search(following))
+
+
 def link_references(
     page: PageText,
     file: str,
@@ -238,9 +261,9 @@ def link_references(
     glossary = index.glossary_for(file)
     marks = _AbsentMarks(lines)
 
-    for number, line in page.prose():
-        if HEADING.match(line) or not line.strip():
-            continue
+    def mentions(line: str, number: int) -> str:
+        """`line` (one line, or lines of a paragraph joined by line breaks) with its
+        mentions linked; `number` its first line."""
 
         def unresolved(kind: Kind, name: str, what: str, reason: str, number: int = number) -> None:
             """Report `what` (the mention as written) that resolves to nothing here: for
@@ -280,11 +303,11 @@ def link_references(
             )
 
         def guillemets(match: re.Match[str]) -> str:
-            name = match.group(1)
+            written, name = match.group(1), _said(match.group(1))
             target = index.section(name, file)
             entry = glossary.entry(name) if glossary is not None and target is None else None
             if entry is not None:
-                return f"« {glossary_link(name, file, entry)} »"
+                return f"« {glossary_link(written, file, entry)} »"
             if target is None:
                 before = match.string[max(0, match.start() - 30) : match.start()]
                 if TITLE_START.match(name) and REFERENCE_CUE.search(before):
@@ -294,7 +317,7 @@ def link_references(
             if names_itself(file, target):
                 return match.group(0)
             ambiguous(name, target)
-            return f"« [{name}]({href(file, target.page, target.anchor)}) »"
+            return f"« [{written}]({href(file, target.page, target.anchor)}) »"
 
         def table(match: re.Match[str]) -> str:
             target = index.section(match.group(2), file)
@@ -331,27 +354,28 @@ def link_references(
             return f"{match.group(1)} [{name}]({href(file, target.page, target.anchor)})"
 
         def italic(match: re.Match[str]) -> str:
-            name = match.group(1) or match.group(2)
+            written = match.group(1) or match.group(2)
+            name = _said(written)
             if len(name.split()) > MAX_MENTION_WORDS or any(c in name for c in ".:;!?"):
                 return match.group(0)  # emphasis in a sentence, not a mention
             entry = glossary.entry(name) if glossary is not None else None
             if entry is not None:
-                return glossary_link(f"_{name}_", file, entry)
+                return glossary_link(f"_{written}_", file, entry)
             found = index.entry(name, group, file)
             if not found:
                 target = index.section(name, file)
                 if target is not None and names_itself(file, target):
                     return match.group(0)
                 if target is not None:
-                    return f"[_{name}_]({href(file, target.page, target.anchor)})"
+                    return f"[_{written}_]({href(file, target.page, target.anchor)})"
                 unresolved(Kind.UNRESOLVED_MENTION, name, f"_{name}_", NO_MENTION)
                 return match.group(0)
             if len(found) == 1:
                 only = found[0]
-                return f"[_{name}_]({href(file, only.page, only.anchor)}){{ .entry-link }}"
+                return f"[_{written}_]({href(file, only.page, only.anchor)}){{ .entry-link }}"
             # Same name in several groups and none is this page's: offer each one.
             choices = ", ".join(f"[{s.group}]({href(file, s.page, s.anchor)})" for s in found)
-            return f'_{name}_ <small class="homonymes">({choices})</small>'
+            return f'_{written}_ <small class="homonymes">({choices})</small>'
 
         # Each pass only on lines holding the words its pattern cannot match without.
         new = line
@@ -367,5 +391,30 @@ def link_references(
             new = sub_outside_protected(VOIR, voir, new)
         if "_" in new or "*" in new:
             new = sub_outside_protected(ITALIC, italic, new)
-        lines[number - 1] = new
+        return new
+
+    prose = [(number, line) for number, line in page.prose()]
+    joined = 0  # lines already read with the one before them
+    for i, (number, line) in enumerate(prose):
+        if joined:
+            joined -= 1
+            continue
+        if HEADING.match(line) or not line.strip():
+            continue
+        unit = [line]
+        while (
+            len(unit) < MAX_JOINED_LINES
+            and i + len(unit) < len(prose)
+            and prose[i + len(unit)][0] == number + len(unit)
+            and _runs_on(unit[-1], prose[i + len(unit)][1])
+        ):
+            unit.append(prose[i + len(unit)][1])
+        reported, noted = len(problems), marks.noted
+        new = mentions("\n".join(unit), number).split("\n")
+        if len(new) != len(unit):  # a link that took away a line break: each line on its own
+            del problems[reported:]
+            marks.noted = noted
+            new = [mentions(one, number + k) for k, one in enumerate(unit)]
+        lines[number - 1 : number - 1 + len(unit)] = new
+        joined = len(unit) - 1
     return page.with_lines(lines), problems
