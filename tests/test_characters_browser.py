@@ -66,7 +66,8 @@ def test_a_value_typed_once_is_there_on_every_page_and_reload(
     page = phone_page
     page.goto(site_url + WOUNDS)
     wounds = ready_form(page, "blessure")
-    expect(note(wounds)).to_contain_text("Exemple des règles")
+    # No worked example of the rules there (no `initial`): its own starting values.
+    expect(note(wounds)).to_contain_text("Valeurs de départ : vos valeurs seront gardées")
     type_into(page, wounds.locator("input[name='hp']"), "17")
     type_into(page, wounds.locator("input[name='amount']"), "3")
 

@@ -112,8 +112,11 @@ export function showCharacter(form, problem = "") {
   } else if (form.dataset.valeurs === "personnage" && character) {
     parts.push("Valeurs de ", el("strong", {}, character.name), ", gardées dans ce navigateur. ");
   } else {
-    parts.push("Exemple des règles : vos valeurs seront gardées dans ce navigateur dès que vous en changerez une. ");
-    if (form.querySelector("[data-sans-exemple]")) {
+    // A field that starts from a worked example of the rules (the kit's `initial`), or none.
+    const example = form.querySelector("[data-sans-exemple]");
+    const start = example ? "Exemple des règles" : "Valeurs de départ";
+    parts.push(`${start} : vos valeurs seront gardées dans ce navigateur dès que vous en changerez une. `);
+    if (example) {
       const clear = el("button", { type: "button", class: "calculateur-personnage__vider" }, "Partir de zéro");
       clear.addEventListener("click", () => {
         for (const field of form.querySelectorAll("[data-sans-exemple]")) leaveExample(field);
