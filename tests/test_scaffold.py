@@ -69,6 +69,27 @@ def test_a_new_site_holds_its_own_settings_and_no_copy_of_the_generator(tmp_path
     assert order == sorted(order)
 
 
+# English words a French sentence does not hold: in a comment, they say it is not French.
+ENGLISH = ("the", "and", "of", "its", "is", "to", "with", "when", "which", "from")
+
+
+def test_a_new_site_speaks_to_its_owner_in_french(tmp_path: Path) -> None:
+    # The comments and docstrings of the files the game master reads and changes.
+    site = tmp_path / "les-terres"
+    written, _ = new_site(site, pin="regles[test]==9.9.9")
+    said: list[tuple[str, str]] = []
+    for path in written:
+        text = path.read_text("utf-8")
+        said += [(path.name, line.strip()) for line in text.splitlines() if "# " in line]
+        if path.suffix == ".py":
+            said += [(path.name, d) for d in text.split('"""')[1::2]]
+    assert len(said) > 20
+    for name, words in said:
+        comment = words.split("# ", 1)[-1]
+        english = [w for w in comment.lower().replace(",", " ").split() if w in ENGLISH]
+        assert not english, (name, words)
+
+
 def test_every_job_of_the_pages_workflows_has_a_time_limit(tmp_path: Path) -> None:
     # A job that hangs (a calculator that never ends) fails in minutes, not after hours:
     # in the workflow `regles new` writes, and in this repository's own.
