@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from regles.core.build import BuildError, Settings, SiteBuild
 from regles.core.markdown_text import segment
-from regles.core.report import BuildReport, Kind, Problem
+from regles.core.report import NOTE_KINDS, NOTE_WORDS, BuildReport, Kind, Problem
 from regles.core.systems import Database, Systems
 from regles.features.links import references as links
 from regles.features.links.references import ABSENT_NOTE_ID
@@ -278,9 +278,13 @@ def test_the_report_lists_faults_in_full_and_counts_notes() -> None:
     summary = report.summary().splitlines()
     assert summary == [
         "  export-bilan : e.txt:1: 3 collège(s), 9 sort(s)",
-        "  mention-introuvable : 2 (2 fichiers)",
-        "  reference-introuvable : 3 (1 fichier)",
+        "  mention-introuvable : 2 (2 fichiers), mots en italique qui ne nomment ni entrée ni "
+        "section, laissés en texte",
+        "  reference-introuvable : 3 (1 fichier), renvois à une section que le site n’a pas, "
+        "marqués « absent du site »",
     ]
+    # Each kind a note can be is said in words there.
+    assert set(NOTE_WORDS) == NOTE_KINDS - {Kind.EXPORT_SUMMARY}
     full = report.format_notes()
     assert all(f"b.md:{n}: ref {n}" in full for n in (2, 4, 6))
     assert "mention-introuvable (2) :" in full

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-__all__ = ["BuildReport", "Kind", "Problem", "Severity"]
+__all__ = ["NOTE_KINDS", "NOTE_WORDS", "BuildReport", "Kind", "Problem", "Severity"]
 
 Severity = Literal["error", "warning", "info"]
 
@@ -97,6 +97,18 @@ NOTE_KINDS = frozenset(
         Kind.MOVED_ADDRESS,
     }
 )
+# What the notes of a kind are, in the words of the summary's line that counts them.
+NOTE_WORDS = {
+    Kind.ABSENT_PAGE: "liens vers une page que le site n’a pas, laissés en texte",
+    Kind.UNRESOLVED_REFERENCE: (
+        "renvois à une section que le site n’a pas, marqués « absent du site »"
+    ),
+    Kind.UNRESOLVED_MENTION: (
+        "mots en italique qui ne nomment ni entrée ni section, laissés en texte"
+    ),
+    Kind.OTHER_SYSTEM_MENTION: "noms d’un autre système de jeu, laissés sans lien",
+    Kind.MOVED_ADDRESS: "anciennes adresses qui mènent à leur nouvelle page",
+}
 
 
 @dataclass(frozen=True)
@@ -198,7 +210,8 @@ class BuildReport:
                 continue
             files = len({p.file for p in problems})
             where = "1 fichier" if files == 1 else f"{files} fichiers"
-            lines.append(f"  {kind} : {len(problems)} ({where})")
+            words = NOTE_WORDS.get(problems[0].kind)
+            lines.append(f"  {kind} : {len(problems)} ({where})" + (f", {words}" if words else ""))
         return "\n".join(lines)
 
     def to_json(self) -> str:
