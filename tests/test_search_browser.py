@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import serve
 from tests.test_search import TEST_SITE_OPTIONS
@@ -277,6 +278,46 @@ def test_the_filters_say_what_they_filter(tab: Tab) -> None:
         '[data-recherche-filtre="type"] option', "els => els.map(o => [o.value, o.textContent])"
     )
     assert any(v == "Site" and t.startswith("Pages du site") for v, t in types), types
+
+
+# The index as a site of one game gives it: every result of the same system (the page's own
+# Pagefind, loaded again under another address, with its filters but that one).
+ONE_SYSTEM_INDEX = """
+export * from "./pagefind.js?index-du-site";
+import { filters as ofTheSite } from "./pagefind.js?index-du-site";
+export async function filters() {
+  const all = await ofTheSite();
+  const count = Object.values(all.systeme || {}).reduce((a, b) => a + b, 0);
+  return { ...all, systeme: { "Un seul jeu": count } };
+}
+"""
+
+
+def test_a_filter_of_one_value_gives_its_room_to_the_others(browser: Any, root: str) -> None:
+    opened = Tab(browser, root, 360, "light", touch=True)
+    try:
+
+        def index(route: Any) -> None:
+            if "?index-du-site" in route.request.url:
+                route.continue_()
+            else:
+                route.fulfill(body=ONE_SYSTEM_INDEX, content_type="text/javascript")
+
+        opened.context.route("**/pagefind/pagefind.js*", index)
+        page = opened.open("licences/")
+        type_query(page, "sort")
+        page.wait_for_selector("[data-recherche-liste] li")
+        systems = page.locator('[data-recherche-filtre="systeme"]')
+        expect(systems).to_be_hidden()
+        kinds = page.locator('[data-recherche-filtre="type"]')
+        expect(kinds).to_be_visible()
+        # The two filters left share the row: each wider than a third of it.
+        row = page.locator("[data-recherche-filtres]").bounding_box()
+        box = kinds.bounding_box()
+        assert row is not None and box is not None and box["width"] > row["width"] / 3
+        assert opened.errors == [], opened.errors
+    finally:
+        opened.context.close()
 
 
 # The game's words -----------------------------------------------------------------------------

@@ -121,6 +121,9 @@ function fillFilterOptions(box, totals, counts) {
       option.textContent = count === null ? label : `${label} (${count})`;
       option.disabled = count === 0 && value !== current;
     }
+    // One value for the whole site (the system of a site of one game): nothing to choose,
+    // and the room goes to the other filters.
+    select.closest("label").hidden = values.length < 2 && !current;
   }
 }
 
