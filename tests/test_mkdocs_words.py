@@ -40,7 +40,7 @@ def test_mkdocs_lines_are_said_in_french(log: tuple[logging.Logger, io.StringIO]
     logger.info("[21:04:09] Reloading browsers")
     logger.info("Browser connected: http://127.0.0.1:8000/jeu/combat/")
     assert written.getvalue().splitlines() == [
-        "Dossier du site vidé",
+        "Nettoyage du dossier du site",
         "Construction du site dans /home/mj/jeu/site",
         "Site construit en 1,37 s",
         "Construction du site…",

@@ -19,7 +19,7 @@ def _seconds(match: re.Match[str]) -> str:
 
 # (MkDocs' words, as mkdocs/commands/ and mkdocs/livereload/ write them; the French ones).
 MKDOCS_LINES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"Cleaning site directory$"), "Dossier du site vidé"),
+    (re.compile(r"Cleaning site directory$"), "Nettoyage du dossier du site"),
     (re.compile(r"Building documentation to directory: (.*)$"), r"Construction du site dans \1"),
     (re.compile(r"Documentation built in ([0-9.]+) seconds$"), _seconds),
     (re.compile(r"Building documentation\.\.\.$"), "Construction du site…"),
