@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from regles.core.words import DEFAULT_WORDS, Noun, Words, elides, file_size, words_from
+from regles.core.words import DEFAULT_WORDS, Noun, Words, duration, elides, file_size, words_from
 from regles.features.databases.book import DatabaseSettings, export_problems, summary_text
 from regles.features.databases.export import group_marker, parse_export
 from regles.features.databases.phrases import phrases, search_badges, site_phrases
@@ -293,3 +293,13 @@ def test_the_export_s_mistakes_are_told_in_the_game_s_words() -> None:
 )  # fmt: skip
 def test_a_size_in_the_build_log_is_written_the_french_way(count: int, words: str) -> None:
     assert file_size(count) == words
+
+
+@pytest.mark.parametrize(
+    ("seconds", "digits", "words"),
+    [(0.0234, 2, "0,02 s"), (1.25, 1, "1,2 s"), (5.0, None, "5 s"), (2.5, None, "2,5 s")],
+)
+def test_a_time_in_the_build_log_is_written_the_french_way(
+    seconds: float, digits: int | None, words: str
+) -> None:
+    assert duration(seconds, digits) == words

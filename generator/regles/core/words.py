@@ -90,9 +90,11 @@ def file_size(count: int) -> str:
     return f"{count / 1000 / 1000:.1f} Mo".replace(".", ",").replace(",0 ", " ")
 
 
-def duration(seconds: float, digits: int = 1) -> str:
-    """A time as the build's messages write it, with `digits` decimals: « 0,02 s »."""
-    return f"{seconds:.{digits}f} s".replace(".", ",")
+def duration(seconds: float, digits: int | None = 1) -> str:
+    """A time as the build's messages write it: with `digits` decimals (« 0,02 s »), or with
+    as few as it takes (None: « 5 s », « 2,5 s »)."""
+    figure = f"{seconds:g}" if digits is None else f"{seconds:.{digits}f}"
+    return f"{figure} s".replace(".", ",")
 
 
 def capitalized(text: str) -> str:

@@ -48,7 +48,7 @@ from types import MappingProxyType
 from typing import IO, Any
 
 from regles.core.cache import code_digest, keep_object, kept_object
-from regles.core.words import file_size
+from regles.core.words import duration, file_size
 from regles.features.calculators.package import RulesLimits, RulesPackageError, package_name
 from regles.features.calculators.rules_child import Message, inside
 from regles.kit import Follows, Table
@@ -95,11 +95,6 @@ class _Ended(Exception):
         self.dump = dump  # faulthandler's traceback, if it wrote one
         self.exiting = exiting  # what the child said of os._exit, if its code called it
         self.importing = importing  # the module whose import was running
-
-
-def _seconds(value: float) -> str:
-    return f"{value:g} s".replace(".", ",")
-
 
 
 def _read_lines(stream: IO[bytes], messages: queue.SimpleQueue[Message | None]) -> None:
@@ -423,7 +418,7 @@ class RulesProcess:
         elif ended.dump.startswith("Timeout") or ended.killed:
             text = (
                 f"l’import du module « {module} » dure plus de "
-                f"{_seconds(self.limits.import_seconds)} (limite : réglage "
+                f"{duration(self.limits.import_seconds, None)} (limite : réglage "
                 f"{SETTING}.import_seconds {OPTION}) ; arrêté" + (" à cette ligne" if at else "")
             )
         else:
@@ -459,7 +454,7 @@ class RulesProcess:
         place = self._place(self._dumped_at(ended.dump))
         if ended.dump.startswith("Timeout") or ended.killed:
             return (
-                f"toujours en calcul après {_seconds(self.limits.call_seconds)} (limite : "
+                f"toujours en calcul après {duration(self.limits.call_seconds, None)} (limite : "
                 f"réglage {SETTING}.call_seconds {OPTION}) ; arrêté"
                 + (f" à {place}" if place else "")
             )
