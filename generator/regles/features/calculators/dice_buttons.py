@@ -19,7 +19,14 @@ from regles.core.markdown_text import HEADING, PageText, sub_outside_protected
 from regles.kit.dice import Term, distribution, parse
 from regles.kit.errors import CalculatorInputError
 
-__all__ = ["DICE", "MAX_WRITTEN_TOTALS", "dice_buttons", "written_law", "written_terms"]
+__all__ = [
+    "DICE",
+    "MAX_WRITTEN_TOTALS",
+    "dice_button",
+    "dice_buttons",
+    "written_law",
+    "written_terms",
+]
 
 # A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll.
 DICE = re.compile(
