@@ -377,6 +377,16 @@ def mark_the_document(page: Any) -> None:
     page.evaluate("window.__sameDocument = true")
 
 
+def shown_preview(preview: Any) -> str:
+    """The text of an entry's preview once it shows the entry: on a busy machine it first
+    says « Chargement… » (preview.js, when reading the data takes over 150 ms)."""
+    from playwright.sync_api import expect
+
+    preview.wait_for(state="visible")
+    expect(preview).not_to_contain_text("Chargement…", timeout=30_000)
+    return str(preview.inner_text())
+
+
 def is_the_marked_document(page: Any) -> bool:
     return page.evaluate("window.__sameDocument") is True
 

@@ -20,7 +20,13 @@ import pytest
 from playwright.sync_api import expect
 
 from regles.core.typography import spaced_text
-from tests.conftest import build_site, is_the_marked_document, mark_the_document, serve
+from tests.conftest import (
+    build_site,
+    is_the_marked_document,
+    mark_the_document,
+    serve,
+    shown_preview,
+)
 from tests.test_entries_site import HOSTILE_NAME, build_hostile_site
 
 pytestmark = pytest.mark.browser
@@ -548,7 +554,7 @@ def test_preview_on_hover_and_focus_in_a_group_page(
     target = by_url[link.evaluate("a => a.href").removeprefix(t.base)]
 
     link.hover()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert preview.get_attribute("role") == "tooltip"
     assert link.get_attribute("aria-describedby") == "entry-preview"
     text = preview.inner_text()
@@ -570,7 +576,7 @@ def test_preview_on_hover_and_focus_in_a_group_page(
     other = by_url[second.evaluate("a => a.href").removeprefix(t.base)]
     page.mouse.move(0, 0)
     second.focus()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert other["name"] in preview.inner_text()
     page.keyboard.press("Escape")
     preview.wait_for(state="hidden")
@@ -590,7 +596,7 @@ def test_preview_on_homonym_and_index_links(
     entry = by_url[homonym.evaluate("a => a.href").removeprefix(t.base)]
     homonym.hover()
     preview = page.locator("#entry-preview")
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert entry["name"] in preview.inner_text() and entry["group"] in preview.inner_text()
     page.mouse.move(0, 0)
     preview.wait_for(state="hidden")
@@ -601,13 +607,13 @@ def test_preview_on_homonym_and_index_links(
     entry = by_url[cross.evaluate("a => a.href").removeprefix(t.base)]
     assert entry["group_slug"] != "enchantement"
     cross.hover()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert entry["name"] in preview.inner_text() and entry["group"] in preview.inner_text()
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"
 
     page = t.open(INDEX + "?texte=blast")
     page.locator(VISIBLE + " td:first-child a").hover()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert "Blast sonore" in preview.inner_text() and "Acoustique" in preview.inner_text()
 
 
@@ -660,7 +666,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     link.scroll_into_view_if_needed()
     link.tap()
     preview = page.locator("#entry-preview")
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     page.wait_for_timeout(300)
     assert urlsplit(page.url).path == f"/{PREFIX}/sorts/enchantement/"  # not followed
     assert preview.locator("a.entry-preview__open").is_visible()
@@ -673,7 +679,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     page.tap("h1")
     preview.wait_for(state="hidden")
     link.tap()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     mark_the_document(page)
     link.tap()
     reached(page, target)
@@ -686,7 +692,7 @@ def test_touch_first_tap_previews_second_tap_follows(tab: Callable[..., Tab]) ->
     expect(page.locator("article h1")).to_contain_text("Enchantement")  # its content is in
     link.scroll_into_view_if_needed()  # the same locator, found again on the page back
     link.tap()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     preview.locator("a.entry-preview__open").tap()
     reached(page, target)
     preview.wait_for(state="hidden")

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import is_the_marked_document, mark_the_document
+from tests.conftest import is_the_marked_document, mark_the_document, shown_preview
 from tests.test_entries_browser import PREFIX, Tab, base, reached, served, tab
 from tests.test_offline import subpath_site
 from tests.test_offline_browser import OfflineReady, offline_ready
@@ -53,7 +53,7 @@ def test_hover_and_focus_show_the_term_and_its_definition(
     entry = entries[key_of(reference, t)]
     reference.scroll_into_view_if_needed()
     reference.hover()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     text = " ".join(preview.inner_text().split())
     assert entry["term"] in text
     assert " ".join(entry["paragraphs"]) in text
@@ -69,7 +69,7 @@ def test_hover_and_focus_show_the_term_and_its_definition(
     other = next(links.nth(i) for i in range(links.count()) if key_of(links.nth(i), t) != first)
     page.mouse.move(0, 0)
     other.focus()
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert entries[key_of(other, t)]["term"] in preview.inner_text()
     loads = [u for u in t.requests if u.endswith("glossary.json")]
     assert loads == [t.base + "data/glossary.json"]  # read once, under the sub-path
@@ -93,7 +93,7 @@ def test_a_hostile_looking_definition_stays_text(
     link = page.locator("article a.lien-glossaire").first
     link.hover()
     preview = page.locator("#entry-preview")
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert "<img src=x onerror=alert(1)>" in preview.inner_text()
     assert preview.locator("img").count() == 0
 
@@ -109,7 +109,7 @@ def test_first_tap_previews_second_tap_follows_at_360(
     link.scroll_into_view_if_needed()
     link.tap()
     preview = page.locator("#entry-preview")
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     page.wait_for_timeout(300)
     assert urlsplit(page.url).path == f"/{PREFIX}/jeu/degats-et-soins/"  # not followed
     assert entry["term"] in preview.inner_text()
@@ -134,7 +134,7 @@ def test_without_its_data_the_preview_says_so_and_still_opens_the_entry(
     link = page.locator("article a.lien-glossaire").first
     link.hover()
     preview = page.locator("#entry-preview")
-    preview.wait_for(state="visible")
+    shown_preview(preview)
     assert "Aperçu indisponible" in preview.inner_text()
     opener = preview.locator("a.entry-preview__open")
     assert opener.get_attribute("href") == link.get_attribute("href")
@@ -149,7 +149,7 @@ def test_the_preview_works_offline(offline_ready: OfflineReady) -> None:
         link.scroll_into_view_if_needed()
         link.hover()
         preview = page.locator("#entry-preview")
-        preview.wait_for(state="visible")
+        shown_preview(preview)
         assert "Aperçu indisponible" not in preview.inner_text()
         assert preview.locator(".entry-preview__text").count() >= 1
         assert preview.locator("a.entry-preview__open").inner_text() == "Ouvrir le glossaire"
