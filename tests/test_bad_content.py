@@ -321,9 +321,15 @@ def test_lines_after_a_front_matter_are_the_file_s_lines() -> None:
 
 
 def test_mkdocs_alone_names_the_file_but_not_the_line(builds: dict[str, Build]) -> None:
-    # What the checks add: MkDocs's own message for the same link has no line number.
+    # What the checks add: MkDocs's own message for the same link (said in French,
+    # regles/mkdocs_words.py) has no line number.
     output = builds["liens"].output
-    assert "Doc file 'index.md' contains a link 'absente.md'" in output
+    assert "Page index.md, lien vers « absente.md » : aucun fichier de ce nom" in output
+    assert "La navigation (nav de mkdocs.yml) nomme « page-oubliee.md »" in output
+    assert "Pages du dossier des pages absentes de la navigation" in output
+    assert "Construction arrêtée : voir les messages plus haut" in output.splitlines()
+    for english in ("Doc file", "A reference to", "The following pages", "Aborted"):
+        assert english not in output
     assert any(
         "index.md:8" in line and "absente.md" in line for line in builds["liens"].blocks["error"]
     )

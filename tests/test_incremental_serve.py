@@ -105,7 +105,7 @@ def test_a_save_is_served_by_the_pages_rebuild_alone(server: Server) -> None:
     # (MkDocs' own way); corrected, the page alone again.
     server.edit("jeu/combat.md", "Une phrase servie.", "Un [lien](absente.md).")
     server.wait_for("erreur(s) dans les sources")
-    server.wait_for("Aborted with a BuildError")
+    server.wait_for("Construction arrêtée : voir les messages plus haut")
     server.edit("jeu/combat.md", "Un [lien](absente.md).", "Une phrase réparée.")
     server.wait_for("Page reconstruite seule")
     server.served("jeu/combat/", lambda page: "Une phrase réparée." in page)
