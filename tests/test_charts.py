@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from regles.features.calculators.charts import MAX_BARS, chart_html
+from regles.features.calculators.charts import MAX_BARS, chart_html, small_percent
 from regles.features.calculators.forms import widget_form
 from regles.kit.dice import distribution, parse
 from tests.conftest import rules_of_test_site
@@ -159,3 +159,18 @@ def test_an_even_die_in_ranges_is_drawn_even() -> None:
             (low, low + 4) for low in range(1, 101, 5)
         ], inputs
         assert [float(b["data-p"]) for b in drawn] == pytest.approx([0.05] * 20)
+
+
+def test_the_table_gives_the_chance_of_reaching_a_total_and_of_staying_under_it() -> None:
+    # A game that rolls under a score (« 3d6 sous 12 ») reads the last column.
+    markup, _ = chart_of("dice", {"expression": "3d6"})
+    head = re.findall(r'<th scope="col">([^<]*)</th>', markup)
+    assert head[-2:] == ["Au moins autant", "Au plus autant"]
+    law = exact_law("3d6")
+    row = re.search(r'<th scope="row">12</th>((?:<td>[^<]*</td>)+)</tr>', markup)
+    assert row is not None
+    cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
+    at_least = sum(p for total, p in law.items() if total >= 12)
+    at_most = sum(p for total, p in law.items() if total <= 12)
+    assert (at_least, at_most) == (Fraction(81, 216), Fraction(160, 216))
+    assert cells == [small_percent(float(law[12])), "37,5\u00a0%", "74,1\u00a0%"]

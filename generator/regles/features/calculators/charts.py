@@ -398,7 +398,8 @@ def _table(spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | N
     totals = [int(v) for v in value.get("totals") or []] if keys is None else []
     head = [spec.get("x_label", ""), spec.get("y_label", "Chance")]
     if not by_outcome:
-        head.append("Au moins autant")
+        # Both ways: a game rolls to reach a total, or to stay under it (« 3d6 sous 12 »).
+        head += ["Au moins autant", "Au plus autant"]
     cells = "".join(_el("th", [("scope", "col")], _text(str(h))) for h in head)
     rows = []
     if keys is not None:
@@ -419,7 +420,12 @@ def _table(spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | N
         for i in range(len(p) - 1, -1, -1):
             acc += p[i]
             at_least[i] = acc
-        for total, chance, rest in zip(totals, p, at_least, strict=True):
+        at_most = [0.0] * len(p)
+        acc = 0.0
+        for i in range(len(p)):
+            acc += p[i]
+            at_most[i] = acc
+        for total, chance, above, below in zip(totals, p, at_least, at_most, strict=True):
             marked = threshold is not None and total >= threshold
             rows.append(
                 _el(
@@ -427,7 +433,8 @@ def _table(spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | N
                     [("class", "graphique-seuil")] if marked else [],
                     _el("th", [("scope", "row")], _text(format_number(float(total)))),
                     _el("td", [], _text(small_percent(chance))),
-                    _el("td", [], _text(small_percent(min(rest, 1.0)))),
+                    _el("td", [], _text(small_percent(min(above, 1.0)))),
+                    _el("td", [], _text(small_percent(min(below, 1.0)))),
                 )
             )
     table = _el(

@@ -266,7 +266,8 @@ function table(spec, value, threshold, format) {
   const p = (value.p || []).map(Number);
   const byOutcome = Array.isArray(value.labels);
   const head = [spec.x_label || "", spec.y_label || "Chance"];
-  if (!byOutcome) head.push("Au moins autant");
+  // Both ways: a game rolls to reach a total, or to stay under it (« 3d6 sous 12 »).
+  if (!byOutcome) head.push("Au moins autant", "Au plus autant");
   const cells = head.map((h) => node("th", [["scope", "col"]], String(h)));
   const rows = [];
   const marked = (yes) => (yes ? [["class", "graphique-seuil"]] : []);
@@ -285,6 +286,12 @@ function table(spec, value, threshold, format) {
       acc += p[i];
       atLeast[i] = acc;
     }
+    const atMost = new Array(p.length).fill(0);
+    acc = 0;
+    for (let i = 0; i < p.length; i++) {
+      acc += p[i];
+      atMost[i] = acc;
+    }
     totals.forEach((total, i) => {
       rows.push(
         node(
@@ -293,6 +300,7 @@ function table(spec, value, threshold, format) {
           node("th", [["scope", "row"]], format.number(total)),
           node("td", [], smallPercent(p[i], format)),
           node("td", [], smallPercent(Math.min(atLeast[i], 1.0), format)),
+          node("td", [], smallPercent(Math.min(atMost[i], 1.0), format)),
         ),
       );
     });
