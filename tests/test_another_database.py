@@ -1,12 +1,13 @@
 """A game's own databases in a site that `regles new` wrote: the Brumes' prayers
 (tests/integration/prieres/prieres.txt: 2 cultes, 10 prières, rangs I à IV) and its bestiary
-(tests/integration/bestiaire/bestiaire.txt: 2 habitats, 5 monstres, I à III), declared with
-the game's words and nothing else (no title: they come from the words). What the generator
-writes about them says « prière », « culte », « livre de prières », « monstre », « habitat »
-and « carnet de chasse », never this site's « sort », « collège » or « grimoire »: in the
-built pages, in the search box, and in what the index's and the search's scripts write, in
-Chromium. The game's rules link to its prayers (`linked_from`), and each database keeps its
-own pages, data file, search type and readers' lists.
+(tests/integration/bestiaire/bestiaire.txt: 2 habitats, 5 monstres, without levels, as
+many games write their creatures), declared with the game's words and nothing else (no
+title: they come from the words). What the generator writes about them says « prière »,
+« culte », « livre de prières », « monstre », « habitat » and « carnet de chasse », never this
+site's « sort », « collège » or « grimoire »: in the built pages, in the search box, and in
+what the index's and the search's scripts write, in Chromium. The game's rules link to its
+prayers (`linked_from`), and each database keeps its own pages, data file, search type and
+readers' lists.
 
 The list page's address and title come from the words too (prieres/livre-de-prieres/,
 « Mon livre de prières »), and its script's dialogs, notices and empty states agree with them
@@ -116,6 +117,18 @@ def test_it_builds_strict_with_the_prayers_in_their_own_words(
         # Named for any game: an entry's group is its `group`, no « college » anywhere.
         assert all({"group", "group_slug"} <= set(r) for r in records)
         assert not re.search(r"college|spell|grimoire", json.dumps(records), re.IGNORECASE)
+    # The prayers have ranks; the bestiary, no levels: nothing of them in its pages.
+    monsters = json.loads((site / "data/bases/bestiaire.json").read_text("utf-8"))
+    assert {(r["level_min"], r["level_max"]) for r in monsters} == {(None, None)}
+    for page in ("tous-les-monstres", "marais", "champs-et-abreviations"):
+        article = BeautifulSoup(
+            (site / "bestiaire" / page / "index.html").read_text("utf-8"), "html.parser"
+        ).article
+        assert article is not None
+        assert article.select(".niveau, [data-min], [data-libelle-niveaux], #niveaux") == []
+        assert "niveau" not in article.get_text().lower(), page
+    index = (site / "prieres/toutes-les-prieres/index.html").read_text("utf-8")
+    assert 'data-colonne="niveaux"' in index and "data-min=" in index
 
 
 def test_a_rules_page_links_to_the_database_it_is_linked_from(
@@ -358,3 +371,59 @@ def test_each_database_keeps_its_own_lists(phone: Any, served: tuple[Path, str, 
         assert len(kept) == 1 and entry in kept[0], kept
         written = page.evaluate(WRITTEN)
         assert OTHER_WORDS.findall(written) == [], written
+
+
+# What a script writes when it reads a level that is not there.
+NO_VALUE = re.compile(r"undefined|NaN|null")
+
+
+@pytest.mark.browser
+def test_a_bestiary_without_levels_reads_filters_and_is_kept_without_them(
+    phone: Any, served: tuple[Path, str, str]
+) -> None:
+    """At 360 × 800, by touch and keyboard: the monsters' index has no column nor filter of
+    levels, its cards show no level badge (the first field is not drawn as one), words typed
+    filter it, a monster's preview and its card in a hunting log show it without levels."""
+    _, url, _ = served
+    page = phone
+    page.goto(url + "bestiaire/tous-les-monstres/")
+    headers = page.locator("#entry-table thead th")
+    expect(headers).to_have_text(["Nom", "Habitat", "Taille", "Défense", "Mouvement"])
+    page.get_by_role("button", name=re.compile("Filtres et tri")).tap()
+    assert page.locator(".index-levels").count() == 0
+    assert NO_VALUE.findall(page.locator("article").inner_text()) == []
+    # The card's first field (« Taille ») is a field, not a level's pill.
+    first_field = page.locator("#entry-table tbody tr").first.locator("td").nth(2)
+    assert first_field.evaluate("td => getComputedStyle(td).borderTopWidth") == "0px"
+    assert first_field.evaluate("td => getComputedStyle(td, '::before').content").startswith(
+        '"Taille'
+    )
+    page.get_by_label("Rechercher un monstre").tap()
+    page.keyboard.type("loup", delay=20)
+    expect(page.locator("#entry-table tbody tr:not([hidden])")).to_have_count(1)
+    page.locator("#entry-table tbody tr:not([hidden])").scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS / "bestiaire-sans-niveaux.png")
+
+    page.goto(url + "bestiaire/marais/")
+    page.screenshot(path=SHOTS / "habitat-sans-niveaux.png")
+    link = page.locator("article a.entry-link", has_text="Feu follet").first
+    link.tap()  # the first tap opens the preview
+    preview = page.locator("#entry-preview")
+    expect(preview).to_contain_text("Une lueur qui danse", timeout=30_000)
+    assert preview.locator(".niveau").count() == 0
+    assert NO_VALUE.findall(preview.inner_text()) == []
+    preview.locator("button.list-add").tap()
+    dialog = page.locator("dialog.list-dialog[open]")
+    dialog.wait_for()
+    assert NO_VALUE.findall(dialog.inner_text()) == []
+    dialog.locator("#list-dialog-name").tap()
+    page.keyboard.type("Traque", delay=20)
+    dialog.locator("button[value=ajouter]").tap()
+    page.locator(".list-notice").wait_for()
+
+    page.goto(url + "bestiaire/carnet-de-chasse/")
+    card = page.locator("article.list-entry")
+    expect(card).to_have_count(1)
+    assert card.locator(".niveau").count() == 0
+    assert "Feu follet" in card.inner_text() and NO_VALUE.findall(card.inner_text()) == []
+    page.screenshot(path=SHOTS / "carnet-sans-niveaux.png")

@@ -350,3 +350,46 @@ def test_read_export_strips_bom(tmp_path: Path) -> None:
     text = read_export(path)
     assert text == export(GOOD)
     assert parse_export(text).problems == []
+
+
+# An export whose entries have no levels (a bestiary of a game without them).
+def test_an_export_without_levels_ends_each_name_at_its_line_or_its_first_field() -> None:
+    collapsed = export(
+        "### Loup gris - **Taille :** moyenne Un loup. "
+        "### Feu follet (lueur) - **Taille :** minuscule Une lueur."
+    )
+    broken = restore_line_breaks(collapsed)
+    assert "\n### Loup gris\n\n- **Taille :** moyenne\n\nUn loup." in broken
+    for text in (collapsed, broken):
+        result = parse_export(text)
+        # (On one line, where « moyenne » ends is a guess: a warning, as for any export.)
+        assert result.errors == [] and not result.has_levels
+        assert [(e.name, e.level_min, e.level_max) for e in result.entries] == [
+            ("Loup gris", None, None),
+            ("Feu follet (lueur)", None, None),  # words between brackets, not levels
+        ]
+        assert [e.fields for e in result.entries] == [
+            {"Taille": "moyenne"},
+            {"Taille": "minuscule"},
+        ]
+        assert [e.description for e in result.entries] == ["Un loup.", "Une lueur."]
+    # On its own line, an entry needs no field.
+    result = parse_export(export("### Loup gris\nUn loup.\n").replace(END, "\n" + END.strip()))
+    assert result.problems == [] and result.entries[0].name == "Loup gris"
+
+
+def test_without_levels_a_one_line_entry_without_a_field_has_no_end_to_its_name() -> None:
+    text = export("### Loup gris Un loup qui hurle à la lune, toutes les nuits de l’hiver, seul.")
+    result = parse_export(text)
+    problem = only(result)
+    assert problem.message.startswith("fin du nom de sort introuvable : « ### Loup gris Un loup")
+    assert "le nom s’arrête à la fin de sa ligne ou au premier champ" in problem.message
+    assert_accounted(text, result)
+
+
+def test_an_export_that_gives_levels_needs_them_on_every_entry() -> None:
+    text = export(GOOD + " ### Loup gris - **Durée :** 1 minute Un loup.")
+    result = parse_export(text)
+    assert result.has_levels and [e.name for e in result.entries] == ["Bon"]
+    assert only(result).message.startswith("sort sans niveau : « ### Loup gris »")
+    assert_accounted(text, result)

@@ -109,7 +109,9 @@ class Book:
     @cached_property
     def labels(self) -> IndexLabels:
         names = {name: label for name, label in self.settings.columns or () if label}
-        return IndexLabels(entry_terms.level_label(self.terms), self.settings.words, names)
+        # An export without levels has no column of them.
+        levels = entry_terms.level_label(self.terms) if self.result.has_levels else None
+        return IndexLabels(levels, self.settings.words, names)
 
     @cached_property
     def columns(self) -> tuple[Column, ...]:

@@ -18,7 +18,9 @@ start of the text): ``## ``, ``### ``, ``- **Clé :**`` and ``--- Fin du fichier
 An entry heading ends at its level group ``(II)``, ``(I-IV)`` or ``(I–IV)``: the
 first parenthesised group made only of capitals/digits, followed by whitespace,
 found on the heading line (line-broken form) or within the first 80
-characters before any field marker (collapsed form).
+characters before any field marker (collapsed form). In an export where no entry has a
+level group (a game without levels), the heading ends at the end of its line or at the
+first field marker; every entry of an export that gives levels must have one.
 
 
 Where the last field of an entry ends in the collapsed form is cut by the rule that
@@ -163,6 +165,8 @@ class _Scanner:
         self.rejected: list[RejectedEntry] = []
         # (whitespace start, whitespace end, separator) used by restore_line_breaks.
         self.breaks: list[tuple[int, int, str]] = []
+        # Whether the export gives levels (`run` reads it before the entries).
+        self.levels = True
 
     # -- positions and diagnostics -----------------------------------------
 
@@ -238,6 +242,8 @@ class _Scanner:
                 )
 
         self.dedupe_group_slugs(groups)
+        # An export gives every entry levels, or none (a game without levels).
+        self.levels = any(_LEVEL_RE.search(text, e.body, self.heading_zone(e)[0]) for e in scanned)
         heads = [self.heading(e, groups) for e in scanned]
         # Entry names of this export are Résistance vocabulary ("Serrurier" resists one).
         names = frozenset(h[0] for h in heads if h is not None)
@@ -371,29 +377,48 @@ class _Scanner:
         group = groups[entry.group_index].name if entry.group_index is not None else None
         self.rejected.append(RejectedEntry(heading, group, self.pos(entry.start)))
 
-    def heading(self, entry: _Entry, groups: list[_GroupDraft]) -> tuple[str, int, int, int] | None:
-        """Name, min, max and body offset of an entry, or None after reporting an error."""
-        text = self.text
-        group = groups[entry.group_index].name if entry.group_index is not None else None
+    def heading_zone(self, entry: _Entry) -> tuple[int, bool]:
+        """Where an entry's heading can end (its line's end, its first field marker, or 80
+        characters on), and whether it ends there for sure: at a line's end or a field (on
+        one line, without a field, a name runs on into its description)."""
         newline = self.line_break(entry.body, entry.end)
-        field_at = _NEXT_FIELD_RE.search(text, entry.body, entry.end)
+        field_at = _NEXT_FIELD_RE.search(self.text, entry.body, entry.end)
         zone_end = newline if newline >= 0 else min(entry.end, entry.body + _HEADING_SEARCH)
         if field_at is not None:
             zone_end = min(zone_end, field_at.start())
+        ends = field_at is not None or "\n" in self.text[entry.body : entry.end]
+        return zone_end, ends
+
+    def heading(
+        self, entry: _Entry, groups: list[_GroupDraft]
+    ) -> tuple[str, int | None, int | None, int] | None:
+        """Name, min, max and body offset of an entry (no levels in an export without any),
+        or None after reporting an error."""
+        text = self.text
+        group = groups[entry.group_index].name if entry.group_index is not None else None
+        zone_end, ends = self.heading_zone(entry)
         level = _LEVEL_RE.search(text, entry.body, zone_end)
-        if level is None:
+        if level is None and (self.levels or not ends):
             shown = collapse(text[entry.body : zone_end])
-            if newline < 0 and field_at is None and zone_end < entry.end:
+            if not ends and zone_end < entry.end:
                 shown = shown[:60] + "…"
-            message = (
-                f"{self.entry_word.one} sans niveau : « ### {shown} » ; son niveau suit son "
-                "nom, en chiffres romains entre parenthèses : « (I) », ou « (I-III) » pour "
-                "plusieurs"
-            )
+            if self.levels:
+                message = (
+                    f"{self.entry_word.one} sans niveau : « ### {shown} » ; son niveau suit son "
+                    "nom, en chiffres romains entre parenthèses : « (I) », ou « (I-III) » pour "
+                    "plusieurs"
+                )
+            else:
+                message = (
+                    f"fin du nom {self.entry_word.kind(1)} introuvable : « ### {shown} » ; "
+                    "sans niveau, le nom s’arrête à la fin de sa ligne ou au premier champ "
+                    "« - **Champ :** »"
+                )
             self.report("error", entry.start, message, group, shown)
             self.reject(entry, shown, groups)
             return None
-        name = collapse(text[entry.body : level.start()])
+        name_end, body = (zone_end, zone_end) if level is None else level.span()
+        name = collapse(text[entry.body : name_end])
         ok = True
         if entry.group_index is None:
             early = f"{self.entry_word.one} avant {self.first_group}"
@@ -403,31 +428,35 @@ class _Scanner:
         if not name:
             self.report("error", entry.start, f"nom {self.entry_word.kind(1)} vide", group, None)
             ok = False
-        low_text, high_text = level.group(1), level.group(2) or level.group(1)
-        low, high = roman_to_int(low_text), roman_to_int(high_text)
-        for numeral, value in dict(((low_text, low), (high_text, high))).items():
-            if value is None:
-                message = f"niveau inconnu « {numeral} » (chiffre romain non reconnu)"
-                self.report("error", level.start(), message, group, name or None)
+        low = high = None
+        if level is not None:
+            low_text, high_text = level.group(1), level.group(2) or level.group(1)
+            low, high = roman_to_int(low_text), roman_to_int(high_text)
+            for numeral, value in dict(((low_text, low), (high_text, high))).items():
+                if value is None:
+                    message = f"niveau inconnu « {numeral} » (chiffre romain non reconnu)"
+                    self.report("error", level.start(), message, group, name or None)
+                    ok = False
+            if low is None or high is None:
                 ok = False
-        if low is not None and high is not None and low > high:
-            self.report(
-                "error",
-                level.start(),
-                f"niveau minimal {low_text} supérieur au niveau maximal {high_text}",
-                group,
-                name or None,
-            )
-            ok = False
-        if not ok or low is None or high is None:
-            self.reject(entry, name or collapse(text[entry.body : level.end()]), groups)
+            elif low > high:
+                self.report(
+                    "error",
+                    level.start(),
+                    f"niveau minimal {low_text} supérieur au niveau maximal {high_text}",
+                    group,
+                    name or None,
+                )
+                ok = False
+        if not ok:
+            self.reject(entry, name or collapse(text[entry.body : body]), groups)
             return None
-        return name, low, high, level.end()
+        return name, low, high, body
 
     def read_entry(
         self,
         entry: _Entry,
-        head: tuple[str, int, int, int],
+        head: tuple[str, int | None, int | None, int],
         groups: list[_GroupDraft],
         names: frozenset[str],
     ) -> Entry | None:

@@ -36,12 +36,13 @@ class SourcePosition:
 
 @dataclass
 class Entry:
-    """One entry (``### Nom (niveaux)``) of a group."""
+    """One entry (``### Nom (niveaux)``) of a group. Its levels are both None in an export
+    that gives none (a bestiary of a game without levels)."""
 
     name: str
     group: str
-    level_min: int
-    level_max: int
+    level_min: int | None
+    level_max: int | None
     fields: dict[str, str]
     description: str
     slug: str
@@ -79,6 +80,11 @@ class ParseResult:
     entries: list[Entry]
     problems: list[Problem]
     rejected: list[RejectedEntry]
+
+    @property
+    def has_levels(self) -> bool:
+        """Whether the export gives its entries levels (all of them do, or none)."""
+        return any(e.level_min is not None for e in self.entries)
 
     @property
     def errors(self) -> list[Problem]:

@@ -161,7 +161,10 @@ def markdown_for_page(markdown: str, link: Callable[[str], str | None] | None = 
     return _MENTION_RE.sub(mention, escaped)
 
 
-def _levels(entry: Entry) -> tuple[str, str]:
+def _levels(entry: Entry) -> tuple[str, str] | None:
+    """An entry's levels as its badge shows them (« II–IV ») and says them, if it has any."""
+    if entry.level_min is None or entry.level_max is None:
+        return None
     low, high = int_to_roman(entry.level_min), int_to_roman(entry.level_max)
     if low == high:
         return low, f"Niveau {low}"
@@ -180,9 +183,12 @@ def render_group_page(
     if group.description:
         out.append(markdown_for_page(group.description, link) + "\n")
     for s in group.entries:
-        label, title = _levels(s)
+        levels = _levels(s)
         out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .entry }}\n")
-        badge = f'<span class="niveau" title="{e(title)}">{e(label)}</span>'
+        # The line under the name holds the lists' « + » (list-adding.js), levels or not.
+        badge = (
+            f'<span class="niveau" title="{e(levels[1])}">{e(levels[0])}</span>' if levels else ""
+        )
         out.append(f'<p class="niveaux">{badge}</p>\n')
         if s.fields:
             rows = "\n".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in s.fields.items())
@@ -218,19 +224,21 @@ def entry_filters(
     return orders, choices, long
 
 
-def column_keys(columns: Sequence[Column]) -> tuple[str, ...]:
+def column_keys(columns: Sequence[Column], levels: bool = True) -> tuple[str, ...]:
     """Every column of the index in its order, as the headers' `data-colonne` and the
-    address's `tri` name them (the lists' page's `data-colonnes`)."""
-    return ("nom", "groupe", "niveaux", *(c.key for c in columns))
+    address's `tri` name them (the lists' page's `data-colonnes`); « niveaux » unless the
+    export gives none."""
+    return ("nom", "groupe", *(["niveaux"] if levels else []), *(c.key for c in columns))
 
 
 @dataclass(frozen=True)
 class IndexLabels:
     """What the index's columns and filters are called, in the game's words (`words`): the
     export's field names, unless `names` gives the site's own (« Classe de sort » rather
-    than « Classe », which would read as a character's class)."""
+    than « Classe », which would read as a character's class). `levels` is None for an
+    export without levels: the index has no column of them."""
 
-    levels: str = "Niveaux"
+    levels: str | None = "Niveaux"
     words: Words = DEFAULT_WORDS
     names: Mapping[str, str] = field(default_factory=dict)  # field → its label
 
@@ -250,7 +258,7 @@ class IndexLabels:
         script makes (`data-filtres`, JSON: each choice filter's key, label and the choice of
         the entries without a value; the « long » box's field), for the index's table and
         the lists' page alike."""
-        names = {"niveaux": self.levels, "groupe": self.group}
+        names = ({"niveaux": self.levels} if self.levels else {}) | {"groupe": self.group}
         names |= {c.key: self.field(c.field) for c in columns}
         attributes = [f'data-libelle-{k}="{html.escape(v)}"' for k, v in names.items()]
         filters = [
@@ -301,7 +309,8 @@ def render_entry_index(
     )
     if fields_page is not None:
         summary += (
-            " Ses champs, ses niveaux et ses abréviations, relevés un à un : "
+            f" Ses champs{', ses niveaux' if result.has_levels else ''} et ses abréviations, "
+            "relevés un à un : "
             f"[{markdown_text(fields_page[0])}]({fields_page[1]})."
         )
     lines += [summary, "{ .export-entete }", ""]
@@ -323,11 +332,12 @@ def render_entry_table(
     columns = result_columns(result) if columns is None else columns
     label_attrs = " ".join(labels.data_attributes(columns))
     lines = [f'<table id="entry-table" {label_attrs}>']
-    headings = ("Nom", labels.group, labels.levels, *(labels.field(c.field) for c in columns))
+    levels = [labels.levels] if labels.levels else []
+    headings = ("Nom", labels.group, *levels, *(labels.field(c.field) for c in columns))
     # Each column says its name in the filters, its sort's (the script reads them there).
     header = "".join(
         f'<th data-colonne="{key}">{e(h)}</th>'
-        for key, h in zip(column_keys(columns), headings, strict=True)
+        for key, h in zip(column_keys(columns, bool(levels)), headings, strict=True)
     )
     lines.append(f"<thead><tr>{header}</tr></thead>")
     lines.append("<tbody>")
@@ -335,10 +345,10 @@ def render_entry_table(
         for s in group.entries:
             values = {c.key: s.fields.get(c.field, "") for c in columns}
             orders, choices, long = entry_filters(columns, s.fields)
+            shown = _levels(s) if levels else None
             attrs = {
                 "data-group": group.slug,
-                "data-min": str(s.level_min),
-                "data-max": str(s.level_max),
+                **({"data-min": str(s.level_min), "data-max": str(s.level_max)} if shown else {}),
                 **{f"data-{key}": value for key, value in values.items()},
                 # What the choice filters read, « | » between two values.
                 **{f"data-choix-{key}": "|".join(found) for key, found in choices.items()},
@@ -347,7 +357,6 @@ def render_entry_table(
                 # The order of the columns that sort by their values.
                 **{f"data-tri-{key}": _number(order) for key, order in orders.items()},
             }
-            label, title = _levels(s)
             cells = [
                 # The lists' « + » (lists.js; hidden without JavaScript): written here,
                 # not at load, which would lay out every row again.
@@ -355,8 +364,14 @@ def render_entry_table(
                 f'<button type="button" class="list-add" '
                 f'aria-label="{e(labels.add_to_list(s.name))}"></button></td>',
                 f'<td><a href="../{group.slug}/">{e(group.name)}</a></td>',
-                f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
-                f'title="{e(title)}">{e(label)}</td>',
+                *(
+                    [
+                        f'<td data-min="{s.level_min}" data-max="{s.level_max}" '
+                        f'title="{e(shown[1])}">{e(shown[0])}</td>'
+                    ]
+                    if shown
+                    else []
+                ),
                 # The label shows before the value in the phone's cards (entry-table.css), which
                 # leave out empty cells.
                 *(
@@ -393,7 +408,7 @@ def render_lists_page(
     labels = labels or IndexLabels()
     attrs = labels.data_attributes(columns)
     attrs += [f'data-champ-{c.key}="{e(c.field)}"' for c in columns]
-    attrs.append(f'data-colonnes="{" ".join(column_keys(columns))}"')
+    attrs.append(f'data-colonnes="{" ".join(column_keys(columns, bool(labels.levels)))}"')
     attrs.append(f'data-index="../{e(index[1].removesuffix(".md"))}/"')
     entry, group, lists = labels.words.entry, labels.words.group, labels.words.list
     lines = [

@@ -305,15 +305,18 @@ def read_terms(result: ParseResult, configured: Mapping[str, str]) -> ExportTerm
 
     levels: Counter[int] = Counter()
     for s in result.entries:
-        for level in range(s.level_min, s.level_max + 1):
-            levels[level] += 1
+        if s.level_min is not None and s.level_max is not None:
+            for level in range(s.level_min, s.level_max + 1):
+                levels[level] += 1
     return ExportTerms(
         result=result,
         fields=field_terms,
         labels=label_terms,
         abbreviations=abbreviations,
         levels=levels,
-        single_level=sum(1 for s in result.entries if s.level_min == s.level_max),
+        single_level=sum(
+            1 for s in result.entries if s.level_min is not None and s.level_min == s.level_max
+        ),
         level_phrase=_level_phrase(texts),
         unused_terms=sorted(set(configured) - set(every)),
     )
@@ -455,11 +458,14 @@ def render_fields_page(
     def entries(n: int) -> str:
         return _plural(n, entry.one, entry.many)
 
+    # Of an export without levels, nothing is said of them.
+    notation = ", la notation des niveaux" if terms.levels else ""
+    after = "le nom et les niveaux" if terms.levels else "le nom"
     out = [f"# {markdown_text(title)}", ""]
     out += [f"{export_summary(result, words)}.", "{ .export-entete }", ""]
     out += [
         "*Page faite par le générateur du site à partir de l’export seul (texte ajouté) : "
-        "chaque champ, la notation des niveaux et chaque abréviation que l’export emploie, "
+        f"chaque champ{notation} et chaque abréviation que l’export emploie, "
         "avec leur nombre. Une définition n’y figure que si l’export l’écrit lui-même, ou si "
         "la configuration du site la donne (c’est alors dit) ; sinon, le mot est marqué "
         f"« {UNDEFINED} ». La liste de {entry.every()} : "
@@ -469,7 +475,7 @@ def render_fields_page(
 
     out += [f"## Champs {entry.of(2)} {{ #champs }}", ""]
     out += [
-        f"Écrits après le nom et les niveaux d’{entry.a()}, sous la forme « Champ : valeur ». "
+        f"Écrits après {after} d’{entry.a()}, sous la forme « Champ : valeur ». "
         f"{capitalized(entry.a())} peut n’en avoir aucun : {entries(total)} en tout.",
         "",
     ]
@@ -499,9 +505,10 @@ def render_fields_page(
             ]
             out += [*_definition(term, slugs), ""]
 
-    out += ["## Niveaux { #niveaux }", ""]
-    levels = terms.levels
-    if levels:
+    # An export without levels (a game that gives its entries none) has no such section.
+    if terms.levels:
+        out += ["## Niveaux { #niveaux }", ""]
+        levels = terms.levels
         low, high = min(terms.levels), max(terms.levels)
         ranges = total - terms.single_level
         out += [
@@ -515,14 +522,14 @@ def render_fields_page(
         out += [f"| Niveau | {capitalized(entry.many)} qui le comprennent |", "| --- | --- |"]
         out += [f"| {int_to_roman(n)} | {terms.levels[n]} |" for n in sorted(levels)]
         out.append("")
-    if terms.level_phrase is not None:
-        phrase, n = terms.level_phrase
-        out += [
-            f"Les descriptions parlent de « {phrase} » ({_plural(n, 'fois', 'fois')}) ; "
-            "le tableau et ses filtres reprennent ce nom.",
-            "",
-        ]
-    out += [f'Sens des niveaux : <span class="non-defini">{UNDEFINED}</span>.', ""]
+        if terms.level_phrase is not None:
+            phrase, n = terms.level_phrase
+            out += [
+                f"Les descriptions parlent de « {phrase} » ({_plural(n, 'fois', 'fois')}) ; "
+                "le tableau et ses filtres reprennent ce nom.",
+                "",
+            ]
+        out += [f'Sens des niveaux : <span class="non-defini">{UNDEFINED}</span>.', ""]
 
     out += ["## Abréviations et termes { #abreviations }", ""]
     if terms.abbreviations:

@@ -112,9 +112,7 @@ class TargetIndex:
     headings: dict[str, list[Target]] = field(default_factory=dict)
     # The mentions of every section title and condition name, made once per build: every
     # page reads them (`link_references`).
-    _patterns: dict[str, NamesAfter | None] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    _patterns: dict[str, NamesAfter | None] = field(default_factory=dict, repr=False, compare=False)
     # The sections of each folded name, by scope (`_sections`), made as names are asked for.
     _scoped: dict[str, dict[str | None, list[tuple[int, Target]]]] = field(
         default_factory=dict, repr=False, compare=False

@@ -75,6 +75,16 @@ export const roman = (n) => {
 
 export const levels = (min, max) => (min === max ? roman(min) : `${roman(min)}–${roman(max)}`);
 
+/** The badge of an entry's levels after its name (« II–IV », said « Niveaux II à IV »), null
+ * for an entry of an export without levels (its record's are null). */
+export const levelBadge = (record) => {
+  if (record.level_min === null || record.level_min === undefined) return null;
+  const min = Number(record.level_min);
+  const max = Number(record.level_max);
+  const title = min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}`;
+  return el("span", { class: "niveau", title }, levels(min, max));
+};
+
 /** A description's Markdown → plain text (escapes, emphasis, bullets). */
 const plainText = (markdown) =>
   String(markdown)
@@ -120,12 +130,9 @@ const linkDatabase = (href) => {
 
 const entryContent = (record, href) => {
   const database = databaseOf(record.url) || linkDatabase(href);
-  const min = Number(record.level_min);
-  const max = Number(record.level_max);
+  const badge = levelBadge(record);
   const title = el("p", { class: "entry-preview__title" },
-    el("strong", {}, String(record.name ?? "")), " ",
-    el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
-      levels(min, max)));
+    el("strong", {}, String(record.name ?? "")), ...(badge ? [" ", badge] : []));
   const nodes = [title, el("p", { class: "entry-preview__group" }, String(record.group ?? ""))];
   const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
   if (fields.length) {
@@ -201,8 +208,10 @@ const columnText = (row, column) =>
 export const filterRow = ({
   node, rank, name, groupName, values, fields = {}, orders = {}, choices = {}, nameLink = null, record = null,
 }) => {
-  const min = Number.parseInt(values.min, 10) || 1;
-  const max = Number.parseInt(values.max, 10) || min;
+  // No levels (null): an entry of an export without any.
+  const leveled = values.min !== null && values.min !== undefined && values.min !== "";
+  const min = leveled ? Number.parseInt(values.min, 10) || 1 : null;
+  const max = leveled ? Number.parseInt(values.max, 10) || min : null;
   const trimmed = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? "").trim()]));
   return {
     node, rank, name, groupName, min, max,
@@ -279,9 +288,12 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
     });
   }
   const sorted = (m) => Array.from(m.keys()).sort(alphabetical);
-  // The levels the export uses, from its lowest to its highest (all of them without rows).
-  const lowest = rows.length ? Math.min(...rows.map((r) => r.min)) : 1;
-  const highest = rows.length ? Math.max(...rows.map((r) => r.max)) : MAX_LEVEL;
+  // The levels the export uses, from its lowest to its highest (all of them without rows);
+  // an export without levels has no such filter (the build writes no label for it).
+  const hasLevels = owner.hasAttribute("data-libelle-niveaux");
+  const leveled = rows.filter((r) => r.min !== null);
+  const lowest = leveled.length ? Math.min(...leveled.map((r) => r.min)) : 1;
+  const highest = leveled.length ? Math.max(...leveled.map((r) => r.max)) : MAX_LEVEL;
   const anyLong = Boolean(longFilter) && rows.some((r) => r.long);
 
   // Form --------------------------------------------------------------------------------
@@ -301,7 +313,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   }
   const levelChoice = (name) => {
     const s = el("select", { id: id(name), name });
-    for (let n = lowest; n <= highest; n += 1) s.append(option(String(n), ROMAN_NUMERALS[n - 1]));
+    if (hasLevels) for (let n = lowest; n <= highest; n += 1) s.append(option(String(n), ROMAN_NUMERALS[n - 1]));
     return s;
   };
   const minChoice = levelChoice("min");
@@ -335,10 +347,10 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   }, "Filtres et tri", toggleCount);
   const more = el("div", { class: "index-more", id: id("plus") },
     field("groupe", label("groupe", phrase("search_group_any")), groupChoice, "index-field--group"),
-    el("fieldset", { class: "index-levels" },
+    hasLevels ? el("fieldset", { class: "index-levels" },
       el("legend", {}, label("niveaux", "Niveaux")),
       field("min", "de", minChoice),
-      field("max", "à", maxChoice)),
+      field("max", "à", maxChoice)) : null,
     // A filter no entry of the list has a value for is left out.
     ...choiceFilters.map(({ cle, libelle }, i) => (present[i].values.size ? field(cle, libelle, choiceLists[i]) : null)),
     el("div", { class: "index-boxes" },
@@ -407,8 +419,9 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       const n = /^\d{1,2}$/.test(v || "") ? Number(v) : NaN;
       return n >= lowest && n <= highest ? n : fallback;
     };
-    s.min = level(p.get("min"), lowest);
-    s.max = level(p.get("max"), highest);
+    // An export without levels takes no level from the address (a link made elsewhere).
+    s.min = hasLevels ? level(p.get("min"), lowest) : lowest;
+    s.max = hasLevels ? level(p.get("max"), highest) : highest;
     if (s.min > s.max) [s.min, s.max] = [s.max, s.min];
     s.longOnly = p.get("long") === "1";
     s.descriptions = p.get("desc") === "1";
@@ -450,8 +463,8 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
       ...state,
       text: textInput.value,
       group: groupChoice.value,
-      min: Number(minChoice.value),
-      max: Number(maxChoice.value),
+      min: hasLevels ? Number(minChoice.value) : state.min,
+      max: hasLevels ? Number(maxChoice.value) : state.max,
       chosen: Object.fromEntries(choiceFilters.map(({ cle }, i) => [cle, choiceLists[i].value])),
       longOnly: longBox.checked,
       descriptions: descriptionsBox.checked,
@@ -476,7 +489,7 @@ export const setupFilters = ({ rows, list, wrapper, owner, headers = [], signal 
   // Filter ------------------------------------------------------------------------------
   const keeps = (row, words) => {
     if (state.group && row.group !== state.group) return false;
-    if (row.max < state.min || row.min > state.max) return false; // overlapping levels
+    if (row.min !== null && (row.max < state.min || row.min > state.max)) return false; // overlapping levels
     for (const { cle } of choiceFilters) {
       const wanted = state.chosen[cle];
       const values = row.choices[cle] || [];

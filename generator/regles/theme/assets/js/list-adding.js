@@ -3,7 +3,7 @@
  * list, and what each button says of the current list. */
 import { cleanName, entryOf, findList, findListById, freeListName, MAX_NAME, readStore, storeKey, writeStore } from "./kept-lists.js";
 import { MAX_ENTRIES } from "./list-formats.js";
-import { levels, loadEntries, previewActions } from "./entries.js";
+import { levelBadge, loadEntries, previewActions } from "./entries.js";
 import { listsPage } from "./list-records.js";
 import { databaseOf, el, entryCount, followStored, frenchSpacing, modal, newId, pageDatabase, phrase, showNotice } from "./page.js";
 import { linkKey } from "./preview.js";
@@ -85,12 +85,12 @@ const addToList = async (record) => {
     draw(checked);
   });
   let picked = null; // the choice, as checked when « Ajouter » was pressed
+  const badge = levelBadge(record);
   const value = await modal({
     title: say("add_to_a_list"),
     content: [
       el("p", { class: "list-dialog__entry" }, el("strong", {}, entry.name),
-        entry.group ? ` — ${entry.group}` : "", " ",
-        el("span", { class: "niveau" }, levels(record.level_min, record.level_max))),
+        entry.group ? ` — ${entry.group}` : "", ...(badge ? [" ", badge] : [])),
       choices,
       elsewhere,
     ],

@@ -71,7 +71,7 @@ import { addButtons, markAddButtons, whenAdded } from "./list-adding.js";
 import { ENTRIES_KEY, FILE_VERSION, fileName, FORMAT, FORMER_ENTRIES_KEY, MAX_ENTRIES, readListFile, repeatedCount, shareLink } from "./list-formats.js";
 import { descriptionNodes } from "./descriptions.js";
 import { askListName, loadIndexes, resolve } from "./list-records.js";
-import { filterRow, levels, roman, setupFilters } from "./entries.js";
+import { filterRow, levelBadge, setupFilters } from "./entries.js";
 
 // A list this short reads whole on a phone's screen or two: no filter form above it.
 const FILTERS_FROM = 8;
@@ -153,12 +153,9 @@ const setupListsPage = (signal) => {
   const card = (entry, record, actions) => {
     const nodes = [];
     if (record) {
-      const min = Number(record.level_min);
-      const max = Number(record.level_max);
+      const badge = levelBadge(record);
       nodes.push(el("h2", { class: "list-entry__name" },
-        el("a", { href: new URL(record.url, siteRoot()).href }, String(record.name)), " ",
-        el("span", { class: "niveau", title: min === max ? `Niveau ${roman(min)}` : `Niveaux ${roman(min)} à ${roman(max)}` },
-          levels(min, max))));
+        el("a", { href: new URL(record.url, siteRoot()).href }, String(record.name)), ...(badge ? [" ", badge] : [])));
       nodes.push(el("p", { class: "list-entry__group" }, String(record.group ?? "")));
       const fields = record.fields && typeof record.fields === "object" ? Object.entries(record.fields) : [];
       if (fields.length) {
