@@ -194,7 +194,7 @@ def test_reduced_motion_gets_no_highlight(browser: Any, site_url: str) -> None:
 LINE = """(button) => {
     const output = button.nextElementSibling.nextElementSibling;
     const after = document.createRange();
-    after.selectNodeContents(output.nextSibling);  // the words after the dice
+    after.selectNodeContents(output.parentElement.nextSibling);  // the words after the dice
     const box = (r) =>
         [r.x + scrollX, r.y + scrollY, r.width, r.height].map((v) => Math.round(v * 100) / 100);
     return {
@@ -228,6 +228,24 @@ def test_rolling_never_moves_the_words_around_the_dice(
     page.keyboard.press("Escape")
     page.wait_for_function(CLOSED)
     assert button.evaluate(LINE) == before
+
+
+def test_a_dice_in_a_narrow_cell_keeps_its_chances_on_its_line(phone: Any, site_url: str) -> None:
+    # « Évanouissement pendant 1d6 rounds », in a column a third of a phone wide: the line
+    # breaks before the dice, never between it and its « Chances ».
+    page = phone.new_page()
+    page.goto(site_url + "lankhmar/epees-et-pmt/")
+    page.locator("td button.de-chances").first.wait_for(state="attached")
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('td button.de')].map((dice) => {
+            const chances = dice.parentElement.querySelector('button.de-chances');
+            const [a, b] = [dice, chances].map((e) => e.getBoundingClientRect());
+            const gap = Math.abs(a.top + a.height / 2 - (b.top + b.height / 2));
+            return [dice.closest('tr').rowIndex, gap];
+        })"""
+    )
+    assert len(lines) >= 5
+    assert [row for row, gap in lines if gap > 4] == []
 
 
 def test_a_d20_rolls_with_advantage_or_disadvantage_in_words(phone: Any, site_url: str) -> None:

@@ -543,6 +543,13 @@ function setupDice(button) {
   // An <output> is a live region of its own: the tray says each roll already.
   const result = el("output", { class: "de-resultat", "aria-live": "off" });
   lastTotals.set(button, result);
+  // The dice, its « Chances » and its badge on one line: in a narrow cell, « Chances » alone
+  // on the next line reads as another button. (A calculator's quick dice have theirs.)
+  if (button.parentElement && !button.parentElement.matches(".champ-de")) {
+    const together = el("span", { class: "de-groupe" });
+    button.before(together);
+    together.append(button);
+  }
   button.after(chances, result);
   button.addEventListener("click", () => rollDice(button, ""));
   // A tap on « Chances » while its chart is open closes it: the tap outside the popover
