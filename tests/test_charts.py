@@ -174,3 +174,30 @@ def test_the_table_gives_the_chance_of_reaching_a_total_and_of_staying_under_it(
     at_most = sum(p for total, p in law.items() if total <= 12)
     assert (at_least, at_most) == (Fraction(81, 216), Fraction(160, 216))
     assert cells == [small_percent(float(law[12])), "37,5\u00a0%", "74,1\u00a0%"]
+
+
+def at_most_chart(expression: str, target: int) -> str:
+    """The dice calculator's chart of `expression`, its threshold one not to go over."""
+    spec = next(o["chart"] for o in CATALOG["dice"]["outputs"] if "chart" in o)
+    spec = {**spec, "at_most": True, "chance": "p_at_most", "chance_text": "au plus {threshold}"}
+    outputs = RULES.run("dice", {"expression": expression, "target": target})
+    law = outputs["distribution"]
+    outputs["p_at_most"] = sum(
+        p for t, p in zip(law["totals"], law["p"], strict=True) if t <= target
+    )
+    return chart_html(spec, law, outputs)
+
+
+def test_with_at_most_the_totals_up_to_the_threshold_are_highlighted() -> None:
+    # A game that rolls under a score: 3d6 under 12 succeeds on 3 to 12.
+    markup = at_most_chart("3d6", 12)
+    lit = [int(b["data-de"]) for b in bars(markup) if "barre-seuil" in b["class"]]
+    assert lit == list(range(3, 13))
+    marked = re.findall(r'<tr class="graphique-seuil"><th scope="row">([^<]*)</th>', markup)
+    assert marked == [str(t) for t in range(3, 13)]
+    assert "74,1\u00a0% au plus 12" in markup
+    # In ranges, one ends at the threshold: 1d100 under 45 lights 1–5 … 41–45.
+    ranged = bars(at_most_chart("1d100", 45))
+    assert [(b["data-de"], b["data-a"]) for b in ranged if "barre-seuil" in b["class"]] == [
+        (str(low), str(low + 4)) for low in range(1, 42, 5)
+    ]

@@ -90,6 +90,34 @@ def test_the_script_draws_what_the_build_draws(
     assert same[1] == same[0]
 
 
+@pytest.mark.parametrize(
+    ("expression", "target"), [("3d6", 12), ("1d100", 45), ("100d20", 1000), ("1d6", 0)]
+)
+def test_the_script_draws_what_the_build_draws_up_to_a_threshold(
+    any_page: Any, expression: str, target: int
+) -> None:
+    # A threshold not to go over (a game that rolls under a score): the bars up to it.
+    output = CHARTS["dice"]
+    spec = {**output["chart"], "at_most": True, "chance": "p_at_most"}
+    outputs = run("dice", {"expression": expression, "target": target})
+    law = outputs["distribution"]
+    outputs["p_at_most"] = sum(
+        p for t, p in zip(law["totals"], law["p"], strict=True) if t <= target
+    )
+    built = chart_html(spec, law, outputs)
+    assert "barre-seuil" in built or target < law["totals"][0]
+    same = any_page.evaluate(
+        """([built, spec, law, outputs]) => {
+            const holder = document.createElement("template");
+            holder.innerHTML = built;
+            return [holder.content.firstElementChild.outerHTML,
+                window.rules.charts.draw(spec, law, outputs).outerHTML];
+        }""",
+        [built, spec, law, outputs],
+    )
+    assert same[1] == same[0]
+
+
 def test_the_inline_dice_chart_is_the_dice_calculators(any_page: Any) -> None:
     assert any_page.evaluate("window.rules.charts.dice") == CHARTS["dice"]["chart"]
 
@@ -299,6 +327,36 @@ def test_a_dice_s_chances_are_drawn_offline_before_python(phone: Any, site_url: 
     page.locator(".de-pop .graphique-svg").wait_for(timeout=10_000)
     assert page.evaluate("() => window.rules.status().state") == "idle"
     assert [url for url in asked if "rules-runtime" in url or "pyodide" in url] == []
+
+
+def test_a_player_who_rolls_under_a_score_reads_the_chance_up_to_it(
+    phone: Any, site_url: str
+) -> None:
+    # « Au plus » beside the threshold: the chance of that total or less, the bars up to it;
+    # the choice holds for the tab's other dice and pages, until the reader changes it.
+    page = phone.new_page()
+    page.goto(site_url + "epees/epees-intelligentes/")
+    chances = page.locator("button.de-chances[data-de='1d6+6']").first
+    chances.tap()
+    popover = page.locator(".de-pop")
+    popover.locator(".graphique-svg").wait_for(timeout=30_000)
+    way = popover.get_by_label("Au moins ou au plus")
+    assert way.input_value() == ""  # « Au moins » first
+    way.select_option(label="Au plus")
+    popover.get_by_label("Seuil").tap()
+    page.keyboard.type("9")
+    chance = popover.locator(".graphique-chance")
+    expect(chance).to_have_text("50\u00a0% d’obtenir au plus 9")
+    lit = [b["de"] for b in popover.evaluate(BARS) if b["seuil"]]
+    assert lit == ["7", "8", "9"]
+    marked = popover.locator(".graphique-donnees tr.graphique-seuil th").all_text_contents()
+    assert marked == ["7", "8", "9"]
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.de-pop').matches(':popover-open')")
+    page.reload()
+    page.locator("button.de-chances[data-de='1d6+6']").first.tap()
+    popover.locator(".graphique-svg").wait_for(timeout=30_000)
+    expect(popover.get_by_label("Au moins ou au plus")).to_have_value("au-plus")
 
 
 def test_the_chances_open_from_the_keyboard_and_close_with_escape(

@@ -160,13 +160,16 @@ class Chart:
     order, the bars from ``threshold`` on highlighted (``threshold`` names the output holding
     the least highlighted total; None or a null value: none), or ``{"labels": [str…],
     "p": [float…], "highlight": [bool…]}``, one bar per outcome. ``chance`` names the
-    probability output (``p_…``) written on the chart, followed by ``chance_text``."""
+    probability output (``p_…``) written on the chart, followed by ``chance_text``. With
+    ``at_most``, the bars up to ``threshold`` are highlighted instead (a game that rolls
+    under a score: ``threshold`` is then the greatest highlighted total)."""
 
     x_label: str
     y_label: str = "Chance"
     threshold: str | None = None
     chance: str | None = None
     chance_text: str = ""
+    at_most: bool = False
 
     def to_json(self) -> JsonDict:
         return {
@@ -175,6 +178,7 @@ class Chart:
             "threshold": self.threshold,
             "chance": self.chance,
             "chance_text": self.chance_text,
+            "at_most": self.at_most,
         }
 
 

@@ -146,7 +146,8 @@ def test_chart_outputs_describe_their_axes_and_chance(calc_id: str) -> None:
     assert list(charts) == ([CHARTS[calc_id]] if calc_id in CHARTS else [])
     result = run(calc_id, {})
     for name, chart in charts.items():
-        assert set(chart) == {"x_label", "y_label", "threshold", "chance", "chance_text"}
+        assert set(chart) == {"x_label", "y_label", "threshold", "chance", "chance_text", "at_most"}
+        assert chart["at_most"] is False  # this site's games roll to reach a total
         assert chart["x_label"] and chart["y_label"] == "Chance"
         # What it names is in the answer: the chance (a probability), the threshold.
         assert chart["chance"] is None or (

@@ -133,8 +133,19 @@ def _ranges(
     return width, start, chances
 
 
-def chart_layout(value: Mapping[str, Any], threshold: int | None) -> Layout | None:
-    """The bars of a chart's value (kit/schema.py `Chart`), None if it has none."""
+def _marked(low: int, high: int, threshold: int | None, at_most: bool) -> bool:
+    """Whether the totals `low` … `high` of a bar are on the threshold's side: from it on,
+    or up to it (`at_most`, a game that rolls under a score)."""
+    if threshold is None:
+        return False
+    return high <= threshold if at_most else low >= threshold
+
+
+def chart_layout(
+    value: Mapping[str, Any], threshold: int | None, at_most: bool = False
+) -> Layout | None:
+    """The bars of a chart's value (kit/schema.py `Chart`), None if it has none; those on
+    the threshold's side highlighted (`_marked`)."""
     p = [float(v) for v in value.get("p") or []]
     if not p:
         return None
@@ -164,11 +175,13 @@ def chart_layout(value: Mapping[str, Any], threshold: int | None) -> Layout | No
     shown, chances = totals[first:last], p[first:last]
     if len(shown) <= MAX_BARS:
         bars = tuple(
-            Bar(t, t, None, c, threshold is not None and t >= threshold)
+            Bar(t, t, None, c, _marked(t, t, threshold, at_most))
             for t, c in zip(shown, chances, strict=True)
         )
         return Layout(bars, 0, 0, tuple(hidden), low_p + high_p, (shown[0], shown[-1]))
-    width, start, ranged = _ranges(shown, chances, threshold)
+    # A range starts at the threshold, or just after it when the bars up to it are marked.
+    edge = threshold + 1 if threshold is not None and at_most else threshold
+    width, start, ranged = _ranges(shown, chances, edge)
     # The ranges drawn take in the totals of the tails that fall in them.
     end = start + len(ranged) * width
     while first > 0 and totals[first - 1] >= start:
@@ -189,7 +202,12 @@ def chart_layout(value: Mapping[str, Any], threshold: int | None) -> Layout | No
             start + i * width + width - 1,
             None,
             c,
-            threshold is not None and max(start + i * width, shown[0]) >= threshold,
+            _marked(
+                max(start + i * width, shown[0]),
+                min(start + i * width + width - 1, shown[-1]),
+                threshold,
+                at_most,
+            ),
         )
         for i, c in enumerate(ranged)
     )
@@ -390,7 +408,9 @@ def _round_values(low: int, high: int, width: int) -> list[int]:
     return [low]
 
 
-def _table(spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | None) -> str:
+def _table(
+    spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | None, at_most: bool
+) -> str:
     p = [float(v) for v in value.get("p") or []]
     labels = value.get("labels")
     by_outcome = isinstance(labels, list)
@@ -420,13 +440,13 @@ def _table(spec: Mapping[str, Any], value: Mapping[str, Any], threshold: int | N
         for i in range(len(p) - 1, -1, -1):
             acc += p[i]
             at_least[i] = acc
-        at_most = [0.0] * len(p)
+        up_to = [0.0] * len(p)
         acc = 0.0
         for i in range(len(p)):
             acc += p[i]
-            at_most[i] = acc
-        for total, chance, above, below in zip(totals, p, at_least, at_most, strict=True):
-            marked = threshold is not None and total >= threshold
+            up_to[i] = acc
+        for total, chance, above, below in zip(totals, p, at_least, up_to, strict=True):
+            marked = _marked(total, total, threshold, at_most)
             rows.append(
                 _el(
                     "tr",
@@ -475,7 +495,8 @@ def chart_html(spec: Mapping[str, Any], value: object, outputs: Mapping[str, obj
         return ""
     raw = outputs.get(spec.get("threshold") or "")
     threshold = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-    layout = chart_layout(value, threshold)
+    at_most = spec.get("at_most") is True
+    layout = chart_layout(value, threshold, at_most)
     if layout is None:
         return ""
     chance = _chance_line(spec, outputs)
@@ -486,5 +507,5 @@ def chart_html(spec: Mapping[str, Any], value: object, outputs: Mapping[str, obj
         [("class", "graphique")],
         _svg(spec, layout, chance),
         caption,
-        _table(spec, value, threshold),
+        _table(spec, value, threshold, at_most),
     )

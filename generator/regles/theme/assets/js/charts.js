@@ -72,8 +72,14 @@ function ranges(totals, p, threshold) {
   return { width, start, chances };
 }
 
-/** The bars of a chart's value (kit/schema.py `Chart`), null if it has none. */
-export function chartLayout(value, threshold) {
+/** Whether the totals `low` … `high` of a bar are on the threshold's side: from it on, or up
+ * to it (`atMost`, a game that rolls under a score). */
+const marked = (low, high, threshold, atMost) =>
+  threshold !== null && (atMost ? high <= threshold : low >= threshold);
+
+/** The bars of a chart's value (kit/schema.py `Chart`), null if it has none; those on the
+ * threshold's side highlighted (`marked`). */
+export function chartLayout(value, threshold, atMost = false) {
   const p = (value.p || []).map(Number);
   if (!p.length) return null;
   if (Array.isArray(value.labels)) {
@@ -97,10 +103,12 @@ export function chartLayout(value, threshold) {
   const chances = p.slice(first, last);
   const ends = [shown[0], shown[shown.length - 1]];
   if (shown.length <= MAX_BARS) {
-    const bars = shown.map((t, i) => ({ lo: t, hi: t, label: null, p: chances[i], highlight: threshold !== null && t >= threshold }));
+    const bars = shown.map((t, i) => ({ lo: t, hi: t, label: null, p: chances[i], highlight: marked(t, t, threshold, atMost) }));
     return { bars, width: 0, start: 0, hidden, hiddenP: lowP + highP, shown: ends };
   }
-  const { width, start, chances: ranged } = ranges(shown, chances, threshold);
+  // A range starts at the threshold, or just after it when the bars up to it are marked.
+  const edge = threshold !== null && atMost ? threshold + 1 : threshold;
+  const { width, start, chances: ranged } = ranges(shown, chances, edge);
   // The ranges drawn take in the totals of the tails that fall in them.
   const end = start + ranged.length * width;
   while (first > 0 && totals[first - 1] >= start) first--;
@@ -118,7 +126,7 @@ export function chartLayout(value, threshold) {
     hi: start + i * width + width - 1,
     label: null,
     p: c,
-    highlight: threshold !== null && Math.max(start + i * width, drawn[0]) >= threshold,
+    highlight: marked(Math.max(start + i * width, drawn[0]), Math.min(start + i * width + width - 1, drawn[1]), threshold, atMost),
   }));
   return { bars, width, start, hidden, hiddenP: lowP + highP, shown: drawn };
 }
@@ -262,7 +270,7 @@ function drawSvg(spec, layout, chance, format) {
   );
 }
 
-function table(spec, value, threshold, format) {
+function table(spec, value, threshold, atMost, format) {
   const p = (value.p || []).map(Number);
   const byOutcome = Array.isArray(value.labels);
   const head = [spec.x_label || "", spec.y_label || "Chance"];
@@ -270,12 +278,12 @@ function table(spec, value, threshold, format) {
   if (!byOutcome) head.push("Au moins autant", "Au plus autant");
   const cells = head.map((h) => node("th", [["scope", "col"]], String(h)));
   const rows = [];
-  const marked = (yes) => (yes ? [["class", "graphique-seuil"]] : []);
+  const rowClass = (yes) => (yes ? [["class", "graphique-seuil"]] : []);
   if (byOutcome) {
     const marks = value.highlight || [];
     value.labels.forEach((label, i) => {
       rows.push(
-        node("tr", marked(Boolean(marks[i])), node("th", [["scope", "row"]], String(label)), node("td", [], smallPercent(p[i], format))),
+        node("tr", rowClass(Boolean(marks[i])), node("th", [["scope", "row"]], String(label)), node("td", [], smallPercent(p[i], format))),
       );
     });
   } else {
@@ -286,21 +294,21 @@ function table(spec, value, threshold, format) {
       acc += p[i];
       atLeast[i] = acc;
     }
-    const atMost = new Array(p.length).fill(0);
+    const upTo = new Array(p.length).fill(0);
     acc = 0;
     for (let i = 0; i < p.length; i++) {
       acc += p[i];
-      atMost[i] = acc;
+      upTo[i] = acc;
     }
     totals.forEach((total, i) => {
       rows.push(
         node(
           "tr",
-          marked(threshold !== null && total >= threshold),
+          rowClass(marked(total, total, threshold, atMost)),
           node("th", [["scope", "row"]], format.number(total)),
           node("td", [], smallPercent(p[i], format)),
           node("td", [], smallPercent(Math.min(atLeast[i], 1.0), format)),
-          node("td", [], smallPercent(Math.min(atMost[i], 1.0), format)),
+          node("td", [], smallPercent(Math.min(upTo[i], 1.0), format)),
         ),
       );
     });
@@ -323,7 +331,8 @@ export function drawChart(spec, value, outputs, format) {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   const raw = outputs[spec.threshold || ""];
   const threshold = Number.isInteger(raw) ? raw : null;
-  const layout = chartLayout(value, threshold);
+  const atMost = spec.at_most === true;
+  const layout = chartLayout(value, threshold, atMost);
   if (!layout) return null;
   const chance = chanceLine(spec, outputs, format);
   const text = note(layout, format);
@@ -332,7 +341,7 @@ export function drawChart(spec, value, outputs, format) {
     [["class", "graphique"]],
     drawSvg(spec, layout, chance, format),
     text ? node("figcaption", [["class", "graphique-note"]], text) : null,
-    table(spec, value, threshold, format),
+    table(spec, value, threshold, atMost, format),
   );
 }
 

@@ -9,7 +9,7 @@ import { barsIcon } from "./charts.js";
 import { lawOutputs, readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
 import { formatNumber } from "./numbers.js";
-import { DICE_CHART, drawInto, run } from "./rules.js";
+import { DICE_CHART, DICE_CHART_AT_MOST, drawInto, run } from "./rules.js";
 
 const NBSP = "\u00a0";
 const MINUS = "\u2212";
@@ -170,6 +170,41 @@ function rolledExpression(expression, mode) {
   return twoD20(mode === "advantage" ? "kh" : "kl");
 }
 
+/* ---------------------------------------------------------------- the threshold's way */
+
+// « Au moins » (to reach a total) or « Au plus » (to stay under it, a game that rolls under a
+// score), as the reader last chose in this tab: sessionStorage, one key per site.
+const AT_MOST = "au-plus";
+const directionKey = () => `regles-seuil:${siteRoot().pathname}`;
+let keptDirection = null; // when sessionStorage refuses it
+
+function thresholdDirection() {
+  try {
+    return sessionStorage.getItem(directionKey()) === AT_MOST ? AT_MOST : "";
+  } catch {
+    return keptDirection === AT_MOST ? AT_MOST : "";
+  }
+}
+
+function keepThresholdDirection(value) {
+  keptDirection = value;
+  try {
+    sessionStorage.setItem(directionKey(), value);
+  } catch {
+    /* kept in memory for this page */
+  }
+}
+
+/** The chance of `target` or less in a law's `distribution` (null without a target). */
+function chanceUpTo(distribution, target) {
+  if (!Number.isInteger(target)) return null;
+  let chance = 0;
+  distribution.totals.forEach((total, i) => {
+    if (total <= target) chance += distribution.p[i];
+  });
+  return Math.min(chance, 1);
+}
+
 /* ---------------------------------------------------------------- the popover */
 
 // One popover per page, moved to the button that opened it, in one of two parts: the tray of
@@ -189,14 +224,20 @@ function popoverFor(trigger) {
     inputmode: "numeric",
     step: "1",
     id: "de-pop-seuil",
+    "aria-label": "Seuil",
     "aria-describedby": "de-pop-titre",
   });
+  // A game rolls to reach a total, or to stay under one: the reader says which, once a session.
+  const direction = el("select", { id: "de-pop-sens", "aria-label": "Au moins ou au plus" },
+    el("option", { value: "" }, "Au moins"),
+    el("option", { value: AT_MOST }, "Au plus"));
+  direction.value = thresholdDirection();
   const chart = el("div", { class: "graphique-place", "aria-live": "polite" });
   const chancesPart = el(
     "div",
     { class: "de-pop-chances" },
     heading,
-    el("p", { class: "de-pop-seuil" }, el("label", { for: "de-pop-seuil" }, "Au moins "), target),
+    el("p", { class: "de-pop-seuil" }, direction, " ", target),
     chart,
   );
   // The tray: the roll, what can be rolled next.
@@ -239,6 +280,7 @@ function popoverFor(trigger) {
     box,
     heading,
     target,
+    direction,
     chart,
     chancesPart,
     rollPart,
@@ -266,6 +308,10 @@ function popoverFor(trigger) {
   target.addEventListener("input", () => {
     clearTimeout(state.timer);
     state.timer = setTimeout(() => fillDicePopover(state), 120);
+  });
+  direction.addEventListener("change", () => {
+    keepThresholdDirection(direction.value);
+    fillDicePopover(state);
   });
   box.addEventListener("beforetoggle", (event) => {
     if (event.newState === "closed") closedDicePopover(state);
@@ -354,7 +400,9 @@ async function fillDicePopover(state) {
     const outputs = compiled || (await run("dice", inputs));
     if (mine !== state.generation || state.owner !== owner) return;
     state.heading.textContent = `Chances de ${expression} : moyenne ${formatNumber(outputs.mean)}, de ${formatNumber(outputs.min)} à ${formatNumber(outputs.max)}`;
-    drawInto(state.chart, DICE_CHART, outputs.distribution, outputs);
+    const atMost = state.direction.value === AT_MOST;
+    const shown = atMost ? { ...outputs, p_at_most: chanceUpTo(outputs.distribution, outputs.target) } : outputs;
+    drawInto(state.chart, atMost ? DICE_CHART_AT_MOST : DICE_CHART, outputs.distribution, shown);
   } catch (error) {
     if (mine !== state.generation) return;
     state.heading.textContent = `${expression} : ${error.message}`;

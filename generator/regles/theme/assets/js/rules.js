@@ -26,6 +26,16 @@ export const DICE_CHART = {
   threshold: "target",
   chance: "p_at_least",
   chance_text: "d’obtenir au moins {threshold}",
+  at_most: false,
+};
+
+// The same, for a threshold not to go over (a game that rolls under a score): the chance of
+// that total or less, the bars up to it marked.
+export const DICE_CHART_AT_MOST = {
+  ...DICE_CHART,
+  chance: "p_at_most",
+  chance_text: "d’obtenir au plus {threshold}",
+  at_most: true,
 };
 
 const readSpec = (place) => parsedOr(place.dataset.spec || "{}", {});
