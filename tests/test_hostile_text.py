@@ -20,7 +20,7 @@ import pytest
 from regles.features.assets.csp import inline_scripts, script_hash
 from regles.features.calculators.forms import FOLD_SCRIPT
 from regles.features.redirects.addresses import REDIRECT_SCRIPT
-from tests.conftest import ROOT, build_site, serve
+from tests.conftest import ROOT, build_site, serve, shown_preview
 
 FIXTURE = ROOT / "tests" / "integration" / "malveillant"
 THEME = ROOT / "generator" / "regles" / "theme"
@@ -193,9 +193,7 @@ def test_the_scripts_show_hostile_names_as_text(browser: Any, site: Path, site_u
     page.goto(f"{site_url}{index.as_posix()}/")
     link = page.locator(f"a[href$='#{entry['url'].split('#')[1]}']").first
     link.hover()
-    bubble = page.locator("#entry-preview")
-    bubble.wait_for(state="visible")
-    assert entry["name"] in bubble.inner_text()
+    assert entry["name"] in shown_preview(page.locator("#entry-preview"))
     # A list shared by link, read from the data file.
     lists = page.locator("meta[name='regles-listes']").get_attribute("content")
     assert lists is not None
