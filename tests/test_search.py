@@ -445,3 +445,17 @@ def test_words_that_only_follow_an_elision_are_given_to_the_search() -> None:
     document = search.record_document(record)
     assert 'data-pagefind-meta="elisions:opportunité ombre"' in document
     assert 'data-pagefind-meta="titre_elisions:Opportunité"' in document
+
+
+def test_a_table_reads_cell_by_cell_and_row_by_row_in_its_excerpt() -> None:
+    # An excerpt is one line: without marks, « 1 tour Hallucinations 7 Choc » would not say
+    # where a cell ends.
+    page = """<article class="md-content__inner"><h1 id="t">Table</h1>
+    <table><thead><tr><th>d10</th><th>Horreur</th></tr></thead>
+    <tbody><tr><td>6</td><td>Incapacité pendant 1 tour</td></tr>
+    <tr><td>7</td><td>Choc</td></tr></tbody></table><p>Après.</p></article>"""
+    (record,) = search.page_records("x/index.html", page, None)
+    text = " ".join(re.sub(r"<[^>]+>", "", record.body).split())
+    assert text == "d10 · Horreur — 6 · Incapacité pendant 1 tour — 7 · Choc Après."
+    # One paragraph: Pagefind ends each block with a full stop (« 6. · Incapacité… »).
+    assert re.findall(r"</?(\w+)", record.body) == ["p", "p", "p", "p"]

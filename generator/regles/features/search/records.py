@@ -150,6 +150,13 @@ BLOCK_ENDS = {
                 "ul", "ol", "dl", "caption", "figcaption", "summary", "details", "section")
 } | {"dt": " : "}  # fmt: skip
 ENTRY_HEADING_CLASS = "entry"
+# A table is given to the search as one paragraph, its cells and rows marked: Pagefind ends
+# each block (each cell) with a full stop, and an excerpt read « 6. Incapacité … pendant
+# 1 tour. Hallucinations. 7. Choc. » (« 6 · Incapacité … pendant 1 tour · Hallucinations —
+# 7 · Choc »).
+CELL_SEPARATOR = " · "
+ROW_SEPARATOR = " — "
+TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th"})
 _SPACES = re.compile(r"\s+")
 
 
@@ -244,6 +251,8 @@ class _ArticleReader(HTMLParser):
         self._kept_depth = 0  # depth of an element read inside a skipped one; 0 = none
         self._heading: _Section | None = None
         self._heading_tag = ""
+        self._rows = 0  # rows of the table being read, so far
+        self._cells = 0  # cells of its row being read, so far
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = {name: value or "" for name, value in attrs}
@@ -294,7 +303,24 @@ class _ArticleReader(HTMLParser):
                 self.sections.append(self._heading)
             self._heading_tag = tag
             return
+        if tag in TABLE_PARTS:
+            separator = self._separator(tag)
+            self._emit("<p>" if tag == "table" else separator)
+            return
         self._emit(f"<{tag}>")
+
+    def _separator(self, tag: str) -> str:
+        """What goes before a table's row or cell that is not its first (`CELL_SEPARATOR`,
+        `ROW_SEPARATOR`), in the table's one paragraph."""
+        if tag == "table":
+            self._rows = 0
+        elif tag == "tr":
+            self._rows, self._cells = self._rows + 1, 0
+            return ROW_SEPARATOR if self._rows > 1 else ""
+        elif tag in ("td", "th"):
+            self._cells += 1
+            return CELL_SEPARATOR if self._cells > 1 else ""
+        return ""
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._depth and not self._skip_depth and tag in ("br", "hr"):
@@ -316,6 +342,10 @@ class _ArticleReader(HTMLParser):
         self._depth -= 1
         if self._heading is not None and tag == self._heading_tag:
             self._heading = None
+            return
+        if tag in TABLE_PARTS:
+            if tag == "table":
+                self._emit("</p> ")
             return
         if self._depth > 0:
             # Block ends get a space: Pagefind would glue "<dt>Durée</dt><dd>1 minute</dd>"
