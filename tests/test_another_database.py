@@ -106,8 +106,8 @@ def test_it_builds_strict_with_the_prayers_in_their_own_words(
 ) -> None:
     site, _, output = served
     assert "WARNING" not in output and "Traceback" not in output, output
-    assert "2 cultes, 10 prières publiées, aucune entrée écartée pour erreur" in output
-    assert "2 habitats, 5 monstres publiés, aucune entrée écartée pour erreur" in output
+    assert "2 cultes, 10 prières publiées, aucune prière écartée pour erreur" in output
+    assert "2 habitats, 5 monstres publiés, aucun monstre écarté pour erreur" in output
     for page in PAGES:
         assert (site / page).is_file(), page
     # Each database's entries in a data file of its own.

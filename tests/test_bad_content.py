@@ -193,7 +193,7 @@ CATALOGUE: dict[str, Case] = {
     "bilan-des-sorts-ecartes": Case(
         "sorts",
         "export.txt:1",
-        "3 collèges, 2 sorts publiés, 4 entrées écartées pour erreur",
+        "3 collèges, 2 sorts publiés, 4 sorts écartés pour erreur",
         "note",
     ),
     # A very large export (tests/integration/gros-export): nothing to report but its count.
@@ -201,7 +201,7 @@ CATALOGUE: dict[str, Case] = {
         "gros-export",
         "integration-gros-export.txt:1",
         f"{5 * BIG_COPIES} collèges, {79 * BIG_COPIES} sorts publiés, "
-        "aucune entrée écartée pour erreur",
+        "aucun sort écarté pour erreur",
         "note",
     ),
 }
@@ -306,8 +306,8 @@ def test_the_big_export_loses_no_entry(builds: dict[str, Build]) -> None:
     entries = len(re.findall(r"(?<!\S)### ", text))
     assert entries == 79 * BIG_COPIES
     output = builds["gros-export"].output
-    assert f"{entries} sorts publiés, aucune entrée écartée" in output
-    assert "export-sorts" not in output  # neither error nor warning about the export
+    assert f"{entries} sorts publiés, aucun sort écarté" in output
+    assert "export-entree" not in output  # neither error nor warning about the export
     # The only error is the page that stops the build on purpose.
     [error] = builds["gros-export"].blocks["error"]
     assert "arret.md:6" in error

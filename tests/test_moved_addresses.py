@@ -90,7 +90,7 @@ def test_every_old_address_leads_to_the_new_one_and_the_file_keeps_both(
     site, url, output, folder = served
     assert "WARNING" not in output and "Traceback" not in output, output
     # The tool's export, in the default words, read in the game's: nothing lost.
-    assert "2 repaires, 5 monstres publiés, aucune entrée écartée pour erreur" in output
+    assert "2 repaires, 5 monstres publiés, aucun monstre écarté pour erreur" in output
     home_policy = policy_of((site / "index.html").read_text("utf-8"))
     for old, new in MOVED.items():
         page = (site / old / "index.html").read_text("utf-8")

@@ -69,7 +69,7 @@ def test_elision(word: str, expected: bool) -> None:
 
 def test_the_export_summary_speaks_the_game_s_words() -> None:
     assert summary_text(23, 422, 0, DEFAULT_WORDS) == (
-        "23 collèges, 422 sorts publiés, aucune entrée écartée pour erreur"
+        "23 collèges, 422 sorts publiés, aucun sort écarté pour erreur"
     )
     words = words_from(
         {
@@ -80,7 +80,7 @@ def test_the_export_summary_speaks_the_game_s_words() -> None:
     assert words.list == DEFAULT_WORDS.list  # left out: the default
     assert (
         summary_text(1, 10, 2, words)
-        == "1 culte, 10 prières publiées, 2 entrées écartées pour erreur"
+        == "1 culte, 10 prières publiées, 2 prières écartées pour erreur"
     )
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from regles.core.report import Problem
 from regles.core.slugs import slugify
+from regles.core.words import Noun
 from regles.features.databases.export import parse_export, restore_line_breaks
 from regles.features.databases.model import ExportError, ParseResult, read_export, roman_to_int
 
@@ -392,4 +393,22 @@ def test_an_export_that_gives_levels_needs_them_on_every_entry() -> None:
     result = parse_export(text)
     assert result.has_levels and [e.name for e in result.entries] == ["Bon"]
     assert only(result).message.startswith("sort sans niveau : « ### Loup gris »")
+    assert_accounted(text, result)
+
+
+def test_in_an_export_mostly_without_levels_the_entry_with_one_is_the_wrong_one() -> None:
+    # One creature of three given a level by mistake: it is the one named, not the others.
+    creature = Noun("créature", "créatures", "f")
+    text = export(
+        "### Loup gris - **Taille :** moyenne Un loup. "
+        "### Ours (II) - **Taille :** grande Un ours. "
+        "### Feu follet - **Taille :** minuscule Une lueur."
+    )
+    result = parse_export(text, entry=creature)
+    assert [e.name for e in result.entries] == ["Loup gris", "Feu follet"]
+    assert not result.has_levels
+    assert only(result).message == (
+        "créature avec un niveau, « (II) », dans un export dont les autres créatures n’en ont "
+        "pas : ôtez-le, ou donnez un niveau à chacune : « ### Ours (II) »"
+    )
     assert_accounted(text, result)

@@ -70,7 +70,7 @@ class Kind(StrEnum):
     EXPORT_UNREADABLE = "export-illisible"
     RAW_EXPORT = "export-publie"  # a file shaped like an export, which no database declares
     EMPTY_DATABASE = "base-vide"  # a database whose export has no group and no entry
-    EXPORT_ENTRY = "export-sorts"
+    EXPORT_ENTRY = "export-entree"  # an entry, a group, a field of a database's export
     EXPORT_TRUNCATED = "export-tronque"
     EXPORT_SUMMARY = "export-bilan"
     EXPORT_HEADER = "export-en-tete"  # its title or date missing

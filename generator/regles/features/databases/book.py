@@ -20,7 +20,7 @@ from regles.core.cache import code_digest, keep_object, kept_object
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
 from regles.core.typography import spaced_markdown
-from regles.core.words import DEFAULT_WORDS, Noun, Words, capitalized
+from regles.core.words import DEFAULT_WORDS, Words, capitalized
 from regles.features.databases import terms as entry_terms
 from regles.features.databases.columns import Column, index_columns
 from regles.features.databases.export import parse_export
@@ -379,9 +379,6 @@ def header_problems(result: ParseResult) -> list[Problem]:
     return problems
 
 
-REJECTED = Noun("entrée", "entrées", "f")
-
-
 def export_problems(result: ParseResult, words: Words = DEFAULT_WORDS) -> list[Problem]:
     """The parse's problems as the report lists them, and its summary in the game's words."""
     last = _last_entry(result)
@@ -420,11 +417,11 @@ def export_problems(result: ParseResult, words: Words = DEFAULT_WORDS) -> list[P
 
 
 def summary_text(groups: int, entries: int, rejected: int, words: Words) -> str:
-    """« 23 collèges, 422 sorts publiés, aucune entrée écartée pour erreur »."""
+    """« 23 collèges, 422 sorts publiés, aucun sort écarté pour erreur »."""
     return (
         f"{words.group.count(groups)}, {words.entry.count(entries)} "
-        f"{words.entry.agreed('publié', entries)}, {REJECTED.count(rejected)} "
-        f"{REJECTED.agreed('écarté', rejected)} pour erreur"
+        f"{words.entry.agreed('publié', entries)}, {words.entry.count(rejected)} "
+        f"{words.entry.agreed('écarté', rejected)} pour erreur"
     )
 
 

@@ -18,9 +18,10 @@ start of the text): ``## ``, ``### ``, ``- **Clé :**`` and ``--- Fin du fichier
 An entry heading ends at its level group ``(II)``, ``(I-IV)`` or ``(I–IV)``: the
 first parenthesised group made only of capitals/digits, followed by whitespace,
 found on the heading line (line-broken form) or within the first 80
-characters before any field marker (collapsed form). In an export where no entry has a
-level group (a game without levels), the heading ends at the end of its line or at the
-first field marker; every entry of an export that gives levels must have one.
+characters before any field marker (collapsed form). An export gives levels to all its
+entries or to none (a game without levels), as most of its entries do: without levels, a
+heading ends at the end of its line or at the first field marker, and an entry that has a
+level group is an error, as one without is in an export that gives levels.
 
 
 Where the last field of an entry ends in the collapsed form is cut by the rule that
@@ -242,8 +243,10 @@ class _Scanner:
                 )
 
         self.dedupe_group_slugs(groups)
-        # An export gives every entry levels, or none (a game without levels).
-        self.levels = any(_LEVEL_RE.search(text, e.body, self.heading_zone(e)[0]) for e in scanned)
+        # An export gives every entry levels, or none (a game without levels): as most of
+        # its entries do, so that the few others are the ones said to be wrong.
+        leveled = sum(1 for e in scanned if _LEVEL_RE.search(text, e.body, self.heading_zone(e)[0]))
+        self.levels = leveled > 0 and leveled * 2 >= len(scanned)
         heads = [self.heading(e, groups) for e in scanned]
         # Entry names of this export are Résistance vocabulary ("Serrurier" resists one).
         names = frozenset(h[0] for h in heads if h is not None)
@@ -398,6 +401,16 @@ class _Scanner:
         group = groups[entry.group_index].name if entry.group_index is not None else None
         zone_end, ends = self.heading_zone(entry)
         level = _LEVEL_RE.search(text, entry.body, zone_end)
+        if level is not None and not self.levels:
+            shown = collapse(text[entry.body : level.end()])
+            message = (
+                f"{self.entry_word.one} avec un niveau, « {level.group(0)} », dans un export "
+                f"dont les autres {self.entry_word.many} n’en ont pas : ôtez-le, ou donnez un "
+                f"niveau à chacun{'e' if self.entry_word.feminine else ''} : « ### {shown} »"
+            )
+            self.report("error", level.start(), message, group, shown)
+            self.reject(entry, shown, groups)
+            return None
         if level is None and (self.levels or not ends):
             shown = collapse(text[entry.body : zone_end])
             if not ends and zone_end < entry.end:
