@@ -191,6 +191,29 @@ def test_the_command_writes_a_site_and_says_what_to_do_next(
     assert (tmp_path / "brumes" / "mkdocs.yml").is_file()
 
 
+def test_a_pin_given_without_the_test_tools_gets_them_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without « [test] », the site's `make test` found no pytest (« No module named pytest »).
+    line = "regles @ file:///srv/regles"
+    assert main(["new", str(tmp_path / "lyon"), "--pin", line]) == 0
+    requirements = (tmp_path / "lyon" / "requirements.txt").read_text("utf-8")
+    assert requirements.splitlines()[-1] == "regles[test] @ file:///srv/regles"
+    said = capsys.readouterr()
+    assert "« [test] » ajouté après « regles »" in said.err
+    assert "Générateur figé dans requirements.txt : regles[test] @ file:///srv/regles" in said.out
+    # Given with it (or with others beside it), the line is written as it is.
+    for n, (given, written) in enumerate(
+        (
+            ("regles[test] == 0.3.0", "regles[test] == 0.3.0"),
+            ("regles[extra]==0.3.0", "regles[extra,test]==0.3.0"),
+        )
+    ):
+        new_site(tmp_path / f"site-{n}", pin=given)
+        pinned = (tmp_path / f"site-{n}" / "requirements.txt").read_text("utf-8")
+        assert pinned.splitlines()[-1] == written
+
+
 def test_the_package_installs_as_regles_with_its_files_and_nothing_of_this_site(
     tmp_path: Path,
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -38,6 +39,25 @@ def _title_of(folder: Path) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The name and extras at the start of a requirements line that installs the generator.
+_EXTRAS = re.compile(r"^(\s*regles\s*)(?:\[([^\]]*)\])?", re.IGNORECASE)
+
+
+def with_test_extra(line: str) -> PinChoice:
+    """`line`, asking for the generator's `test` extra (pytest, which the site's `make test`
+    runs): a line given without it gets it, and says so."""
+    found = _EXTRAS.match(line)
+    extras = [e.strip() for e in (found[2] or "").split(",") if e.strip()] if found else []
+    if found is None or "test" in (e.lower() for e in extras):
+        return PinChoice(line)
+    name = found[1].rstrip()
+    rest = found[1][len(name) :] + line[found.end() :]
+    return PinChoice(
+        f"{name}[{','.join([*extras, 'test'])}]{rest}",
+        "« [test] » ajouté après « regles » : « make test » en a besoin (pytest)",
+    )
+
+
 def new_site(
     folder: Path, name: str | None = None, pin: str | None = None
 ) -> tuple[list[Path], PinChoice]:
@@ -62,7 +82,7 @@ def new_site(
     elif read_pin(pin) is None:
         raise CommandError(f"« {pin} » n’est pas une ligne qui installe le générateur regles")
     else:
-        choice = PinChoice(pin.strip())
+        choice = with_test_extra(pin.strip())
     values = {
         "{{site_name}}": site_name,
         "{{short_name}}": short_name_of(site_name),
