@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regles.core.link_checks import Suggester, edit_distance
+from regles.core.link_checks import Suggester, close_page, edit_distance
 
 
 def full_distance(a: str, b: str) -> int:
@@ -48,3 +48,14 @@ def test_a_suggestion_is_one_slip_away_accents_and_case_aside() -> None:
     assert titles.typo_of("tests D20") is None  # the same name, not a slip
     assert titles.typo_of("Matériel d’aventurier") is None  # two slips
     assert titles.typo_of("Matériel d’aventurier", slips=2) == "Matériel d’aventure"
+
+
+def test_a_missing_page_is_matched_by_its_file_name_not_its_folder() -> None:
+    # Every page shares its folder and « .md »: whole paths made « jeu/absente.md » look like
+    # « jeu/index.md » (a suggestion an adopting game master found useless).
+    pages = ["jeu/index.md", "jeu/combat.md", "brumes/index.md", "jeu/glossaire.md"]
+    assert close_page("jeu/absente.md", pages) is None
+    assert close_page("jeu/folie.md", pages) is None
+    assert close_page("jeu/combta.md", pages) == "jeu/combat.md"  # a slip in the name
+    assert close_page("jue/combat.md", pages) == "jeu/combat.md"  # in the folder
+    assert close_page("brumes/indx.md", pages) == "brumes/index.md"  # of that name, its folder

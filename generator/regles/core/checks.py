@@ -23,7 +23,7 @@ from regles.core.link_checks import (
     SiteMap,
     check_local_links,
     check_page_ids,
-    close_match,
+    close_page,
 )
 from regles.core.markdown_text import FRONT_MATTER, LineKind, PageText
 from regles.core.report import Kind, Problem
@@ -506,7 +506,7 @@ def check_nav(nav: Any, pages: Iterable[str], config_text: str, config_name: str
         if posixpath.normpath(path) in known:
             continue
         line = next((i + 1 for i in range(start, len(lines)) if path in lines[i]), start + 1)
-        guess = close_match(path, known, cutoff=0.6)
+        guess = close_page(path, known)
         hint = f" ; vouliez-vous dire « {guess} » ?" if guess else ""
         problems.append(
             Problem(

@@ -22,6 +22,7 @@ __all__ = [
     "check_local_links",
     "check_page_ids",
     "close_match",
+    "close_page",
     "edit_distance",
     "page_ids",
     "reference_typo",
@@ -108,6 +109,24 @@ def close_match(name: str, candidates: Iterable[str], cutoff: float = 0.8) -> st
         by_fold.setdefault(fold(candidate), candidate)
     found = difflib.get_close_matches(fold(name), list(by_fold), n=1, cutoff=cutoff)
     return by_fold[found[0]] if found else None
+
+
+def close_page(path: str, pages: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The page (a path in the pages' folder) whose file name is closest to `path`'s, if it
+    is close enough; among pages of that name, the closest path. Whole paths would share
+    their folder and « .md »: « jeu/absente.md » would find « jeu/index.md »."""
+
+    def name(page: str) -> str:
+        return posixpath.splitext(posixpath.basename(page))[0]
+
+    by_name: dict[str, list[str]] = {}
+    for page in pages:
+        by_name.setdefault(fold(name(page)), []).append(page)
+    found = difflib.get_close_matches(fold(name(path)), list(by_name), n=1, cutoff=cutoff)
+    if not found:
+        return None
+    named = by_name[found[0]]
+    return close_match(path, named, cutoff=0.0) or named[0]
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -235,7 +254,7 @@ def check_local_links(source: PageText, file: str, site: SiteMap) -> list[Proble
                 )
                 continue
             if page not in site.anchors:
-                guess = close_match(page, site.anchors, cutoff=0.6)
+                guess = close_page(page, site.anchors)
                 hint = f" ; vouliez-vous dire « {guess} » ?" if guess else ""
                 report(
                     "error",
