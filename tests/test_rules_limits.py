@@ -120,6 +120,14 @@ def import_error(tmp_path: Path, code: str) -> str:
             "ValueError: valeur introuvable",
         ),
         (
+            # A kit field given its choices as tuples: said at the field, where it is written.
+            "from regles.kit import Field\n\n"
+            "Field('taille', 'Taille', 'int', choices=((1, 'P'),))\n",
+            "paquet_essai/quoi.py:3: le module « paquet_essai.quoi » ne s’importe pas : "
+            "ValueError: champ « taille » : choices attend des Choice(valeur, libellé), pas "
+            "(1, 'P')",
+        ),
+        (
             "def f(:\n",
             "paquet_essai/quoi.py:1: le module « paquet_essai.quoi » ne s’importe pas : "
             "SyntaxError",
@@ -130,7 +138,7 @@ def import_error(tmp_path: Path, code: str) -> str:
             "pendant l’import du module « paquet_essai.quoi »",
         ),
     ],
-    ids=["boucle", "sys.exit", "os._exit", "raise", "syntaxe", "tué"],
+    ids=["boucle", "sys.exit", "os._exit", "raise", "choix", "syntaxe", "tué"],
 )
 def test_a_module_that_cannot_be_imported_is_named_with_its_file_and_line(
     tmp_path: Path, code: str, words: str

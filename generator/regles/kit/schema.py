@@ -97,6 +97,14 @@ class Field:
     dice_examples: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # Said here, where the rules code writes the field (the build names its file and
+        # line), not later in the kit as « 'tuple' object has no attribute 'value' ».
+        for choice in self.choices:
+            if not isinstance(choice, Choice):
+                raise ValueError(
+                    f"champ « {self.name} » : choices attend des Choice(valeur, libellé), "
+                    f"pas {choice!r}"
+                )
         if not self.dice_examples:
             return
         if self.type != "text":
