@@ -52,7 +52,9 @@ DATABASES = """      databases:
             list: {one: carnet de chasse, many: carnets de chasse, gender: m}
 """
 # What the game master writes in a rules page: a prayer, by its name in italics.
-RULES_MENTION = "\n## Soins\n\nUn fidèle blessé demande l’_Imposition des mains_.\n"
+RULES_MENTION = (
+    "\n## Soins\n\nUn fidèle blessé demande l’_Imposition des mains_. Voir « Prières ».\n"
+)
 # This site's words, which no sentence about the prayers may use.
 OTHER_WORDS = re.compile(r"\b(sorts?|grimoires?|coll[èe]ges?)\b", re.IGNORECASE)
 # What the generator writes about the database (the other pages are the game's text).
@@ -140,6 +142,12 @@ def test_a_rules_page_links_to_the_database_it_is_linked_from(
     assert link is not None and link["href"].endswith(
         "prieres/culte-de-l-aube/#imposition-des-mains"
     ), link
+    # The database's section of the nav, named as a section is: its index.
+    article = soup.find("article")
+    assert article is not None
+    section = article.find("a", string="Prières")
+    assert section is not None and section["href"].endswith("prieres/toutes-les-prieres/")
+    assert article.select(".renvoi-absent") == []
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -243,7 +243,7 @@ def test_each_save_leaves_the_files_of_a_full_build(served: Served) -> None:
     served.edit("jeu/maitrise.md", "\n\n", "\n\nUn [lien](absente.md).\n\n")
     with pytest.raises(Abort):
         served.rebuild()
-    assert "absente" not in (served.site / "jeu/maitrise/index.html").read_text("utf-8")
+    assert "absente.md" not in (served.site / "jeu/maitrise/index.html").read_text("utf-8")
     served.edit("jeu/maitrise.md", "Un [lien](absente.md).", "Un lien réparé.")
     served.saved("pages", ("jeu/maitrise.md",))
     served.edit("jeu/degats-et-soins.md", "\n\n", "\n\nUn [lien](absente.md).\n\n")

@@ -76,8 +76,8 @@ def test_a_reference_to_an_absent_chapter_keeps_its_words_and_gets_a_mark() -> N
     # One note for the page, after the first mark, that says why there is no link.
     [note] = soup.select(f"#{ABSENT_NOTE_ID}")
     assert note.has_attr("popover")
-    assert "Chapitre absent de ce site" in note.get_text()
-    assert "le document source y renvoie" in note.get_text()
+    assert "Section absente de ce site" in note.get_text()
+    assert "le texte y renvoie" in note.get_text()
     note.decompose()
     assert soup.get_text().startswith("La section « Équipement »absent du site indique")
     # The last word and its mark are kept on one line.

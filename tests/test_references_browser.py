@@ -37,7 +37,7 @@ def test_the_mark_opens_its_note_beside_it(browser: Any, site_url: str, width: i
         second.click()
     assert page.evaluate(OPEN)
     note = page.locator("#renvoi-absent-note")
-    assert "Chapitre absent de ce site" in note.inner_text()
+    assert "Section absente de ce site" in note.inner_text()
     box = page.evaluate(BOX)
     assert box["left"] >= 0 and box["right"] <= box["width"], box  # inside the screen
     assert box["top"] >= box["markBottom"] or box["bottom"] <= box["markTop"], box  # not over it

@@ -73,7 +73,8 @@ class SiteBuild:
         self.databases = DatabasesFeature(self.site)
         groups = self.databases.group_pages
         indexes = self.databases.index_uris
-        self.links = LinksFeature(self.site, self.databases.targets, groups, indexes)
+        sections = {b.settings.section: b.settings.index_uri for b in self.databases.books}
+        self.links = LinksFeature(self.site, self.databases.targets, groups, indexes, sections)
         self.calculators = CalculatorsFeature(self.site, groups)
         books = self.databases.books
         offline_links = [(b.settings.index_title, b.settings.index_uri) for b in books]

@@ -25,7 +25,9 @@ class LinksFeature:
     """The site's link targets (`index`, made once every page is read) and the passes that
     link a page to them. `entries` are the targets a database gives (features/databases), `groups`
     the group of each page of a database (an entry mention prefers its own group's entry),
-    `lists_first` the pages a section's quick link leads to when the section holds one."""
+    `lists_first` the pages a section's quick link leads to when the section holds one,
+    `sections` the page a section of the nav without a page of its own leads to (a
+    database's section, « Bestiaire » → its index)."""
 
     def __init__(
         self,
@@ -33,11 +35,13 @@ class LinksFeature:
         entries: Callable[[], list[EntryTarget]],
         groups: Mapping[str, str],
         lists_first: Sequence[str] = (),
+        sections: Mapping[str, str] | None = None,
     ) -> None:
         self.site = site
         self.entries = entries
         self.groups = groups
         self.lists_first = lists_first
+        self.sections = dict(sections or {})
         self.index = TargetIndex()
         self._suggesters: tuple[link_checks.Suggester, link_checks.Suggester] | None = None
 
@@ -67,6 +71,7 @@ class LinksFeature:
             old_paths=settings.old_paths,
             scope_of=self.site.systems.scope_of,
             scope_reaches=self.site.systems.reaches,
+            sections=self.sections,
         )
         self._suggesters = None
         return self._missing_pages({uri for uri, _ in self.site.pages})

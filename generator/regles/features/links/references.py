@@ -83,7 +83,7 @@ NO_MENTION = "aucune entrée de base ni section de ce nom"
 # The mark after a reference to a chapter absent from the site, and its one note per page.
 ABSENT_NOTE_ID = "renvoi-absent-note"
 ABSENT_EXPLANATION = (
-    "Chapitre absent de ce site\u00a0: le document source y renvoie, mais il n’en fait pas partie."
+    "Section absente de ce site\u00a0: le texte y renvoie, mais le site ne la contient pas."
 )
 ABSENT_MARK = (
     f'<button type="button" class="renvoi-absent" popovertarget="{ABSENT_NOTE_ID}" '

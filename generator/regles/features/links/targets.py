@@ -128,9 +128,11 @@ class TargetIndex:
         old_paths: Mapping[str, str] | None = None,
         scope_of: Callable[[str], str | None] = _no_scope,
         scope_reaches: Callable[[str | None, str | None], bool] | None = None,
+        sections: Mapping[str, str] | None = None,
     ) -> TargetIndex:
         """`glossaries` names each system's glossary page (folder → page); `scope_of`
-        gives a page's system (by default none: every page reaches every target)."""
+        gives a page's system (by default none: every page reaches every target);
+        `sections`, a name of the nav that is no page's title → the page it leads to."""
         glossary_of = {page: folder for folder, page in (glossaries or {}).items()}
         index = cls(
             scope_of=scope_of,
@@ -156,6 +158,10 @@ class TargetIndex:
             for anchor, name, _ in text.anchor_spans:
                 if anchor.startswith("etat-"):
                     index.conditions[fold(name)] = Target(page, anchor, name, 6)
+        for name, page in (sections or {}).items():
+            found = index.sections.setdefault(fold(name), [])
+            if not found:  # a page of that title leads there already
+                found.append(Target(page, None, name, 1))
         for entry in entries:
             index.entries.setdefault(fold(entry.name), []).append(entry)
         return index
