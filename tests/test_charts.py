@@ -201,3 +201,25 @@ def test_with_at_most_the_totals_up_to_the_threshold_are_highlighted() -> None:
     assert [(b["data-de"], b["data-a"]) for b in ranged if "barre-seuil" in b["class"]] == [
         (str(low), str(low + 4)) for low in range(1, 42, 5)
     ]
+
+
+# Ten outcomes named as a d100 table names its rows.
+TENTHS = {
+    "labels": [f"{10 * k + 1:02d}–{10 * k + 10:02d}".replace("91–100", "91–00") for k in range(10)],
+    "p": [0.1] * 10,
+    "highlight": [k < 3 for k in range(10)],
+}
+
+
+def test_outcome_labels_that_would_touch_are_given_every_second_bar() -> None:
+    # At ten bars, « 01–10 », « 11–20 »… ran into each other (« 01–1011–2021–30… »).
+    markup = chart_html({"x_label": "Tirage"}, TENTHS, {})
+    axis = re.search(r'<g class="graphique-axe">(.*?)</g>', markup)
+    assert axis is not None
+    shown = re.findall(r">([^<]+)</text>", axis.group(1))
+    assert shown == TENTHS["labels"][::2]
+    assert table_rows(markup) == TENTHS["labels"]  # the table names them all
+    # Short labels keep one each.
+    few = {"labels": ["Mort", "Stable", "Debout"], "p": [0.2, 0.3, 0.5], "highlight": []}
+    axis = re.search(r'<g class="graphique-axe">(.*?)</g>', chart_html({}, few, {}))
+    assert axis is not None and re.findall(r">([^<]+)</text>", axis.group(1)) == few["labels"]

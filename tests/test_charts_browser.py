@@ -118,6 +118,24 @@ def test_the_script_draws_what_the_build_draws_up_to_a_threshold(
     assert same[1] == same[0]
 
 
+def test_the_script_labels_the_outcomes_the_build_labels(any_page: Any) -> None:
+    # Ten long labels, every second one under its bar, as charts.py draws them.
+    from tests.test_charts import TENTHS
+
+    spec = {"x_label": "Tirage", "y_label": "Chance"}
+    built = chart_html(spec, TENTHS, {})
+    same = any_page.evaluate(
+        """([built, spec, law]) => {
+            const holder = document.createElement("template");
+            holder.innerHTML = built;
+            return [holder.content.firstElementChild.outerHTML,
+                window.rules.charts.draw(spec, law, {}).outerHTML];
+        }""",
+        [built, spec, TENTHS],
+    )
+    assert same[1] == same[0]
+
+
 def test_the_inline_dice_chart_is_the_dice_calculators(any_page: Any) -> None:
     assert any_page.evaluate("window.rules.charts.dice") == CHARTS["dice"]["chart"]
 

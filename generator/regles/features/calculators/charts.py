@@ -31,6 +31,10 @@ TAIL = 0.0005
 WIDTH, HEIGHT = 320, 210
 X0, X1, Y0, Y1 = 46, 314, 42, 160  # the plot area: left, right, top, baseline
 BAR_MOST = 48  # the widest bar
+# What a character of an outcome's label takes at the chart's 13 px text (a digit is the
+# widest, some 0.56 em): where labels would run into each other (« 01–1011–20… » at ten
+# bars), every second (third…) bar is labelled, and the table names them all.
+LABEL_CHAR = 7.5
 # Steps of the chance axis (decimal literals, read alike by Python and JavaScript).
 CHANCE_STEPS = (
     0.0001,
@@ -351,7 +355,9 @@ def _svg(spec: Mapping[str, Any], layout: Layout, chance: str | None) -> str:
         ]
     else:
         if bars[0].label is not None:
-            chosen = list(range(len(bars)))
+            longest = max(len(b.label or "") for b in bars)
+            every = max(1, math.ceil((longest * LABEL_CHAR + 4) / slot))
+            chosen = list(range(0, len(bars), every))
         else:
             chosen = _ticks([b.lo or 0 for b in bars], 8)
         marks = [(i, X0 + (i + 0.5) * slot) for i in chosen]

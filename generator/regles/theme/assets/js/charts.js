@@ -77,6 +77,17 @@ function ranges(totals, p, threshold) {
 const marked = (low, high, threshold, atMost) =>
   threshold !== null && (atMost ? high <= threshold : low >= threshold);
 
+// What a character of an outcome's label takes (charts.py's LABEL_CHAR): where labels would
+// run into each other, every second (third…) bar is labelled.
+const LABEL_CHAR = 7.5;
+function labelled(bars, slot) {
+  const longest = Math.max(...bars.map((b) => [...b.label].length));
+  const every = Math.max(1, Math.ceil((longest * LABEL_CHAR + 4) / slot));
+  const chosen = [];
+  for (let i = 0; i < bars.length; i += every) chosen.push(i);
+  return chosen;
+}
+
 /** The bars of a chart's value (kit/schema.py `Chart`), null if it has none; those on the
  * threshold's side highlighted (`marked`). */
 export function chartLayout(value, threshold, atMost = false) {
@@ -250,7 +261,7 @@ function drawSvg(spec, layout, chance, format) {
     const span = bars.length * layout.width;
     marks = roundValues(layout.start, layout.start + span, layout.width).map((v) => [v, X0 + ((v - layout.start) / span) * (X1 - X0)]);
   } else {
-    const chosen = bars[0].label !== null ? bars.map((_, i) => i) : ticks(bars.map((b) => b.lo), 8);
+    const chosen = bars[0].label !== null ? labelled(bars, slot) : ticks(bars.map((b) => b.lo), 8);
     marks = chosen.map((i) => [i, X0 + (i + 0.5) * slot]);
   }
   for (const [key, x] of marks) {
