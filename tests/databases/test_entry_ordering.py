@@ -234,3 +234,23 @@ def test_a_filter_on_no_column_is_a_warning(tmp_path: Path) -> None:
     assert [c.field for c in book.columns if c.filter] == ["Sphère"]
     (unknown,) = [p for p in problems if p.kind is Kind.UNKNOWN_COLUMN]
     assert unknown.subject == "Coût" and "n’est pas une colonne de l’index" in unknown.message
+
+
+def test_an_entry_without_a_number_sorts_after_the_others_in_readable_json() -> None:
+    # A ship without « Vitesse » (the adoption of « Astres froids »): its order was
+    # « Infinity », and no browser could read the data file, nor any list of the database.
+    export = (
+        "# Chantier _Généré le 01/01/2027 à 10:00_ --- "
+        "## Flotte **Description du groupe :** Des vaisseaux. "
+        "### Albatros - **Vitesse :** 3 Un cargo. "
+        "### Faucon - **Vitesse :** 7 Un chasseur. "
+        "### Pétrel - **Vitesse :** 5 Une navette. "
+        "### Moineau - **Coque :** 1 Une sonde. "
+        "--- Fin du fichier"
+    )
+    result = parse_export(export)
+    records = entry_records(result, "chantier")
+    text = json.dumps(records, allow_nan=False)  # what the build writes: no error
+    orders = {r["name"]: r["tri"]["vitesse"] for r in json.loads(text)}
+    assert sorted(orders, key=orders.__getitem__) == ["Albatros", "Pétrel", "Faucon", "Moineau"]
+    assert 'data-tri-vitesse="1e+300"' in render_entry_table(result)  # as JavaScript reads it

@@ -66,11 +66,16 @@ class Column:
     alone: frozenset[str] = frozenset()
 
 
+# After every number a column can hold, and finite: JSON has no infinity (the data file with
+# « Infinity » in it could not be read, and every list of the database failed with it).
+AFTER_NUMBERS = 1e300
+
+
 def number_order(value: str) -> float:
-    """A number as written (« 12 », « -1,5 »), for a column of numbers; any other text after
-    every number."""
+    """A number as written (« 12 », « -1,5 »), for a column of numbers; any other text, or
+    none, after every number."""
     text = value.strip().replace("−", "-").replace(",", ".")
-    return float(text) if _NUMBER.fullmatch(value.strip()) else float("inf")
+    return float(text) if _NUMBER.fullmatch(value.strip()) else AFTER_NUMBERS
 
 
 def _base(value: str) -> str:

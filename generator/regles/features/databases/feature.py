@@ -156,7 +156,8 @@ class DatabasesFeature:
         for book in self.books:
             data = site_dir / book.settings.data_file
             data.parent.mkdir(parents=True, exist_ok=True)
-            records = json.dumps(book.records(), ensure_ascii=False)
+            # Never « Infinity » nor « NaN », which no browser reads as JSON: an error here.
+            records = json.dumps(book.records(), ensure_ascii=False, allow_nan=False)
             data.write_text(records, encoding="utf-8")
 
 

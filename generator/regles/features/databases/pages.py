@@ -390,7 +390,7 @@ def render_entry_table(
 
 def _number(value: float) -> str:
     """A number as a data attribute writes it: « 60 », « 5400.5 »."""
-    return str(int(value)) if value.is_integer() else repr(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
 
 
 def render_lists_page(
