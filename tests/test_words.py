@@ -303,3 +303,16 @@ def test_a_time_in_the_build_log_is_written_the_french_way(
     seconds: float, digits: int | None, words: str
 ) -> None:
     assert duration(seconds, digits) == words
+
+
+def test_a_hangar_and_other_aspirated_h_are_not_elided() -> None:
+    # « Ajouter à l’hangar », « Nouvel hangar » (the adoption of « Astres froids »).
+    hangar = Noun("hangar", "hangars", "m")
+    assert (hangar.the(), hangar.to(), hangar.new(), hangar.of(2)) == (
+        "le hangar",
+        "au hangar",
+        "nouveau hangar",
+        "des hangars",
+    )
+    assert not elides("hangars") and not elides("Homard géant") and not elides("hiboux")
+    assert elides("herbe") and elides("hydre") and elides("hommes")

@@ -38,23 +38,67 @@ APOSTROPHE = "’"  # the site's typographic apostrophe
 ASPIRATED_H = frozenset(
     {
         "hache",
+        "haillons",
         "haine",
+        "hall",
+        "halle",
+        "hallebarde",
+        "halo",
         "halte",
+        "hamac",
         "hameau",
+        "hameçon",
+        "hampe",
+        "hamster",
         "hanche",
+        "handicap",
+        "hangar",
+        "hantise",
+        "hardes",
+        "hareng",
+        "haricot",
+        "harnais",
         "harpe",
         "harpie",
+        "harpon",
         "hasard",
+        "hausse",
         "haut",
         "hauteur",
+        "havre",
+        "havresac",
         "heaume",
+        "hennissement",
+        "herse",
+        "heurt",
+        "hibou",
+        "hiérarchie",
+        "hobbit",
+        "hochet",
+        "homard",
+        "hongre",
+        "honte",
+        "hoquet",
+        "horde",
+        "horion",
+        "houe",
+        "houle",
+        "housse",
+        "houx",
+        "hublot",
+        "huche",
+        "huguenot",
+        "hulotte",
+        "hune",
+        "hurlement",
+        "hussard",
+        "hutte",
+        "huée",
+        "hâte",
+        "hérisson",
         "héron",
         "héros",
-        "hibou",
-        "honte",
-        "horde",
-        "hurlement",
-        "hutte",
+        "hêtre",
     }
 )
 
@@ -78,7 +122,9 @@ def elides(word: str) -> bool:
         return False
     if bare[0] in "aeiouy":
         return True
-    return bare[0] == "h" and first.lower() not in ASPIRATED_H
+    word = first.lower()
+    singular = word[:-1] if word.endswith(("s", "x")) else word  # « des hangars »
+    return bare[0] == "h" and word not in ASPIRATED_H and singular not in ASPIRATED_H
 
 
 def file_size(count: int) -> str:
