@@ -128,6 +128,13 @@ def import_error(tmp_path: Path, code: str) -> str:
             "(1, 'P')",
         ),
         (
+            # A choice's value given as a number: said at the choice, where it is written.
+            "from regles.kit import Choice\n\nChoice(4, 'Routine (+4)')\n",
+            "paquet_essai/quoi.py:3: le module « paquet_essai.quoi » ne s’importe pas : "
+            "ValueError: Choice(4, 'Routine (+4)') : la valeur et le libellé d’un choix sont des "
+            "textes, « Choice('4', …) »",
+        ),
+        (
             "def f(:\n",
             "paquet_essai/quoi.py:1: le module « paquet_essai.quoi » ne s’importe pas : "
             "SyntaxError",
@@ -138,7 +145,7 @@ def import_error(tmp_path: Path, code: str) -> str:
             "pendant l’import du module « paquet_essai.quoi »",
         ),
     ],
-    ids=["boucle", "sys.exit", "os._exit", "raise", "choix", "syntaxe", "tué"],
+    ids=["boucle", "sys.exit", "os._exit", "raise", "choix", "choix-nombre", "syntaxe", "tué"],
 )
 def test_a_module_that_cannot_be_imported_is_named_with_its_file_and_line(
     tmp_path: Path, code: str, words: str

@@ -41,10 +41,19 @@ _MINUS = "\u2212"
 
 @dataclass(frozen=True)
 class Choice:
-    """One allowed value of a ``choice`` input."""
+    """One allowed value of a ``choice`` input (or of an ``int`` field: its number, as text)."""
 
     value: str
     label: str
+
+    def __post_init__(self) -> None:
+        # Said where the rules code writes it: a number given as the value was refused later,
+        # by the form, as an unknown value.
+        if not isinstance(self.value, str) or not isinstance(self.label, str):
+            raise ValueError(
+                f"Choice({self.value!r}, {self.label!r}) : la valeur et le libellé d’un choix "
+                f"sont des textes, « Choice({str(self.value)!r}, …) »"
+            )
 
 
 @dataclass(frozen=True)
