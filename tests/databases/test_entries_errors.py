@@ -412,3 +412,16 @@ def test_in_an_export_mostly_without_levels_the_entry_with_one_is_the_wrong_one(
         "pas : ôtez-le, ou donnez un niveau à chacune : « ### Ours (II) »"
     )
     assert_accounted(text, result)
+
+
+def test_without_levels_a_name_that_reads_as_a_sentence_is_a_warning() -> None:
+    # Its description written on the heading's line (the adoption of « Astres froids »).
+    text = export("### Albatros\nUn cargo.\n### Sonde Moineau Une sonde automatique.\n").replace(
+        END, "\n" + END.strip()
+    )
+    result = parse_export(text)
+    assert [e.name for e in result.entries] == ["Albatros", "Sonde Moineau Une sonde automatique."]
+    warning = only(result, "warning")
+    assert warning.message.startswith(
+        "nom de sort qui se lit comme une phrase : « ### Sonde Moineau Une sonde automatique. »"
+    )

@@ -124,6 +124,8 @@ _GENERATED_RE = re.compile(r"_Généré(?: le)?[ \t]*(?P<date>[^_\n]*)_")
 _RULE_RE = re.compile(r"---(?=\s|$)")
 # A level group further than this from "### " belongs to the description, not the heading.
 _HEADING_SEARCH = 80
+# A name without levels that runs on as a sentence: its description written on its line.
+_LIKE_A_SENTENCE = re.compile(r"[.!?…]$|(?:\S+\s+){9}\S")
 
 
 @dataclass
@@ -432,6 +434,12 @@ class _Scanner:
             return None
         name_end, body = (zone_end, zone_end) if level is None else level.span()
         name = collapse(text[entry.body : name_end])
+        if level is None and _LIKE_A_SENTENCE.search(name):
+            message = (
+                f"nom {self.entry_word.kind(1)} qui se lit comme une phrase : « ### {name} » ; "
+                "sans niveau, le nom est toute sa ligne : la description va à la ligne suivante"
+            )
+            self.report("warning", entry.start, message, group, name)
         ok = True
         if entry.group_index is None:
             early = f"{self.entry_word.one} avant {self.first_group}"
