@@ -296,6 +296,8 @@ def test_a_reader_keeps_prayers_in_a_book_of_prayers(
     dialog.wait_for()
     assert dialog.locator("h2").inner_text() == "Ajouter à un livre de prières"
     assert dialog.locator("legend").inner_text() == "Votre premier livre de prières"
+    # Without a book yet, its name is what the reader types first: the field has the focus.
+    assert page.evaluate("document.activeElement.id") == "list-dialog-name"
     written = page.evaluate(WRITTEN)
     assert OTHER_WORDS.findall(written) == [], written
     dialog.locator("#list-dialog-name").tap()

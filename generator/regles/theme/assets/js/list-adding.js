@@ -47,8 +47,9 @@ const addToList = async (record) => {
   const entry = entryOf(record);
   const holds = (list) => list.entries.some((s) => (s.id && s.id === entry.id) || (!s.id && s.url === entry.url));
   const newRadio = el("input", { type: "radio", name: "list-choice", id: "list-choice-new", value: "" });
+  // Without a list yet, the name of the first one is what the reader types at once.
   const newName = el("input", { type: "text", id: "list-dialog-name", maxlength: String(MAX_NAME),
-    autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name") });
+    autocomplete: "off", placeholder: "Nom", "aria-label": say("new_list_name"), autofocus: !store.lists.length });
   newName.addEventListener("focus", () => { newRadio.checked = true; });
   const newRow = el("div", { class: "list-dialog__choice list-dialog__new" }, newRadio,
     el("label", { for: "list-choice-new" }, say("new_list_choice")), newName);
