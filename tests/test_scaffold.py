@@ -201,6 +201,8 @@ def test_a_pin_given_without_the_test_tools_gets_them_and_says_so(
     assert requirements.splitlines()[-1] == "regles[test] @ file:///srv/regles"
     said = capsys.readouterr()
     assert "« [test] » ajouté après « regles »" in said.err
+    # A folder of this machine pins nothing, and GitHub's machines do not have it.
+    assert "nomme un dossier de cette machine : elle ne fige rien" in said.err
     assert "Générateur figé dans requirements.txt : regles[test] @ file:///srv/regles" in said.out
     # Given with it (or with others beside it), the line is written as it is.
     for n, (given, written) in enumerate(
@@ -209,9 +211,13 @@ def test_a_pin_given_without_the_test_tools_gets_them_and_says_so(
             ("regles[extra]==0.3.0", "regles[extra,test]==0.3.0"),
         )
     ):
-        new_site(tmp_path / f"site-{n}", pin=given)
+        _, choice = new_site(tmp_path / f"site-{n}", pin=given)
         pinned = (tmp_path / f"site-{n}" / "requirements.txt").read_text("utf-8")
         assert pinned.splitlines()[-1] == written
+        assert choice.warning is None or "ne fige rien" not in choice.warning
+    # A repository without a tag or a commit follows its branch.
+    _, choice = new_site(tmp_path / "branche", pin="regles[test] @ git+https://x.org/r.git")
+    assert choice.warning is not None and "ne nomme ni tag ni commit" in choice.warning
 
 
 def test_the_package_installs_as_regles_with_its_files_and_nothing_of_this_site(

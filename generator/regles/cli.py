@@ -58,6 +58,26 @@ def with_test_extra(line: str) -> PinChoice:
     )
 
 
+def pin_drift(line: str) -> str | None:
+    """What a requirements line given to `regles new` does not pin, if anything: a local
+    folder, or a repository without a tag or commit (README, « Figer le générateur »)."""
+    pin = read_pin(line)
+    if pin is None or not pin.url:
+        return None
+    if pin.url.startswith("file:"):
+        return (
+            "cette ligne nomme un dossier de cette machine : elle ne fige rien, et les "
+            "machines de GitHub ne l’ont pas ; avant de publier, écrivez le dépôt à un tag "
+            "(« regles[test] @ git+https://…@v0.3.0 »)"
+        )
+    if pin.vcs and not pin.revision:
+        return (
+            "cette ligne ne nomme ni tag ni commit du dépôt : elle suit sa branche, qui bouge "
+            "sans le site ; écrivez-la à un tag (« …@v0.3.0 ») ou à un commit"
+        )
+    return None
+
+
 def new_site(
     folder: Path, name: str | None = None, pin: str | None = None
 ) -> tuple[list[Path], PinChoice]:
@@ -83,6 +103,10 @@ def new_site(
         raise CommandError(f"« {pin} » n’est pas une ligne qui installe le générateur regles")
     else:
         choice = with_test_extra(pin.strip())
+        drift = pin_drift(choice.line)
+        if drift:
+            said = "; ".join(w for w in (choice.warning, drift) if w)
+            choice = PinChoice(choice.line, said)
     values = {
         "{{site_name}}": site_name,
         "{{short_name}}": short_name_of(site_name),
