@@ -247,9 +247,10 @@ class _Scanner:
         self.dedupe_group_slugs(groups)
         # An export gives every entry levels, or none (a game without levels): as most of
         # its entries do, so that the few others are the ones said to be wrong.
-        leveled = sum(1 for e in scanned if _LEVEL_RE.search(text, e.body, self.heading_zone(e)[0]))
+        zones = [self.heading_zone(e) for e in scanned]
+        leveled = sum(1 for *_, level in zones if level is not None)
         self.levels = leveled > 0 and leveled * 2 >= len(scanned)
-        heads = [self.heading(e, groups) for e in scanned]
+        heads = [self.heading(e, groups, zone) for e, zone in zip(scanned, zones, strict=True)]
         # Entry names of this export are Résistance vocabulary ("Serrurier" resists one).
         names = frozenset(h[0] for h in heads if h is not None)
         entries: list[Entry] = []
@@ -382,27 +383,29 @@ class _Scanner:
         group = groups[entry.group_index].name if entry.group_index is not None else None
         self.rejected.append(RejectedEntry(heading, group, self.pos(entry.start)))
 
-    def heading_zone(self, entry: _Entry) -> tuple[int, bool]:
+    def heading_zone(self, entry: _Entry) -> tuple[int, bool, re.Match[str] | None]:
         """Where an entry's heading can end (its line's end, its first field marker, or 80
-        characters on), and whether it ends there for sure: at a line's end or a field (on
-        one line, without a field, a name runs on into its description)."""
+        characters on), whether it ends there for sure: at a line's end or a field (on one
+        line, without a field, a name runs on into its description), and its level group."""
         newline = self.line_break(entry.body, entry.end)
         field_at = _NEXT_FIELD_RE.search(self.text, entry.body, entry.end)
         zone_end = newline if newline >= 0 else min(entry.end, entry.body + _HEADING_SEARCH)
         if field_at is not None:
             zone_end = min(zone_end, field_at.start())
         ends = field_at is not None or "\n" in self.text[entry.body : entry.end]
-        return zone_end, ends
+        return zone_end, ends, _LEVEL_RE.search(self.text, entry.body, zone_end)
 
     def heading(
-        self, entry: _Entry, groups: list[_GroupDraft]
+        self,
+        entry: _Entry,
+        groups: list[_GroupDraft],
+        zone: tuple[int, bool, re.Match[str] | None],
     ) -> tuple[str, int | None, int | None, int] | None:
         """Name, min, max and body offset of an entry (no levels in an export without any),
-        or None after reporting an error."""
+        or None after reporting an error; `zone` is its `heading_zone`."""
         text = self.text
         group = groups[entry.group_index].name if entry.group_index is not None else None
-        zone_end, ends = self.heading_zone(entry)
-        level = _LEVEL_RE.search(text, entry.body, zone_end)
+        zone_end, ends, level = zone
         if level is not None and not self.levels:
             shown = collapse(text[entry.body : level.end()])
             message = (
