@@ -105,7 +105,7 @@ def new_site(
         choice = with_test_extra(pin.strip())
         drift = pin_drift(choice.line)
         if drift:
-            said = "; ".join(w for w in (choice.warning, drift) if w)
+            said = " ; ".join(w for w in (choice.warning, drift) if w)
             choice = PinChoice(choice.line, said)
     values = {
         "{{site_name}}": site_name,
