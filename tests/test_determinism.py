@@ -2,7 +2,9 @@
 
 Dates come from the sources: MkDocs dates the sitemap from SOURCE_DATE_EPOCH, which the
 Makefile exports from the last commit. Both builds here get the same fixed value, and the
-same site_url, each into its own temporary folder.
+same site_url, each into its own temporary folder. The first makes its pages' French spacing
+and link targets anew (`KEPT_RESULTS` removed from the build cache); the second takes what
+the first kept.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import build_site
+from regles.core.build import SPACING_CACHE
+from regles.features.printing.feature import TARGETS_CACHE
+from tests.conftest import ROOT, build_site
 
 # 2027-01-01T00:00:00Z: any fixed value will do, it only has to be the same for both.
 EPOCH = 1798761600
+TEST_SITE_CACHE = ROOT / "build" / "cache-essai"  # tests/site/mkdocs.yml's cache_dir
+KEPT_RESULTS = (SPACING_CACHE, TARGETS_CACHE)
 
 
 # Pagefind 1.5 writes its filter index (and the metadata naming those files) in an order
@@ -53,6 +59,8 @@ def digests(site: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     sites = []
+    for name in KEPT_RESULTS:
+        (TEST_SITE_CACHE / name).unlink(missing_ok=True)
     for name in ("premiere", "seconde"):
         destination = tmp_path_factory.mktemp(name)
         result = build_site(
@@ -63,6 +71,7 @@ def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         if result.returncode != 0:
             pytest.fail(f"mkdocs build --strict a échoué :\n{result.stdout}\n{result.stderr}")
         sites.append(destination)
+        assert all((TEST_SITE_CACHE / kept).is_file() for kept in KEPT_RESULTS)
     return sites[0], sites[1]
 
 

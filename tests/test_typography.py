@@ -15,10 +15,12 @@ from regles.core.typography import (
     CODE_TAGS,
     NBSP,
     NNBSP,
+    apply_edits,
     french_spacing,
     spaced_markdown,
     spaced_marks,
     spaced_text,
+    spacing_edits,
 )
 from regles.features.assets.theme import THEME_DIR
 from regles.features.links.directions import NOTE_CLASS, annotate_directions
@@ -107,6 +109,23 @@ def test_the_pass_is_idempotent() -> None:
     html = "<p>« a » : b ; 9 m</p><code>x : y</code>"
     once = french_spacing(html)
     assert once != html and french_spacing(once) == once
+
+
+def test_the_changes_are_few_and_give_the_spaced_page() -> None:
+    """What the build cache keeps of a page (core/build.py): the texts that change, where
+    they are; made on any other text, they give that text spaced."""
+    html = (
+        '<p title="a : b">Durée : 1 minute</p><pre>x : y</pre>'
+        '<p><button>1d6</button> heures ; <a href="?q=1">« lien »</a></p>'
+    )
+    edits = spacing_edits(html)
+    assert [html[start : start + length] for start, length, _ in edits] == [
+        "Durée : 1 minute",
+        " heures ; ",
+        "« lien »",
+    ]
+    assert apply_edits(html, edits) == french_spacing(html) != html
+    assert spacing_edits(french_spacing(html)) == ()
 
 
 # The notes after a direction of the printed page --------------------------------------

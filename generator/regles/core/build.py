@@ -22,11 +22,12 @@ another engine would need only another such adapter:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from regles.core import checks, link_checks
+from regles.core.cache import KeptResults
 from regles.core.config_file import duplicate_keys, inherited_files
 from regles.core.directives import Directive, DirectiveError, expand_directives
 from regles.core.incremental import Change, face_change, page_face
@@ -42,7 +43,7 @@ from regles.core.stages import (
     SiteFile,
     Stages,
 )
-from regles.core.typography import french_spacing
+from regles.core.typography import Edit, apply_edits, french_spacing, spacing_edits
 from regles.features.assets.feature import AssetsFeature
 from regles.features.backup.feature import BackupFeature
 from regles.features.calculators.feature import CalculatorsFeature
@@ -58,6 +59,8 @@ from regles.features.search.feature import SearchFeature
 __all__ = ["BuildError", "Settings", "SiteBuild", "as_written", "spaced_around"]
 
 log = logging.getLogger("mkdocs.plugins.regles")
+
+SPACING_CACHE = "espacements.pickle"  # in the build cache: what French spacing changed
 
 
 class SiteBuild:
@@ -100,6 +103,8 @@ class SiteBuild:
         # some pages alone to replace them (regles/serve.py).
         self.page_problems: dict[tuple[str, str], list[Problem]] = {}
         self.rendered: dict[str, str] = {}
+        # French spacing is a function of the text alone: what the last build gave, kept.
+        self.spacing: KeptResults[tuple[Edit, ...]] = self.site.kept(SPACING_CACHE)
         self.stages = Stages()
         self._register_core(self.stages)
         for feature in self.features:
@@ -319,7 +324,12 @@ class SiteBuild:
         return html
 
     def _spacing(self, html: str, job: HtmlJob) -> str:
-        return french_spacing(html)
+        return self.spaced(html)
+
+    def spaced(self, html: str) -> str:
+        """`html` with French spacing (core/typography.py), the same text spaced once for
+        this build and the next."""
+        return apply_edits(html, self.spacing.get(html, spacing_edits))
 
     # Every page converted ------------------------------------------------------------------
 
@@ -382,7 +392,7 @@ class SiteBuild:
         return document
 
     def _spaced_document(self, document: str, job: DocumentJob) -> str:
-        return spaced_around(document, job.content)
+        return spaced_around(document, job.content, self.spaced)
 
     def template_document(self, document: str, name: str) -> str:
         """A page the theme makes without content (the error page, `name` its template):
@@ -394,13 +404,18 @@ class SiteBuild:
     def emit(self, site_dir: Path) -> None:
         for emitter in self.stages.emitters:
             emitter(site_dir)
+        for kept in self.site.kept_results.values():
+            kept.keep()
 
 
-def spaced_around(document: str, content: str | None) -> str:
-    """A page's document with French spacing outside its converted content, which
-    `page_html` spaced already (the pass is idempotent; the content is most of the page)."""
+def spaced_around(
+    document: str, content: str | None, spaced: Callable[[str], str] = french_spacing
+) -> str:
+    """A page's document with French spacing (`spaced`) outside its converted content,
+    which `page_html` spaced already (the pass is idempotent; the content is most of the
+    page)."""
     start = document.find(content) if content else -1
     if content is None or start == -1:
-        return french_spacing(document)
+        return spaced(document)
     end = start + len(content)
-    return french_spacing(document[:start]) + content + french_spacing(document[end:])
+    return spaced(document[:start]) + content + spaced(document[end:])

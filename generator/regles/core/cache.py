@@ -10,11 +10,21 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import pickle
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-__all__ = ["code_digest", "keep_bytes", "keep_object", "keep_text", "kept_object"]
+__all__ = [
+    "KeptResults",
+    "code_digest",
+    "keep_bytes",
+    "keep_object",
+    "keep_text",
+    "kept_object",
+]
+
+T = TypeVar("T")
 
 PACKAGE = Path(__file__).resolve().parents[1]  # regles/
 
@@ -67,3 +77,43 @@ def keep_object(path: Path, value: object, stale: str | None = None) -> None:
             for old in path.parent.glob(stale):
                 if old != path:
                     old.unlink()
+
+
+class KeptResults(Generic[T]):
+    """What a step of the build that depends on nothing but its text and the generator's
+    code (`code_digest`) gave for each text, by the text's digest: what the last build gave
+    is kept in the cache entry `path` (`keep`, once the build is done) for the next one,
+    which only makes again what is new. Within a build, a text met twice is made once."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._kept: dict[bytes, T] | None = None  # read at the first text
+        self._given: dict[bytes, T] = {}
+        self.made = 0  # texts not found, for the tests
+
+    def _read(self) -> dict[bytes, T]:
+        kept = kept_object(self.path) if self.path is not None else None
+        if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == code_digest()):
+            return {}  # none, or made by other code
+        return kept[1] if isinstance(kept[1], dict) else {}
+
+    def get(self, text: str, make: Callable[[str], T]) -> T:
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
+        if key in self._given:
+            return self._given[key]
+        if self._kept is None:
+            self._kept = self._read()
+        if key in self._kept:
+            value = self._kept[key]
+        else:
+            value = make(text)
+            self.made += 1
+        self._given[key] = value
+        return value
+
+    def keep(self) -> None:
+        """Keep what this build gave (and only that: the entry does not grow with every
+        build), unless it is what was kept already."""
+        if self.path is None or (self.made == 0 and len(self._given) == len(self._kept or {})):
+            return
+        keep_object(self.path, (code_digest(), self._given))

@@ -7,7 +7,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from regles.core.cache import KeptResults
 from regles.core.link_checks import SiteMap
 from regles.core.markdown_text import PageText
 from regles.core.report import BuildReport
@@ -129,3 +131,12 @@ class SiteContext:
     reading_order: list[str] = field(default_factory=list)
     # The pages that are not searched each on their own (a system's print page).
     not_searched: set[str] = field(default_factory=set)
+    # What the build's pure steps gave, kept for the next build, by cache entry (`kept`).
+    kept_results: dict[str, KeptResults[Any]] = field(default_factory=dict)
+
+    def kept(self, name: str) -> KeptResults[Any]:
+        """The results kept in the build cache's entry `name` (core/cache.py `KeptResults`),
+        kept again at the end of the build (`SiteBuild.emit`)."""
+        if name not in self.kept_results:
+            self.kept_results[name] = KeptResults(self.settings.cache_dir / name)
+        return self.kept_results[name]

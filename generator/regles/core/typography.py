@@ -29,6 +29,8 @@ from collections.abc import Callable
 __all__ = [
     "CODE_TAGS",
     "UNITS",
+    "Edit",
+    "apply_edits",
     "french_spacing",
     "map_prose",
     "spaced_markdown",
@@ -172,32 +174,61 @@ def map_prose(html: str, change: Callable[[str, int], str]) -> str:
     return "".join(out)
 
 
-def _spaced_markup(html: str) -> str:
-    """A stretch of HTML without code: each text between two tokens spaced."""
+# One change of a text: the `length` characters at `start` become `text`.
+Edit = tuple[int, int, str]
+
+
+def _markup_edits(html: str, start: int, edits: list[Edit]) -> None:
+    """The changes of a stretch of HTML without code (at `start` in its page): each text
+    between two tokens spaced."""
     parts = TOKEN.split(html)
-    parts[::2] = [spaced_text(text) if text else text for text in parts[::2]]
-    # A number in an element of its own, its unit after it: « <button>1d6</button> heures ».
-    for i in range(2, len(parts), 2):
+    at = start
+    for i in range(0, len(parts), 2):
         text = parts[i]
+        spaced = spaced_text(text) if text else text
+        # A number in an element of its own, its unit after it: « <button>1d6</button> heures ».
         if (
-            text[:1] in _SPACE_CHARS
+            i >= 2
+            and text[:1] in _SPACE_CHARS
             and parts[i - 1].startswith("</")
             and parts[i - 2][-1:].isdigit()
-            and _LEADING_UNIT.match(text)
+            and _LEADING_UNIT.match(spaced)
         ):
-            parts[i] = _LEADING_UNIT.sub(NBSP, text, count=1)
-    return "".join(parts)
+            spaced = _LEADING_UNIT.sub(NBSP, spaced, count=1)
+        if spaced != text:
+            edits.append((at, len(text), spaced))
+        at += len(text) + (len(parts[i + 1]) if i + 1 < len(parts) else 0)
+
+
+def spacing_edits(html: str) -> tuple[Edit, ...]:
+    """The changes `french_spacing` makes to `html`, in order: each text that changes, by
+    where it starts, its length and its spaced text. A few per page, where the page is tens
+    of kilobytes: what the build cache keeps of a page it spaced (core/build.py)."""
+    if not _ANY_MARK.search(html):
+        return ()
+    edits: list[Edit] = []
+    position = 0
+    for start, end in _code_regions(html):
+        _markup_edits(html[position:start], position, edits)
+        position = end
+    _markup_edits(html[position:], position, edits)
+    return tuple(edits)
+
+
+def apply_edits(html: str, edits: tuple[Edit, ...]) -> str:
+    """`html` with its `edits` (those `spacing_edits` gave for it) made."""
+    if not edits:
+        return html
+    out: list[str] = []
+    position = 0
+    for start, length, text in edits:
+        out += (html[position:start], text)
+        position = start + length
+    out.append(html[position:])
+    return "".join(out)
 
 
 def french_spacing(html: str) -> str:
     """`html` (a page's content or its whole document) with French spacing in its text,
     its tags, attributes, comments and code untouched."""
-    if not _ANY_MARK.search(html):
-        return html
-    out: list[str] = []
-    position = 0
-    for start, end in _code_regions(html):
-        out += (_spaced_markup(html[position:start]), html[start:end])
-        position = end
-    out.append(_spaced_markup(html[position:]))
-    return "".join(out)
+    return apply_edits(html, spacing_edits(html))

@@ -4,24 +4,29 @@ of the system's first page (printing.py; the print styles are the theme's impres
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from regles.core.report import Kind, Problem
 from regles.core.site import SiteContext
 from regles.core.stages import DocumentJob, GeneratedPage, HtmlJob, Stages
+from regles.core.typography import apply_edits
 from regles.features.links.feature import LinksFeature
 from regles.features.links.targets import EntryTarget
 from regles.features.printing.printing import (
     PrintSource,
-    annotate_targets,
     fill_print_page,
     print_link,
     print_page_markdown,
     print_page_uri,
     relative_url,
+    target_edits,
 )
 
 __all__ = ["PrintingFeature"]
+
+# In the build cache: the links each page's content had annotated, for the same targets.
+TARGETS_CACHE = "cibles-des-liens.pickle"
 
 
 class PrintingFeature:
@@ -37,6 +42,7 @@ class PrintingFeature:
         self.print_pages: dict[str, str] = {}
         self.contents: dict[str, str] = {}
         self._targets: tuple[dict[str, str], dict[tuple[str, str], str]] | None = None
+        self._targets_digest = ""  # of `_targets`: what a page's annotations depend on
         self._by_system: dict[str, list[str]] | None = None  # each system's pages, in order
 
     def register(self, stages: Stages) -> None:
@@ -83,7 +89,12 @@ class PrintingFeature:
         if url is None:
             return html
         titles, sections = self.targets()
-        html = annotate_targets(html, url, titles, sections)
+        # The same content, address and targets as a page of the last build: its links.
+        edits = self.site.kept(TARGETS_CACHE).get(
+            f"{self._targets_digest}\0{url}\0{html}",
+            lambda _: target_edits(html, url, titles, sections),
+        )
+        html = apply_edits(html, edits)
         folder = self.site.systems.folder_of(job.uri)
         if folder is None or job.uri in self.print_pages:
             return html
@@ -142,6 +153,8 @@ class PrintingFeature:
                 if url is not None:
                     sections[(url, entry.anchor)] = entry.name
             self._targets = titles, sections
+            listed = repr((sorted(titles.items()), sorted(sections.items())))
+            self._targets_digest = hashlib.sha256(listed.encode()).hexdigest()
         return self._targets
 
     def fill(self, document: str, job: DocumentJob) -> str:

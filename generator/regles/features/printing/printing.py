@@ -1,6 +1,6 @@
 """Paper: what a printed page needs that the screen does not (in terms of text and paths).
 
-1. `annotate_targets`: each link of a page's content gets `data-cible`, the name of what it
+1. `target_edits`: each link of a page's content gets `data-cible`, the name of what it
    leads to (« → Combat, « Initiative » »; a link to another site, its address), that the
    print stylesheet (impression.css) writes after the link: on paper a link is only its
    words. A link whose words already name its target gets none. Written at build time, as
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 from regles.core.markdown_text import markdown_text
 from regles.core.slugs import fold
+from regles.core.typography import Edit
 
 __all__ = [
     "PLACEHOLDER",
     "PRINT_LINK_CLASS",
     "PrintSource",
-    "annotate_targets",
     "combine",
     "fill_print_page",
     "print_link",
@@ -47,6 +47,7 @@ __all__ = [
     "print_page_uri",
     "relative_url",
     "site_path",
+    "target_edits",
 ]
 
 PRINT_SLUG = "imprimer"
@@ -129,16 +130,16 @@ def _text(fragment: str) -> str:
     return html_lib.unescape(_TAG.sub("", fragment)).strip()
 
 
-def annotate_targets(
+def target_edits(
     content: str,
     page_url: str,
     titles: Mapping[str, str],
     sections: Mapping[tuple[str, str], str],
-) -> str:
-    """`content` with `data-cible` on each relative link to a page of the site: the page's
-    title (`titles`, by site path), and the section's (`sections`, by site path and anchor)
-    when it names one; only the section's on the same page, and nothing when the link's own
-    words are it."""
+) -> tuple[Edit, ...]:
+    """The edits (core/typography.py) that give each relative link of `content` to a page
+    of the site `data-cible`: the page's title (`titles`, by site path), and the section's
+    (`sections`, by site path and anchor) when it names one; only the section's on the same
+    page, and nothing when the link's own words are it."""
 
     def annotate(match: re.Match[str]) -> str:
         attributes = match.group("attributes")
@@ -174,7 +175,12 @@ def annotate_targets(
             label = f"→ {title}"
         return _with_target(match, label)
 
-    return _LINK.sub(annotate, content)
+    edits: list[Edit] = []
+    for match in _LINK.finditer(content):
+        link = annotate(match)
+        if link != match.group(0):
+            edits.append((match.start(), match.end() - match.start(), link))
+    return tuple(edits)
 
 
 def _with_target(link: re.Match[str], label: str) -> str:
