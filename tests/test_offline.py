@@ -431,7 +431,26 @@ def test_the_pyodide_snapshot_is_made_once_and_kept_in_the_cache(
         pyodide_assets.write_runtime(site, source, GENERIC_RULES, cache)
         assert snapshot_of(site) == b"instantane"
     assert len(made) == 1 and Path(made[0]).parent == cache
-    assert [p.name for p in cache.iterdir()] == [Path(made[0]).name.removesuffix(".part")]
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [Path(made[0]).name.removesuffix(".part"), pyodide_assets.DIGESTS_CACHE]
+    )
+
+
+def test_pyodide_s_digest_is_kept_while_its_file_stays_the_same(tmp_path: Path) -> None:
+    """The 9.6 MB of WebAssembly are read once, not at every build: their digest is kept
+    with the file's size and time, and made again when either changes."""
+    from regles.features.calculators import pyodide as pyodide_assets
+
+    wasm, cache = tmp_path / "pyodide.asm.wasm", tmp_path / "cache"
+    wasm.write_bytes(b"version A")
+    os.utime(wasm, ns=(10**18, 10**18))
+    first = pyodide_assets._file_digest(wasm, cache)
+    assert first == pyodide_assets._digest(b"version A")
+    wasm.write_bytes(b"version B")  # the same size, another time
+    os.utime(wasm, ns=(10**18, 10**18))  # its time put back: taken as the same file
+    assert pyodide_assets._file_digest(wasm, cache) == first
+    os.utime(wasm, ns=(2 * 10**18, 2 * 10**18))
+    assert pyodide_assets._file_digest(wasm, cache) == pyodide_assets._digest(b"version B")
 
 
 def test_a_snapshot_cache_that_cannot_be_written_only_costs_time(

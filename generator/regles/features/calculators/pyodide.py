@@ -12,6 +12,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from regles.core.cache import keep_text, link_or_copy
 from regles.features.calculators.package import LoadedRules
 
 __all__ = [
@@ -102,6 +103,30 @@ def _digest(*parts: bytes) -> str:
     return digest.hexdigest()[:12]
 
 
+DIGESTS_CACHE = "pyodide-empreintes.json"  # in the build cache: {path: [size, time, digest]}
+
+
+def _file_digest(path: Path, cache: Path) -> str:
+    """`_digest` of a file of Pyodide's package (its 9.6 MB of WebAssembly), kept in the
+    build cache while its size and modification time stay the same."""
+    stat = path.stat()
+    known = [stat.st_size, stat.st_mtime_ns]
+    entry = cache / DIGESTS_CACHE
+    try:
+        kept = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = {}
+    if not isinstance(kept, dict):
+        kept = {}
+    old = kept.get(str(path))
+    if isinstance(old, list) and old[:2] == known and len(old) == 3:
+        return str(old[2])
+    digest = _digest(path.read_bytes())
+    kept[str(path)] = [*known, digest]
+    keep_text(entry, json.dumps(kept))
+    return digest
+
+
 def _writable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -161,9 +186,9 @@ def write_runtime(
     target = site / runtime_dir
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
-        # With its modification time, so that the offline step knows it unchanged (its
-        # hashes are kept from one build to the next: precache.precache_entries).
-        shutil.copy2(pyodide_dir / name, target / name)
+        # Linked (or copied with its modification time), so that the offline step knows it
+        # unchanged: its hashes are kept from one build to the next (precache_entries).
+        link_or_copy(str(pyodide_dir / name), str(target / name))
 
     packed = pack_package(rules.folder)
     package_key = _digest(packed)
@@ -173,15 +198,15 @@ def write_runtime(
 
     snapshot_path: str | None = None
     if snapshot:
-        wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
-        key = _digest(version.encode(), _digest(wasm).encode(), package_key.encode())
+        wasm = _file_digest(pyodide_dir / "pyodide.asm.wasm", cache)
+        key = _digest(version.encode(), wasm.encode(), package_key.encode())
         with tempfile.TemporaryDirectory() as scratch:
             made = _snapshot(
                 pyodide_dir, site / package_path, rules.module, cache, key, Path(scratch)
             )
             if made is not None:
                 snapshot_path = f"{runtime_dir}/snapshot-{key}.bin.gz"
-                shutil.copy2(made, site / snapshot_path)  # with its time, as the files above
+                link_or_copy(str(made), str(site / snapshot_path))  # as the files above
 
     assets = RuntimeAssets(f"{runtime_dir}/", package_path, snapshot_path, version, rules.module)
     (site / "assets" / "rules-runtime.json").write_text(assets.to_json(), encoding="utf-8")

@@ -20,7 +20,7 @@ from stat import S_ISREG
 from typing import Any
 from urllib.parse import quote, unquote
 
-from regles.core.cache import keep_bytes, keep_text
+from regles.core.cache import keep_bytes, keep_text, link_or_copy
 
 __all__ = [
     "FALLBACK_PAGE",
@@ -303,6 +303,7 @@ def write_packs(
         data = _kept_pack(kept)
         if kept is not None:
             used.add(kept)
+        fresh = data is None
         if data is None:
             parts = [len(header).to_bytes(4, "big"), header]
             parts += [(site_dir / unquote(e.url)).read_bytes() for e in group]
@@ -310,7 +311,10 @@ def write_packs(
             if kept is not None:
                 keep_bytes(kept, data)
         name = f"{PACK_FOLDER}text-{hashlib.sha256(data).hexdigest()[:16]}.bin"
-        (site_dir / name).write_bytes(data)
+        if fresh or kept is None:
+            (site_dir / name).write_bytes(data)
+        else:  # nothing writes into a pack once made: the cache's is the site's
+            link_or_copy(str(kept), str(site_dir / name))
         packs.append(Pack(name, len(data)))
         numbers.update((e.url, number) for e in group)
     if cache is not None:  # the packs of older builds: the cache keeps the last one's only

@@ -38,6 +38,7 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from regles.core.cache import link_or_copy
 from regles.core.words import Noun, file_size
 from regles.features.search.kept import (
     KEPT_INDEX_PREFIX,
@@ -45,7 +46,6 @@ from regles.features.search.kept import (
     copy_kept_index,
     kept_folder,
     kept_index,
-    link_or_copy,
     made_by,
     page_digest,
     same_or_write,

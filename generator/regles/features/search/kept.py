@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from regles.core.cache import link_or_copy
 from regles.features.search import records
 from regles.features.search.pagefind import UNUSED_BUNDLE_FILES, IndexSummary, pagefind_version
 from regles.features.search.records import EXCLUDED_PAGES, LANGUAGE, Area
@@ -25,7 +26,6 @@ __all__ = [
     "kept_folder",
     "kept_index",
     "kept_summary",
-    "link_or_copy",
     "made_by",
     "page_digest",
     "same_or_write",
@@ -34,20 +34,6 @@ __all__ = [
 KEPT_INDEX_PREFIX = "index-pagefind-"  # in the build cache: the last index written
 
 KEPT_PAGES_FILE = ".pages.json"  # in a kept index: what it was made of (never copied out)
-
-
-def link_or_copy(source: str, target: str) -> None:
-    """`target` made the same file as `source` (a hard link), or a copy of it with its times
-    where a link cannot be made (another file system, one without links).
-
-    The site's index is some 640 files, and on this project's machines making a file costs
-    0.7–1 ms: 0.45–0.65 s to copy the index, 15 ms to link it. Sharing the files is safe because
-    nothing writes into an index file once Pagefind's answer is written: a new index goes
-    into a new folder (`finish` removes the old one first, `_keep` writes a new kept one)."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)  # with the files' times: the offline step's digests hold
 
 
 def same_or_write(target: Path, content: bytes, earlier: Path | None) -> None:

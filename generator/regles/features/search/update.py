@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from regles.core.cache import link_or_copy
 from regles.features.search.kept import (
     KEPT_INDEX_PREFIX,
     KEPT_PAGES_FILE,
     KeptPages,
     kept_folder,
     kept_index,
-    link_or_copy,
     made_by,
     page_digest,
 )
