@@ -9,6 +9,7 @@ run, and the build says where it is (`ScriptPolicy.unknown`)."""
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 import re
@@ -73,6 +74,7 @@ def template_scripts(theme_dirs: Sequence[Path]) -> set[str]:
     }
 
 
+@functools.lru_cache(maxsize=1024)  # the same dozen scripts on every page
 def script_hash(body: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
 

@@ -255,7 +255,8 @@ def _render_data(
         "packs": [p.to_json() for p in packs],
     }
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
-    files = [json.dumps(e.to_json(), ensure_ascii=False) for e in entries]
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for every line
+    files = [encode(e.to_json()) for e in entries]
     body = ",\n".join(f"    {f}" for f in files)
     return "{\n" + "\n".join(lines) + '\n  "files": [\n' + body + "\n  ]\n}"
 

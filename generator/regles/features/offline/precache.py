@@ -7,15 +7,17 @@ from __future__ import annotations
 import base64
 import contextlib
 import dataclasses
+import functools
 import gzip
 import hashlib
 import json
 import mimetypes
 import os
+import posixpath
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 from urllib.parse import quote, unquote
@@ -111,6 +113,7 @@ def _site_files(site_dir: Path) -> list[tuple[str, str, os.stat_result]]:
     Folders are walked with `os` rather than `pathlib`: the site is a thousand files and
     more, each of which pathlib would make an object of, twice."""
     found = []
+    top = len(os.path.join(site_dir, ""))  # a path's part after the site's folder and "/"
     for root, folders, names in os.walk(site_dir):
         folders[:] = [name for name in folders if not name.startswith(".")]
         for name in names:
@@ -122,14 +125,14 @@ def _site_files(site_dir: Path) -> list[tuple[str, str, os.stat_result]]:
             except OSError:  # a link to nothing
                 continue
             if S_ISREG(stat.st_mode):
-                relative = os.path.relpath(path, site_dir).replace(os.sep, "/")
+                relative = path[top:].replace(os.sep, "/")
                 found.append((relative, path, stat))
     found.sort(key=lambda file: file[0].split("/"))
     return found
 
 
-def _is_published(relative: PurePosixPath) -> bool:
-    return not any(part.startswith(".") for part in relative.parts)
+def _is_published(relative: str) -> bool:
+    return not any(part.startswith(".") for part in relative.split("/"))
 
 
 # Files that only a browser's developer tools ask for: Material's source maps (1.1 MB, as
@@ -138,11 +141,12 @@ def _is_published(relative: PurePosixPath) -> bool:
 DEVELOPER_ONLY_SUFFIXES = (".map",)
 
 
-def is_precached(relative: PurePosixPath) -> bool:
+def is_precached(relative: str) -> bool:
+    """Whether a file of the site (its path in the site, with "/") is listed."""
     return (
         _is_published(relative)
-        and not relative.name.endswith(DEVELOPER_ONLY_SUFFIXES)
-        and not str(relative).startswith(PACK_FOLDER)
+        and not relative.endswith(DEVELOPER_ONLY_SUFFIXES)
+        and not relative.startswith(PACK_FOLDER)
     )
 
 
@@ -188,7 +192,7 @@ def precache_entries(
     seen: dict[str, list[Any]] = {}
     entries = []
     for relative, path, stat in _site_files(site_dir):
-        if relative in skipped or not is_precached(PurePosixPath(relative)):
+        if relative in skipped or not is_precached(relative):
             continue
         old = known.get(relative)
         if isinstance(old, list) and len(old) == 4 and old[:2] == [stat.st_size, stat.st_mtime_ns]:
@@ -250,6 +254,14 @@ _UTF8_TYPES = ("application/json", "application/xml", "text/javascript", "applic
 def media_type(url: str) -> str:
     """The Content-Type a file of the site is stored with when it comes out of a pack, as
     GitHub Pages serves it."""
+    suffix = posixpath.splitext(url)[1]
+    if suffix.lower() in _MEDIA_TYPES.encodings_map or suffix in _MEDIA_TYPES.suffix_map:
+        return _media_type(url)  # « .gz », « .tgz »: the type is read from the whole name
+    return _media_type("file" + suffix)  # the same for every file of this suffix
+
+
+@functools.lru_cache(maxsize=64)
+def _media_type(url: str) -> str:
     kind = _MEDIA_TYPES.guess_type(url, strict=False)[0] or "application/octet-stream"
     return f"{kind}; charset=utf-8" if kind.startswith("text/") or kind in _UTF8_TYPES else kind
 

@@ -41,7 +41,7 @@ def refreshed_entries(
         path = site_dir / relative
         if not path.is_file():
             listed.pop(relative, None)
-        elif relative != SERVICE_WORKER_FILE and is_precached(PurePosixPath(relative)):
+        elif relative != SERVICE_WORKER_FILE and is_precached(relative):
             entry = file_entry(site_dir, path)
             listed[relative] = dataclasses.replace(entry, later=is_later(relative, later))
     return [listed[relative] for relative in sorted(listed, key=PurePosixPath)]

@@ -49,19 +49,24 @@ def same_or_write(target: Path, content: bytes, earlier: Path | None) -> None:
 
 def copy_kept_index(kept: Path, output: Path) -> dict[str, int] | None:
     """The kept index given to `output` (replacing it), as path → bytes; None when it
-    cannot be read whole (`output` is then left to be written again)."""
+    cannot be read whole (`output` is then left to be written again). Walked with `os`: the
+    index is a thousand files and more, for which `shutil.copytree` and `os.path.relpath`
+    cost more than the links themselves."""
     written: dict[str, int] = {}
-
-    def given(source: str, target: str) -> None:
-        link_or_copy(source, target)
-        written[os.path.relpath(target, output).replace(os.sep, "/")] = os.stat(target).st_size
-
+    top = len(os.path.join(kept, ""))
     try:
         if output.exists():
             shutil.rmtree(output)
-        shutil.copytree(
-            kept, output, ignore=shutil.ignore_patterns(KEPT_PAGES_FILE), copy_function=given
-        )
+        for root, _folders, names in os.walk(kept):
+            folder = os.path.join(output, root[top:])
+            os.makedirs(folder, exist_ok=True)
+            prefix = root[top:].replace(os.sep, "/") + "/" if len(root) > top else ""
+            for name in names:
+                if name == KEPT_PAGES_FILE:
+                    continue
+                target = os.path.join(folder, name)
+                link_or_copy(os.path.join(root, name), target)
+                written[prefix + name] = os.stat(target).st_size
     except OSError:
         return None
     return written if "pagefind.js" in written else None
