@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -229,6 +230,13 @@ class Book:
         table = render_entry_table(self.result, self.labels, self.columns)
         return html.replace(mark, table)
 
+    @cached_property
+    def data(self) -> str:
+        """The text of its data file (`records`, as JSON): made once, with the book, and kept
+        with it in the build cache."""
+        # Never « Infinity » nor « NaN », which no browser reads as JSON: an error here.
+        return json.dumps(self.records(), ensure_ascii=False, allow_nan=False)
+
     def records(self) -> list[dict[str, object]]:
         """The records of its data file (`DatabaseSettings.data_file`). Their descriptions get
         the pages' French spacing: the list shows and prints them as the scripts write
@@ -345,7 +353,7 @@ def _parsed(settings: DatabaseSettings, text: str, cache: Path | None) -> Book:
             entry=settings.words.entry,
         ),
     )
-    _ = book.terms  # read now, and kept with the book
+    _ = book.terms, book.data  # made now, and kept with the book
     if entry is not None:
         keep_object(entry, book, stale=f"{own}*.pickle")
     return book

@@ -5,7 +5,6 @@ without databases has none of it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -156,9 +155,7 @@ class DatabasesFeature:
         for book in self.books:
             data = site_dir / book.settings.data_file
             data.parent.mkdir(parents=True, exist_ok=True)
-            # Never « Infinity » nor « NaN », which no browser reads as JSON: an error here.
-            records = json.dumps(book.records(), ensure_ascii=False, allow_nan=False)
-            data.write_text(records, encoding="utf-8")
+            data.write_text(book.data, encoding="utf-8")
 
 
 def file_end(path: Path, size: int = 256) -> str:
