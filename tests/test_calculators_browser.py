@@ -338,6 +338,20 @@ def test_dice_button_rolls_and_shows_its_distribution(browser: Any, site_url: st
     assert titles == [f"{total} : 16,7\u00a0%" for total in range(7, 13)]
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('.de-pop').matches(':popover-open')")
+    # Held down as a long press is: the chart opens once it is let go, and stays open.
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(button="right")
+    page.wait_for_timeout(300)
+    page.mouse.up(button="right")
+    chart.locator(".graphique-svg").wait_for()
+    page.wait_for_timeout(300)
+    assert chart.evaluate("pop => pop.matches(':popover-open')")
+    page.keyboard.press("Escape")
+    # The keyboard's context menu key opens it too.
+    button.focus()
+    page.keyboard.press("Shift+F10")
+    chart.locator(".graphique-svg").wait_for()
     context.close()
 
 

@@ -614,9 +614,26 @@ function setupDice(button) {
     wasOpen = false;
     showDicePopover(chances);
   });
+  // A right click or a long press opens the chart too, once the pointer is up: Chromium
+  // (150) closes at once a popover shown while a pointer is down (during « contextmenu »).
+  // The keyboard's context menu key opens it at once.
+  let held = null; // while a pointer is down on the dice: what to do once it is up
+  button.addEventListener("pointerdown", () => {
+    held = () => {};
+    const release = () => {
+      window.removeEventListener("pointerup", release);
+      window.removeEventListener("pointercancel", release);
+      const then = held;
+      held = null;
+      if (then) then();
+    };
+    window.addEventListener("pointerup", release);
+    window.addEventListener("pointercancel", release);
+  });
   button.addEventListener("contextmenu", (event) => {
     event.preventDefault();
-    showDicePopover(chances);
+    if (held) held = () => showDicePopover(chances);
+    else showDicePopover(chances);
   });
 }
 
