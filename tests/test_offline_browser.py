@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from regles.features.offline import offline
@@ -606,9 +607,7 @@ def test_new_deploy_is_offered_then_loaded_whole(
 
         # The open page finds it (as on its periodic check) and offers it; nothing changes yet.
         served_before = len(server.requests)
-        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-        banner = page.locator(".hors-ligne-maj")
-        banner.wait_for(state="visible", timeout=60_000)
+        banner = update_banner(page)
         assert "Nouvelle version disponible" in banner.inner_text()
         assert banner.get_by_role("button", name="Recharger").is_visible()
         downloaded = {p.split("?")[0] for p in server.requests[served_before:]}
@@ -663,6 +662,24 @@ def deploy_new_version(v1: Path, v2: Path, marker: str) -> offline.OfflineSummar
     )
 
 
+def update_banner(page: Any, seconds: float = 60) -> Any:
+    """The banner of a new version, once the page's worker has looked for one (as on its
+    periodic check), asked again every 10 s: a check made while the machine is busy may
+    fail, and a reader's page would check again later."""
+    banner = page.locator(".hors-ligne-maj")
+    deadline = time.monotonic() + seconds
+    while True:
+        page.evaluate(
+            "navigator.serviceWorker.getRegistration().then((r) => r.update()).catch(() => {})"
+        )
+        try:
+            banner.wait_for(state="visible", timeout=10_000)
+            return banner
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
+
+
 def summary_revision(summary: offline.OfflineSummary, url: str) -> str:
     return next(e.revision for e in summary.entries if e.url == url)
 
@@ -706,8 +723,7 @@ def test_status_and_banner_screenshots(
             v2 = tmp_path / f"{width}-v2" / SUBPATH
             deploy_new_version(v1, v2, "Nouvelle version.")
             server.root = v2.parent
-            page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-            page.locator(".hors-ligne-maj").wait_for(state="visible", timeout=60_000)
+            update_banner(page)
             page.wait_for_timeout(300)
             page.screenshot(path=str(out / f"3-nouvelle-version-{width}-{scheme}.png"))
             for selector in (".hors-ligne-etat", ".hors-ligne-maj", ".hors-ligne-puce"):
