@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 
 from regles.config import ReglesConfig
 from regles.core.build import BuildError, Settings, SiteBuild, as_written
-from regles.core.collector import collect_rarely
+from regles.core.collector import set_aside_what_is_loaded
 from regles.core.incremental import Stamp, scan_sources
 from regles.core.slugs import slugify
 from regles.core.stages import SiteFile
@@ -127,7 +127,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        collect_rarely()
+        set_aside_what_is_loaded()
         # `mkdocs serve` rebuilds when the rules package changes (it is imported anew at
         # each build), when the site's own theme overrides do, and when an export does.
         project = Path(config.config_file_path).parent
