@@ -2,9 +2,9 @@
 
 Dates come from the sources: MkDocs dates the sitemap from SOURCE_DATE_EPOCH, which the
 Makefile exports from the last commit. Both builds here get the same fixed value, and the
-same site_url, each into its own temporary folder. The first makes its pages' French spacing
-and link targets anew (`KEPT_RESULTS` removed from the build cache); the second takes what
-the first kept.
+same site_url, each into its own temporary folder. The first makes anew what the build cache keeps
+of its pages (`KEPT_RESULTS` removed from it: French spacing, print targets, dice buttons,
+typo suggestions); the second takes what the first kept.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from pathlib import Path
 import pytest
 
 from regles.core.build import SPACING_CACHE
+from regles.features.calculators.feature import DICE_CACHE
+from regles.features.links.feature import SUGGESTIONS_CACHE
 from regles.features.printing.feature import TARGETS_CACHE
 from tests.conftest import ROOT, build_site
 
 # 2027-01-01T00:00:00Z: any fixed value will do, it only has to be the same for both.
 EPOCH = 1798761600
 TEST_SITE_CACHE = ROOT / "build" / "cache-essai"  # tests/site/mkdocs.yml's cache_dir
-KEPT_RESULTS = (SPACING_CACHE, TARGETS_CACHE)
+KEPT_RESULTS = (SPACING_CACHE, TARGETS_CACHE, DICE_CACHE, SUGGESTIONS_CACHE)
 
 
 # Pagefind 1.5 writes its filter index (and the metadata naming those files) in an order

@@ -5,12 +5,14 @@ away from a section title or an entry, offered in the messages. Pure, as checks.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
+from regles.core.cache import KeptResults
 from regles.core.markdown_text import HEADING, Heading, PageText
 from regles.core.report import Kind, Problem, Severity
 from regles.core.slugs import fold
@@ -164,27 +166,32 @@ class Suggester:
     case aside). « Tests d2O » is « Tests d20 »; « Matériel d’aventurier » is not
     « Matériel d’aventure », the name of another section (two slips)."""
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], kept: KeptResults[str | None] | None = None) -> None:
         self.by_length: dict[int, dict[str, str]] = {}
         for name in names:
             folded = fold(name)
             self.by_length.setdefault(len(folded), {}).setdefault(folded, name)
-        self.cache: dict[tuple[str, int], str | None] = {}
+        # What the last build found for a name, among the same names (core/cache.py).
+        self.kept: KeptResults[str | None] = kept if kept is not None else KeptResults(None)
+        listed = repr(sorted((n, sorted(d.items())) for n, d in self.by_length.items()))
+        self.digest = hashlib.sha256(listed.encode()).hexdigest()
 
     def typo_of(self, name: str, slips: int = 1) -> str | None:
         folded = fold(name)
-        key = (folded, slips)
-        if key not in self.cache:
-            best: tuple[int, str] | None = None
-            for length in range(len(folded) - slips, len(folded) + slips + 1):
-                for other, candidate in self.by_length.get(length, {}).items():
-                    if other == folded:
-                        continue
-                    distance = edit_distance(folded, other, slips)
-                    if distance <= slips and (best is None or distance < best[0]):
-                        best = (distance, candidate)
-            self.cache[key] = best[1] if best else None
-        return self.cache[key]
+        return self.kept.get(
+            f"{self.digest}\0{slips}\0{folded}", lambda _: self._closest(folded, slips)
+        )
+
+    def _closest(self, folded: str, slips: int) -> str | None:
+        best: tuple[int, str] | None = None
+        for length in range(len(folded) - slips, len(folded) + slips + 1):
+            for other, candidate in self.by_length.get(length, {}).items():
+                if other == folded:
+                    continue
+                distance = edit_distance(folded, other, slips)
+                if distance <= slips and (best is None or distance < best[0]):
+                    best = (distance, candidate)
+        return best[1] if best else None
 
 
 def _links(page: PageText) -> Iterator[tuple[int, str, str]]:

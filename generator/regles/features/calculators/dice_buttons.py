@@ -15,7 +15,7 @@ import html
 import json
 import re
 
-from regles.core.markdown_text import HEADING, PageText, sub_outside_protected
+from regles.core.markdown_text import HEADING, LineKind, PageText, sub_outside_protected
 from regles.kit.dice import Term, distribution, parse
 from regles.kit.errors import CalculatorInputError
 
@@ -24,6 +24,9 @@ __all__ = [
     "MAX_WRITTEN_TOTALS",
     "dice_button",
     "dice_buttons",
+    "dice_lines",
+    "prose_of",
+    "with_lines_changed",
     "written_law",
     "written_terms",
 ]
@@ -107,7 +110,29 @@ def dice_button(text: str, expression: str, with_law: bool) -> str:
 def dice_buttons(page: PageText) -> PageText:
     """The page with each dice expression of its prose turned into a button; the first of
     each expression with its law of chances."""
+    return with_lines_changed(page, dice_lines(prose_of(page)))
+
+
+def with_lines_changed(page: PageText, changed: tuple[tuple[int, str], ...]) -> PageText:
+    """The page with those lines (by their 1-based numbers) written instead."""
+    if not changed:
+        return page
     lines = list(page.lines)
+    for number, line in changed:
+        lines[number - 1] = line
+    return page.with_lines(lines)
+
+
+def prose_of(page: PageText) -> str:
+    """The page's prose lines, what `dice_lines` reads: every other line left empty, so
+    that each keeps its number."""
+    kinds = zip(page.lines, page.kinds, strict=True)
+    return "\n".join(line if kind is LineKind.PROSE else "" for line, kind in kinds)
+
+
+def dice_lines(prose: str) -> tuple[tuple[int, str], ...]:
+    """The lines of `prose` (`prose_of`) that have dice, with them made buttons, by their
+    1-based numbers: a function of the text alone, which the build keeps (feature.py)."""
     written: set[str] = set()
 
     def button(match: re.Match[str]) -> str:
@@ -117,8 +142,9 @@ def dice_buttons(page: PageText) -> PageText:
         written.add(expression)
         return dice_button(text, expression, first)
 
-    for number, line in page.prose():
+    changed = []
+    for number, line in enumerate(prose.split("\n"), 1):
         if HEADING.match(line) or not DICE.search(line):
             continue
-        lines[number - 1] = sub_outside_protected(DICE, button, line)
-    return page.with_lines(lines)
+        changed.append((number, sub_outside_protected(DICE, button, line)))
+    return tuple(changed)

@@ -16,7 +16,7 @@ from regles.core.report import Kind, Problem
 from regles.core.site import BuildError, SiteContext
 from regles.core.stages import DocumentJob, PageJob, Stages
 from regles.features.assets.csp import inline_scripts
-from regles.features.calculators.dice_buttons import dice_buttons
+from regles.features.calculators.dice_buttons import dice_lines, prose_of, with_lines_changed
 from regles.features.calculators.forms import (
     FOLD_SCRIPT,
     Followed,
@@ -36,6 +36,9 @@ from regles.features.links.targets import href
 from regles.kit import Table
 
 __all__ = ["CalculatorsFeature", "calculator_homes"]
+
+# In the build cache: each page's prose, and its lines with dice made buttons.
+DICE_CACHE = "des-des-pages.pickle"
 
 
 def calculator_homes(
@@ -130,7 +133,10 @@ class CalculatorsFeature:
         return self._homes
 
     def dice(self, page: PageText, job: PageJob) -> tuple[PageText, list[Problem]]:
-        return dice_buttons(page), []
+        """Each dice expression of the page's prose made a button (dice_buttons.py): the
+        same prose as in the last build, the same buttons."""
+        changed = self.site.kept(DICE_CACHE).get(prose_of(page), dice_lines)
+        return with_lines_changed(page, changed), []
 
     # Directives ------------------------------------------------------------------------------
 

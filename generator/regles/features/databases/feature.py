@@ -105,11 +105,15 @@ class DatabasesFeature:
         A file among them that ends as an export does and that no database declares (one
         dropped from mkdocs.yml) is an error: it would be published as it is."""
         exports = {settings.export.resolve() for settings in self.site.settings.databases}
+        # A file is an export if it has an export's name, or links to one: `resolve`, which
+        # asks the system about each folder of a path, only for those.
+        names = {export.name for export in exports}
         removed = set()
         for path, file in files.items():
             if file.source is None:
                 continue
-            if file.source.resolve() in exports:
+            named = file.source.name in names or file.source.is_symlink()
+            if named and file.source.resolve() in exports:
                 removed.add(path)
             elif path.lower().endswith(EXPORT_SUFFIXES) and ends_as_export(file_end(file.source)):
                 self.site.report.add(

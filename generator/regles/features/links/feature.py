@@ -20,6 +20,9 @@ from regles.features.links.targets import EntryTarget, TargetIndex
 
 __all__ = ["LinksFeature"]
 
+# In the build cache: the title or entry name each unresolved mention was one slip from.
+SUGGESTIONS_CACHE = "suggestions.pickle"
+
 
 class LinksFeature:
     """The site's link targets (`index`, made once every page is read) and the passes that
@@ -100,8 +103,13 @@ class LinksFeature:
         """Section titles and entry names of the index, gathered once per build."""
         if self._suggesters is None:
             index = self.index
-            titles = link_checks.Suggester(t.title for ts in index.sections.values() for t in ts)
-            entries = link_checks.Suggester(s.name for ss in index.entries.values() for s in ss)
+            kept = self.site.kept(SUGGESTIONS_CACHE)
+            titles = link_checks.Suggester(
+                (t.title for ts in index.sections.values() for t in ts), kept
+            )
+            entries = link_checks.Suggester(
+                (s.name for ss in index.entries.values() for s in ss), kept
+            )
             self._suggesters = (titles, entries)
         return self._suggesters
 
