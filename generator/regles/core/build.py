@@ -43,7 +43,7 @@ from regles.core.stages import (
     SiteFile,
     Stages,
 )
-from regles.core.typography import Edit, apply_edits, french_spacing, spacing_edits
+from regles.core.typography import Edit, apply_edits, spacing_edits
 from regles.features.assets.feature import AssetsFeature
 from regles.features.backup.feature import BackupFeature
 from regles.features.calculators.feature import CalculatorsFeature
@@ -408,9 +408,7 @@ class SiteBuild:
             kept.keep()
 
 
-def spaced_around(
-    document: str, content: str | None, spaced: Callable[[str], str] = french_spacing
-) -> str:
+def spaced_around(document: str, content: str | None, spaced: Callable[[str], str]) -> str:
     """A page's document with French spacing (`spaced`) outside its converted content,
     which `page_html` spaced already (the pass is idempotent; the content is most of the
     page)."""
