@@ -106,7 +106,7 @@ class KeptResults(Generic[T]):
         self.path = path
         self._kept: dict[bytes, T] | None = None  # read at the first text
         self._given: dict[bytes, T] = {}
-        self.made = 0  # texts not found, for the tests
+        self.made = 0  # texts made again: none, and `keep` has nothing new to write
 
     def _read(self) -> dict[bytes, T]:
         kept = kept_object(self.path) if self.path is not None else None
