@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from regles.features.calculators.formatting import format_number, format_percent
+from regles.kit.generic import rules
 from tests.conftest import (
     RULES_RUNTIME,
     is_the_marked_document,
@@ -38,7 +40,8 @@ EXTRA = (
     'title="Lancer 1d20+5">1d20+5</button> au toucher, puis <button type="button" '
     'class="de" data-de="20d6" title="Lancer 20d6">20d6</button> de feu, ou encore '
     '<button type="button" class="de" data-de="1d1+2" title="Lancer 1d1+2">1d1+2</button> '
-    "points de rien du tout.</p>"
+    'points de rien du tout, voire <button type="button" class="de" data-de="200d6" '
+    'title="Lancer 200d6">200d6</button>.</p>'
 )
 LOG_KEY = "regles-jets:/"
 TRAY = ".de-pop"
@@ -398,27 +401,53 @@ def test_a_die_of_the_texts_rolls_at_once_without_python(phone: Any, site_url: s
         phone.set_offline(False)
 
 
-def test_the_dice_calculators_examples_roll_at_once_without_python(
+def test_the_dice_calculator_answers_a_typed_expression_without_python(
     phone: Any, site_url: str
 ) -> None:
-    # Python's files never came and the link is down: the dice calculator cannot read a typed
-    # expression, and says what works already; its examples, dice as the pages write them,
-    # roll with their dice and show their chances (kit/dice.py's dice_examples).
+    # Python's files never came and the link is down: the dice calculator answers what is
+    # typed all the same (dice-calculator.js, the kit's twin): its roll, its law, the kit's
+    # words for a mistake; and its examples, dice as the pages write them, roll and show
+    # their chances (kit/dice.py's dice_examples).
     phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))
     page = phone.new_page()
     page.goto(site_url + "outils/")
-    examples = page.locator("#calc-dice .champ-des")
+    form = page.locator("#calc-dice")
+    examples = form.locator(".champ-des")
     examples.locator("button.de[data-de='2d6+3'] ~ output.de-resultat").wait_for(state="attached")
     phone.set_offline(True)
     try:
         field = page.locator("#calc-dice-expression")
         field.tap()
         field.press("End")
-        field.press("Backspace")
-        page.keyboard.type("4")
-        state = page.locator("#calc-dice .calculateur-etat")
-        expect(state).to_contain_text("Pas encore disponible hors ligne", timeout=60_000)
-        expect(state).to_contain_text("Les jets rapides, eux, se lancent déjà.")
+        for _ in "2d6+3":
+            field.press("Backspace")
+        page.keyboard.type("3d8kh2+1")
+        page.locator("#calc-dice-target").tap()
+        page.keyboard.type("12")
+        # As the kit gives them: a mean of 383/32, a chance of 75/128.
+        kit = rules.run("dice", {"expression": "3d8kh2+1", "target": 12})
+        expect(form.locator("output[name=mean]")).to_have_text(format_number(kit["mean"]))
+        expect(form.locator("output[name=p_at_least]")).to_have_text(
+            format_percent(kit["p_at_least"])
+        )
+        expect(form.locator(".graphique-chance")).to_contain_text("d’obtenir au moins 12")
+        state = form.locator(".calculateur-etat")
+        assert "hors ligne" not in state.inner_text()
+        # Its roll, at a tap of « Lancer »: three dice, the lowest set aside.
+        form.locator(".calculateur-lancer").tap()
+        rolled = form.locator("output[name=roll_text]")
+        expect(rolled).to_have_text(re.compile(r"^\[(\(?\d\)?, ){2}\(?\d\)?\] \+ 1 = \d+$"))
+        assert rolled.inner_text().count("(") == 1
+        # A mistake gets the kit's words at the field.
+        field.tap()
+        page.keyboard.type("z")
+        error = form.locator(".champ:has(#calc-dice-expression) .erreur")
+        expect(error).to_have_text(
+            "Caractère inattendu « z » à la position 9 : « + » ou « - » attendu."
+        )
+        page.keyboard.press("Backspace")
+        expect(error).to_have_text("")
+        # The examples roll as the pages' dice do.
         entries = roll(page, examples.locator("button.de[data-de='2d6+3']"), 1)
         assert 5 <= total_of(entries[0]) <= 15
         assert len(entries[0]["faces"]) == 2
@@ -430,9 +459,7 @@ def test_the_dice_calculators_examples_roll_at_once_without_python(
         expect(tray).to_contain_text("moyenne 12,245, de 3 à 18")
         stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
         assert [e["expression"] for e in stored["jets"]] == ["2d6+3"]
-        # Back online: the next change tries Python again, and the message goes.
-        phone.set_offline(False)
-        expect(state).not_to_contain_text("Pas encore disponible hors ligne")
+        assert page.evaluate("() => window.rules.status().state") != "ready"
     finally:
         phone.set_offline(False)
 
@@ -465,21 +492,33 @@ def test_a_page_whose_dice_roll_without_python_does_not_start_it(
         context.close()
 
 
-def test_a_roll_that_cannot_be_made_says_so_and_is_not_logged(phone: Any, site_url: str) -> None:
-    # Python's files never came (offline before the first calculation).
+def test_without_python_a_die_rolls_or_says_why_the_kit_refuses_it(
+    phone: Any, site_url: str
+) -> None:
+    # Python's files never came (offline before the first calculation). A die written
+    # without its terms rolls all the same (dice-calculator.js); one past the kit's limits
+    # says so in the kit's words, and is not logged.
     phone.route(RULES_RUNTIME, lambda route: route.abort("internetdisconnected"))
     page = opened(phone, site_url)
     phone.set_offline(True)
     try:
-        dice(page, "1d20+5").tap()
+        entries = roll(page, dice(page, "1d20+5"), 1)
+        assert 6 <= total_of(entries[0]) <= 25
+        assert len(entries[0]["faces"]) == 1
+        page.keyboard.press("Escape")
+        page.wait_for_function(CLOSED)
+        dice(page, "200d6").tap()
         tray = page.locator(TRAY)
         error = tray.locator(".de-jet-erreur")
-        error.wait_for(timeout=60_000)
-        assert error.inner_text().startswith("Jet impossible hors ligne pour l’instant\u00a0:")
-        assert "téléchargés" in error.inner_text()
-        assert tray.locator(".de-jet[data-n]").count() == 0
-        assert page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')") is None
-        assert badge(page, "1d20+5").text_content() == ""
+        error.wait_for(timeout=10_000)
+        assert error.inner_text() == (
+            "Jet impossible\u00a0: On ne peut pas lancer plus de 100 dés (position 1)."
+        )
+        assert tray.locator(".de-jet-courant[data-n]").count() == 0
+        stored = json.loads(page.evaluate(f"sessionStorage.getItem('{LOG_KEY}')"))
+        assert [e["expression"] for e in stored["jets"]] == ["1d20+5"]
+        assert badge(page, "200d6").text_content() == ""
+        assert page.evaluate("() => window.rules.status().state") != "ready"
     finally:
         phone.set_offline(False)
 

@@ -9,7 +9,7 @@ import { barsIcon } from "./charts.js";
 import { lawOutputs, readTerms, rollTerms, twoD20Terms } from "./dice-roll.js";
 import { el, onEachPage, rules, siteRoot } from "./page.js";
 import { formatNumber } from "./numbers.js";
-import { DICE_CHART, DICE_CHART_AT_MOST, drawInto, run } from "./rules.js";
+import { answer, DICE_CHART, DICE_CHART_AT_MOST, drawInto } from "./rules.js";
 
 const NBSP = "\u00a0";
 const MINUS = "\u2212";
@@ -397,7 +397,7 @@ async function fillDicePopover(state) {
   const compiled = written ? lawOutputs(written.dataset.deLoi, inputs.target ?? null) : null;
   if (!compiled && rules.status().state !== "ready" && !state.chart.firstChild) state.heading.textContent = `${expression} : préparation du calcul…`;
   try {
-    const outputs = compiled || (await run("dice", inputs));
+    const outputs = compiled || (await answer("dice", inputs));
     if (mine !== state.generation || state.owner !== owner) return;
     state.heading.textContent = `Chances de ${expression} : moyenne ${formatNumber(outputs.mean)}, de ${formatNumber(outputs.min)} à ${formatNumber(outputs.max)}`;
     const atMost = state.direction.value === AT_MOST;
@@ -535,7 +535,7 @@ async function rollDice(dice, mode) {
   const showing = () => mine === state.rolls && state.owner === dice && state.part === "jet" && isOpen(state);
   let outputs;
   try {
-    outputs = await run("dice", {
+    outputs = await answer("dice", {
       expression: rolledExpression(expression, rolled),
       seed: crypto.getRandomValues(new Uint32Array(1))[0],
     });

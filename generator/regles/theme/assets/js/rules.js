@@ -1,5 +1,6 @@
-/* The calculator widgets generated at build time, computed through window.rules.run()
- * (worker-client.js: a Pyodide module worker; the dice of the texts: dice.js).
+/* The calculator widgets generated at build time, computed through worker-client.js's
+ * `answer` (a Pyodide module worker; before it is ready, the page's twin of the dice
+ * calculator, dice-calculator.js; the dice of the texts: dice.js).
  * The main thread never runs Python; Pyodide starts only on pages that need it.
  * Here: each form set up, computed, shown, folded until the reader nears it. Its fields are
  * form-controls.js's, its numbers numbers.js's, its character's values character-forms.js's,
@@ -8,13 +9,13 @@ import { currentCharacter } from "./characters.js";
 import { drawChart } from "./charts.js";
 import { el, onEachPage, onItsOwn, parsedOr, rules, whenIdle } from "./page.js";
 import { isRecord, unreadableNote } from "./form-values.js";
-import { boot, pythonState, run, unavailableIn } from "./worker-client.js";
+import { answer, answeredAtOnce, boot, pythonState, unavailableIn } from "./worker-client.js";
 import { changedByReader, fillFromCharacter, FORMS, formValues, NOTES, sameValues, showCharacter } from "./character-forms.js";
 import { addRow, fillForm, missingFields, readForm, showRowFields, takePreset } from "./form-controls.js";
 import { followHeadlines, watchHeadlines } from "./headlines.js";
 import { exactValue, formatValue } from "./numbers.js";
 
-export { run };
+export { answer };
 
 /* ---------------------------------------------------------------- charts */
 
@@ -223,9 +224,9 @@ function setupWidget(form) {
       const { seed: _ignored, ...shown } = inputs;
       mirrorInUrl(id, shown);
     }
-    if (pythonState() !== "ready") state.textContent = "Préparation du calculateur…";
+    if (pythonState() !== "ready" && !answeredAtOnce(id)) state.textContent = "Préparation du calculateur…";
     try {
-      const outputs = await run(id, inputs);
+      const outputs = await answer(id, inputs);
       if (mine !== generation || pending) return; // values changed since: computed next
       clearErrors(form);
       renderOutputs(form, outputs);
@@ -294,7 +295,7 @@ function setupWidget(form) {
   // The build wrote the result of the values it shows: Python is needed from the first
   // change on, not before. A character's values are computed as the form comes near.
   if (form.dataset.resultat === "defaut" && asBuilt) {
-    state.textContent = pythonState() === "unavailable" ? unavailableIn(form) : "";
+    state.textContent = pythonState() === "unavailable" && !answeredAtOnce(id) ? unavailableIn(form) : "";
     firstResult.set(form, () => {});
     return;
   }

@@ -12,6 +12,7 @@
  * Inputs go as JSON text, made here: a value that is not data (cyclic, deeper than the kit
  * reads, a getter or a Proxy that throws, a BigInt, a function, a DOM node) is refused before
  * anything is sent, with the kit's input error (RulesError, kind "input"). */
+import { diceAnswer, DiceInputError } from "./dice-calculator.js";
 import { rules, siteRoot } from "./page.js";
 
 const STATE = {
@@ -162,8 +163,17 @@ function bootError(error) {
 export const unavailableIn = (form) =>
   form.querySelector(".champ-des") ? `${UNAVAILABLE} Les jets rapides, eux, se lancent déjà.` : UNAVAILABLE;
 
+// The calculators the page answers itself until Python is ready, by id: the kit's dice
+// calculator (dice-calculator.js, its twin), which every site has under this id
+// (kit/discovery.py), so that a typed expression rolls offline before Python.
+const IN_THE_PAGE = { dice: diceAnswer };
+
+/** Whether the calculator `id` is answered before Python (its form says nothing of Python). */
+export const answeredAtOnce = (id) => Object.hasOwn(IN_THE_PAGE, id);
+
 function showUnavailable() {
   for (const form of document.querySelectorAll("form.calculateur[data-pret]")) {
+    if (answeredAtOnce(form.dataset.calculateur)) continue;
     const state = form.querySelector(".calculateur-etat");
     if (state && !state.textContent) state.textContent = unavailableIn(form);
   }
@@ -359,6 +369,23 @@ export function run(calculator, inputs) {
     STATE.queue.push({ calculator: name, text, resolve, reject, resent: false });
     pump();
   });
+}
+
+/** `run`, or, while Python is not ready, the page's own answer for a calculator it has a twin
+ * of (IN_THE_PAGE): the same outputs, the same input errors (RulesError, kind "input"). Inputs
+ * the twin does not take, and an error of its own, go to Python. */
+export function answer(calculator, inputs) {
+  const twin = answeredAtOnce(calculator) && STATE.status.state !== "ready" ? IN_THE_PAGE[calculator] : null;
+  if (twin) {
+    try {
+      const outputs = twin(inputs);
+      if (outputs) return Promise.resolve(outputs);
+    } catch (error) {
+      if (error instanceof DiceInputError) return Promise.reject(new RulesError("input", error.field, error.message));
+      console.error(error); // Python answers, as it would without the twin
+    }
+  }
+  return run(calculator, inputs);
 }
 
 Object.assign(rules, {
