@@ -122,11 +122,15 @@ GOAL_ROUND_TRIP = Goal("max", 20, "≤ 20 ms")
 GOAL_FIRST_EDIT_WARM = Goal("max", 1000, "≤ 1,0 s")
 GOAL_EDIT_READY = Goal("max", 50, "≤ 50 ms")
 GOAL_OFFLINE_TEXT = Goal("ratio_max", 1.3, "≤ 1,3×")
-# The reader's first edit: the dice calculator, first on the tools page; each expression
-# changes its headline mean. The first three are the first edits (cold, warm, service
-# worker), the others follow with Python ready.
-EDITED_FORM = ("dice", "expression", "mean")
-EDIT_EXPRESSIONS = [f"{dice}d6" for dice in range(3, 26)]
+# The reader's first edit of a calculator that needs Python: the ability modifier, second on
+# the tools page (the dice calculator before it answers without Python until Python is
+# ready: dice-calculator.js). Scores from both ends in turn, so that each edit changes its
+# headline modifier. The first three are the first edits (cold, warm, service worker), the
+# others follow with Python ready.
+EDITED_FORM = ("ability_modifier", "score", "modifier_text")
+EDIT_VALUES = [
+    str(score) for pair in zip(range(1, 13), range(30, 18, -1), strict=True) for score in pair
+][:23]
 GOAL_SCORES = (0.95, 1.0, 1.0, 1.0)
 SCORE_NAMES = {
     "performance": "perf.",
@@ -426,9 +430,9 @@ class Bench:
                 field,
                 text,
                 output,
-                format_value(output, calculators.run(form, {field: text})),
+                format_value(output, calculators.run(form, {field: int(text)})),
             )
-            for text in EDIT_EXPRESSIONS
+            for text in EDIT_VALUES
         ]
         result = web.first_edit(chrome, self.servers["ours"], PAGES["calculateurs"], edits)
         self.data["first_edit"] = result
