@@ -138,6 +138,12 @@ def test_each_die_of_the_texts_carries_its_terms_unless_the_kit_refuses_it() -> 
         ("Perte de SAN : 1/1d6+1.", ["1d6+1"]),
         ("Voyez images/1d6.png ou v2.1d6, et un Test d20.", []),  # a path, a version, a die
         ("Lancez 2d6+3 / 1d4 au choix.", ["2d6+3", "1d4"]),
+        # Dice kept or dropped, as the kit reads them; not a word that starts like them.
+        (
+            "Avantage : 3d10kh2, ou 2d20kl1+3 ; créer : 4d6dl1, 4d6k3.",
+            ["3d10kh2", "2d20kl1+3", "4d6dl1", "4d6k3"],
+        ),
+        ("Un sac de 1d6kg, 2d6khz ou 1d6dlx.", []),
     ],
 )
 def test_the_dice_of_a_text_are_its_rolls(text: str, dice: list[str]) -> None:

@@ -31,12 +31,15 @@ __all__ = [
     "written_terms",
 ]
 
-# A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll.
+# A count is required: a bare "d20" names the die ("un Test d20"), it is not a roll. The dice
+# kept or dropped follow the faces, as the kit reads them: « 3d10kh2 », « 2d20kl1 »,
+# « 4d6dl1 ».
 DICE = re.compile(
     # After « / » only where it joins two rolls (« 1d3/1d10 », « 1/1d6+1 »: a loss of sanity
     # on a success or a failure), not in a path (« images/1d6.png »).
     r"(?<![\w.\-])(?<![^\d\s]/)"
-    r"(\d{1,3}d(?:\d{1,4}|%)(?:\s?[x×]\s?\d{1,5})?(?:\s?[+\-−]\s?\d{1,4}(?![\w.,]\d))?)"
+    r"(\d{1,3}d(?:\d{1,4}|%)(?:k[hl]?\d{0,3}|d[hl]\d{0,3})?(?:\s?[x×]\s?\d{1,5})?"
+    r"(?:\s?[+\-−]\s?\d{1,4}(?![\w.,]\d))?)"
     r"(?![\w%])"
 )
 
