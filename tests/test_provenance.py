@@ -242,6 +242,13 @@ def test_the_command_says_which_generator_runs_and_what_it_pinned(
     assert "n’est pas une ligne qui installe le générateur" in capsys.readouterr().err
 
 
+def test_python_m_regles_is_the_command() -> None:
+    said = subprocess.run(
+        [sys.executable, "-m", "regles", "--version"], capture_output=True, text=True, check=True
+    )
+    assert said.stdout.startswith(f"regles {__version__}, depuis ")
+
+
 # End to end -----------------------------------------------------------------------------
 
 
