@@ -464,6 +464,23 @@ def test_the_dice_calculator_answers_a_typed_expression_without_python(
         phone.set_offline(False)
 
 
+def test_a_button_at_the_bottom_of_the_screen_works_at_the_first_tap(
+    phone: Any, site_url: str
+) -> None:
+    # The form's first tap, on « Lancer » at the very bottom of the screen: the line of its
+    # headline results (shown while a field is edited) must not come up under the finger and
+    # take the tap.
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    page.locator("#calc-dice[data-pret]").wait_for()
+    form = page.locator("#calc-dice")
+    button = form.locator(".calculateur-lancer")
+    button.evaluate("(b) => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 4)")
+    wait_for_still_scroll(page)
+    button.tap()
+    expect(form.locator("output[name=roll_text]")).to_have_text(re.compile(r"= \d+$"))
+
+
 def test_a_page_whose_dice_roll_without_python_does_not_start_it(
     browser: Any, site_url: str
 ) -> None:

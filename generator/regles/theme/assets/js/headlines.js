@@ -37,8 +37,9 @@ function showSummary(form) {
 
 // A field that takes the focus (a tap, the keyboard's « Suivant ») and ends under that line
 // of results, or under the notices, is brought above them: the browser brings it into the
-// screen, not out from under what the page keeps at its bottom.
-function keepAboveTheBottom(form, field) {
+// screen, not out from under what the page keeps at its bottom. So is a roll's result once
+// drawn (rules.js).
+export function keepAboveTheBottom(form, field) {
   requestAnimationFrame(() => {
     let top = window.innerHeight;
     const summary = form.querySelector(".calculateur-resume");
@@ -57,9 +58,11 @@ export function followHeadlines(form) {
     form.dataset.edite = "1";
     showSummary(form);
   };
-  // Only when the focus moves: typing in a field does not move it under anything.
+  // Only when the focus moves: typing in a field does not move it under anything. A button
+  // (« Lancer », « ± ») does not show the line: shown as the finger is down, it would take
+  // the finger's release, and the tap would be lost on a button near the bottom.
   form.addEventListener("focusin", (event) => {
-    mark();
+    if (event.target.matches("input, select, textarea")) mark();
     if (event.target.matches("input, select, textarea, button")) keepAboveTheBottom(form, event.target);
   });
   form.addEventListener("input", mark);
