@@ -481,6 +481,45 @@ def test_a_button_at_the_bottom_of_the_screen_works_at_the_first_tap(
     expect(form.locator("output[name=roll_text]")).to_have_text(re.compile(r"= \d+$"))
 
 
+def test_a_roll_asked_for_comes_out_from_under_the_notices(phone: Any, site_url: str) -> None:
+    # « Lancer » near the bottom of the screen, a notice there (the offline copy's « Disponible
+    # hors ligne », a list's): the roll it draws is brought above the notice, not left under it.
+    page = phone.new_page()
+    page.goto(site_url + "outils/")
+    form = page.locator("#calc-dice")
+    page.locator("#calc-dice[data-pret]").wait_for()  # set up: « Lancer » rolls
+    button = form.locator(".calculateur-lancer")
+    page.evaluate(
+        """() => {
+            const notice = document.createElement("div");
+            notice.style.height = "56px";
+            notice.textContent = "Disponible hors ligne";
+            let notices = document.querySelector(".regles-avis");
+            if (!notices) {
+                notices = document.createElement("div");
+                notices.className = "regles-avis";
+                document.body.append(notices);
+            }
+            notices.append(notice);
+        }"""
+    )
+    button.evaluate(
+        "(b) => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 70)"
+    )
+    wait_for_still_scroll(page)
+    button.tap()
+    rolled = form.locator("output[name=roll_text]")
+    expect(rolled).to_have_text(re.compile(r"= \d+$"), timeout=10_000)
+    wait_for_still_scroll(page)
+    notice_top = page.evaluate("document.querySelector('.regles-avis').getBoundingClientRect().top")
+    assert notice_top <= 800 - 56
+    bottom = form.locator(".sortie[data-tirage]").last.evaluate(
+        "(node) => node.getBoundingClientRect().bottom"
+    )
+    assert bottom <= notice_top, (bottom, notice_top)
+    assert button.evaluate("(b) => b.getBoundingClientRect().top") >= 0
+
+
 def test_a_page_whose_dice_roll_without_python_does_not_start_it(
     browser: Any, site_url: str
 ) -> None:

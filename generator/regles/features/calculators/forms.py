@@ -345,15 +345,22 @@ def _list_field(calc_id: str, spec: Mapping[str, Any], keys: str | None = None) 
 
 
 def _output(
-    calc_id: str, spec: Mapping[str, Any], result: Mapping[str, object] | None, main: bool
+    calc_id: str,
+    spec: Mapping[str, Any],
+    result: Mapping[str, object] | None,
+    main: bool,
+    rolled: bool,
 ) -> str:
     """A labelled result: a value, or a table when the output is a list of records; with the
-    value of `result` when there is one (the defaults' result, written at build time)."""
+    value of `result` when there is one (the defaults' result, written at build time). A
+    result the dice draw (`rolled`, the catalogue's) is marked, for the page to bring it
+    into view when the reader rolls (rules.js)."""
     label = _attr(spec.get("label", spec["name"]))
     name = spec["name"]
     kind = "sortie sortie-principale" if main else "sortie"
     if spec.get("sentence"):
         kind += " sortie-phrase"
+    rolled_mark = ' data-tirage=""' if rolled else ""
     chart = spec.get("chart")
     if chart:
         # A law of chances: its bar chart and table (features/calculators/charts.py; the
@@ -361,7 +368,7 @@ def _output(
         drawn = chart_html(chart, result.get(name), result) if result is not None else ""
         described = _attr(json.dumps(chart, ensure_ascii=False, separators=(",", ":")))
         return (
-            f'<div class="{kind} sortie-graphique"><dt>{label}</dt><dd>'
+            f'<div class="{kind} sortie-graphique"{rolled_mark}><dt>{label}</dt><dd>'
             f'<div class="graphique-place" data-graphique="{_attr(name)}" '
             f'data-spec="{described}">{drawn}</div></dd></div>'
         )
@@ -381,7 +388,7 @@ def _output(
             if isinstance(r, dict)
         )
         return (
-            f'<div class="{kind} sortie-table"><dt>{label}</dt><dd>'
+            f'<div class="{kind} sortie-table"{rolled_mark}><dt>{label}</dt><dd>'
             f'<table class="calculateur-table" data-sortie="{_attr(name)}">'
             f"<thead><tr>{headers}</tr></thead><tbody>{body}</tbody></table></dd></div>"
         )
@@ -391,7 +398,7 @@ def _output(
     shown = format_value(name, dict(result)) if result is not None else "–"
     exact = exact_value(name, result) if result is not None else None
     return (
-        f'<div class="{kind}"><dt>{label}</dt>'
+        f'<div class="{kind}"{rolled_mark}><dt>{label}</dt>'
         f'<dd><output name="{_attr(name)}" for="calc-{calc_id}"{_exact_attrs(exact)}>'
         f"{_attr(shown)}</output>{unit}</dd>"
         "</div>"
@@ -468,7 +475,9 @@ def widget_form(
         entry.get("outputs", []),
         key=lambda o: headline.index(o["name"]) if o["name"] in headline else len(headline),
     )
-    outputs = "".join(_output(calc_id, o, shown, o["name"] in headline) for o in specs)
+    outputs = "".join(
+        _output(calc_id, o, shown, o["name"] in headline, o["name"] in rolled) for o in specs
+    )
     rolls = any(spec["name"] == RANDOM_SEED for spec in entry["inputs"])
     roll_button = (
         '<button type="button" class="md-button md-button--primary calculateur-lancer">'

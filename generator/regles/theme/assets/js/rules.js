@@ -12,7 +12,7 @@ import { isRecord, unreadableNote } from "./form-values.js";
 import { answer, answeredAtOnce, boot, pythonState, unavailableIn } from "./worker-client.js";
 import { changedByReader, fillFromCharacter, FORMS, formValues, NOTES, sameValues, showCharacter } from "./character-forms.js";
 import { addRow, fillForm, missingFields, readForm, showRowFields, takePreset } from "./form-controls.js";
-import { followHeadlines, watchHeadlines } from "./headlines.js";
+import { followHeadlines, keepAboveTheBottom, watchHeadlines } from "./headlines.js";
 import { exactValue, formatValue } from "./numbers.js";
 
 export { answer };
@@ -281,9 +281,13 @@ function setupWidget(form) {
   });
   const roll = form.querySelector(".calculateur-lancer");
   if (roll) {
-    roll.addEventListener("click", () => {
+    roll.addEventListener("click", async () => {
       seed = crypto.getRandomValues(new Uint32Array(1))[0];
-      compute(false);
+      await compute(false);
+      // The roll asked for, in view: not under the notices or the headline line at the
+      // bottom of the screen (its results are marked by forms.py).
+      const drawn = [...form.querySelectorAll(".sortie[data-tirage]")].pop();
+      if (drawn && form.dataset.resultat) keepAboveTheBottom(form, drawn);
     });
   }
   followHeadlines(form);
