@@ -320,11 +320,17 @@ def test_lines_after_a_front_matter_are_the_file_s_lines() -> None:
     assert "absente.md" in source.split("\n")[7]
 
 
-def test_mkdocs_alone_names_the_file_but_not_the_line(builds: dict[str, Build]) -> None:
-    # What the checks add: MkDocs's own message for the same link (said in French,
-    # regles/mkdocs_words.py) has no line number.
+def test_a_broken_link_is_said_once_with_its_line(builds: dict[str, Build]) -> None:
+    # MkDocs' own line for a link to no file (said in French, regles/mkdocs_words.py) names
+    # the file but not the line: the checks' line, which has it, is the only one left. Its
+    # other lines are said in French.
     output = builds["liens"].output
-    assert "Page index.md, lien vers « absente.md » : aucun fichier de ce nom" in output
+    assert "lien vers « absente.md » : aucun fichier" not in output
+    assert "lien vers « images/absente.png » : aucun fichier" not in output
+    said = [line for line in output.splitlines() if "absente.md" in line and "lien" in line]
+    assert said == [
+        "  index.md:8 [absente.md]: lien vers « absente.md » : la page « absente.md » n’existe pas"
+    ], said
     assert "La navigation (nav de mkdocs.yml) nomme « page-oubliee.md »" in output
     assert "Pages du dossier des pages absentes de la navigation" in output
     assert "Construction arrêtée : voir les messages plus haut" in output.splitlines()

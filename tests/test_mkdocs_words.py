@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from mkdocs.exceptions import Abort
 
-from regles.mkdocs_words import in_french
+from regles.mkdocs_words import PAGES_LOGGER, ReportedLinks, in_french
 
 
 @pytest.fixture
@@ -146,3 +146,32 @@ def test_the_line_mkdocs_stops_on_is_said_in_french(
     for english, french in said.items():
         assert Abort(english).format_message() == french  # as click prints it
         assert str(Abort(english)) == french  # as `mkdocs serve` prints it
+
+
+def test_a_link_the_build_reports_is_not_said_again_by_mkdocs() -> None:
+    reported = {("jeu/combat.md", "absente.md")}
+    drop = ReportedLinks(lambda page, link: (page, link) in reported)
+    logger = logging.getLogger(PAGES_LOGGER)
+
+    def kept(message: str) -> bool:
+        return drop.filter(
+            logger.makeRecord(PAGES_LOGGER, logging.WARNING, "", 0, message, (), None)
+        )
+
+    assert not kept(
+        "Doc file 'jeu/combat.md' contains a link 'absente.md', but the target "
+        "'jeu/absente.md' is not found among documentation files. Did you mean 'a.md'?"
+    )
+    # Another link, another page, another kind of line: MkDocs says them.
+    assert kept(
+        "Doc file 'jeu/combat.md' contains a link 'autre.md', but the target 'jeu/autre.md' "
+        "is not found among documentation files."
+    )
+    assert kept(
+        "Doc file 'index.md' contains a link 'absente.md', but the target is not found "
+        "among documentation files."
+    )
+    assert kept(
+        "Doc file 'jeu/combat.md' contains an unrecognized relative link 'absente.md', "
+        "it was left as is."
+    )

@@ -14,7 +14,15 @@ from collections.abc import Callable, Sequence
 from click import ClickException
 from mkdocs.exceptions import Abort
 
-__all__ = ["ABORT_LINES", "MKDOCS_LINES", "FrenchLines", "in_french", "said_in_french"]
+__all__ = [
+    "ABORT_LINES",
+    "MKDOCS_LINES",
+    "PAGES_LOGGER",
+    "FrenchLines",
+    "ReportedLinks",
+    "in_french",
+    "said_in_french",
+]
 
 Said = str | Callable[[re.Match[str]], str]
 
@@ -136,6 +144,31 @@ MKDOCS_LINES: tuple[tuple[re.Pattern[str], Said], ...] = (
         "du site",
     ),
 )
+
+# MkDocs' line for a relative link to no file (mkdocs/structure/pages.py, its logger).
+PAGES_LOGGER = "mkdocs.structure.pages"
+_NOT_FOUND = re.compile(
+    r"Doc file '(.*)' contains a link '(.*)', but the target (?:'.*' )?is not found among "
+    r"documentation files\."
+)
+
+
+class ReportedLinks(logging.Filter):
+    """Drops MkDocs' line about a link to no file when `reported(page, link)` says that the
+    build's checks report that link already, with its line: one message for a broken link,
+    not two. Any other line, and a link the checks do not report (one they do not read), is
+    let through: nothing MkDocs finds is lost."""
+
+    def __init__(self, reported: Callable[[str, str], bool]) -> None:
+        super().__init__()
+        self.reported = reported
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        found = _NOT_FOUND.match(record.getMessage())
+        return found is None or not self.reported(found[1], found[2])
+
 
 # What MkDocs adds to a link's line when it finds the page meant (« Did you mean … »).
 _SUGGESTION = re.compile(r" Did you mean '(.*)'\?$")

@@ -39,7 +39,7 @@ from regles.features.calculators.package import RulesLimits
 from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
 from regles.features.search.records import searched
-from regles.mkdocs_words import in_french
+from regles.mkdocs_words import PAGES_LOGGER, ReportedLinks, in_french
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 
@@ -111,6 +111,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._stamps: dict[Path, Stamp] = {}
         self._watched: tuple[str, ...] = ()
         self.rebuilder: Rebuilder | None = None
+        self.reported_links: ReportedLinks | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         in_french(logging.getLogger("mkdocs"))
@@ -152,6 +153,12 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         except BuildError as error:
             raise PluginError(str(error)) from error
         self.build.extend_nav(config.nav)
+        # MkDocs' line about a broken link the build reports already (with its line) goes.
+        pages_log = logging.getLogger(PAGES_LOGGER)
+        if self.reported_links is not None:
+            pages_log.removeFilter(self.reported_links)
+        self.reported_links = ReportedLinks(self.build.reports_broken_link)
+        pages_log.addFilter(self.reported_links)
         if config.nav is not None:
             config.nav = titles_as_html(config.nav)
         for key in TEXT_SETTINGS:

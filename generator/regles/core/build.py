@@ -25,6 +25,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from regles.core import checks, link_checks
 from regles.core.cache import KeptResults
@@ -175,6 +176,16 @@ class SiteBuild:
         before = len(self.report.problems)
         self.report.extend(problems)
         self.page_problems.setdefault((uri, stage), []).extend(self.report.problems[before:])
+
+    def reports_broken_link(self, uri: str, link: str) -> bool:
+        """Whether the checks of page `uri` report its link `link` (as written, or decoded)
+        as an error for a target that does not exist, with its line: MkDocs' own line about
+        that link then says it a second time (plugin.py drops it)."""
+        written = {link, unquote(link)}
+        return any(
+            p.kind is Kind.MISSING_LINK_TARGET and p.severity == "error" and p.subject in written
+            for p in self.page_problems.get((uri, "passes"), ())
+        )
 
     def forget_pages(
         self, uris: Iterable[str], stages: Iterable[str] = ("source", "passes")
