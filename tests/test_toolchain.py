@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 from bench import lighthouse
+from regles.features.assets.npm import OLDEST_NODE, node_advice
 from tests.conftest import ROOT
 
 # The first setuptools without a known vulnerability: 83.0.0 fixes CVE-2026-59890
@@ -139,3 +140,13 @@ def test_ci_node_installs_its_node_only_where_the_machine_s_is_too_old(tmp_path:
     fake(bare, "node", FAKE_NODE.format(version="18.20.0"))
     failed = ci_node(project, bare)
     assert failed.returncode == 1 and "npm pour l’installer" in failed.stderr
+
+
+def test_an_older_node_is_said_when_the_browser_files_are_installed() -> None:
+    # A site made by `regles new` has no .ci/node: its build says that the machine's Node
+    # is older than its README asks, and goes on.
+    advice = node_advice("v20.19.0")
+    assert advice is not None and "Node.js v20.19.0" in advice and f"{OLDEST_NODE}" in advice
+    assert node_advice("v22.0.0") is None
+    assert node_advice("v24.21.0") is None
+    assert node_advice("") is None  # no Node: npm's own absence is said elsewhere

@@ -20,7 +20,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["LOCK", "NpmError", "installed"]
+__all__ = ["LOCK", "OLDEST_NODE", "NpmError", "installed", "node_advice"]
 
 log = logging.getLogger("mkdocs.plugins.regles.npm")
 
@@ -28,6 +28,9 @@ log = logging.getLogger("mkdocs.plugins.regles.npm")
 SOURCE = Path(__file__).resolve().parents[2] / "npm"
 LOCK = SOURCE / "package-lock.json"
 MODULES = "node_modules"
+# The oldest Node.js the README asks for (22 and 24 are its long-term versions; Node 20 left
+# support on 30 April 2026). An older one still installs and builds: it is said, not refused.
+OLDEST_NODE = 22
 
 
 class NpmError(Exception):
@@ -56,6 +59,29 @@ def _is_current(folder: Path) -> bool:
     )
 
 
+def _node_version() -> str:
+    """What `node --version` writes (« v22.12.0 »), or "" without Node."""
+    node = shutil.which("node")
+    if node is None:
+        return ""
+    result = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    return result.stdout.strip()
+
+
+def node_advice(version: str) -> str | None:
+    """What to say of a Node.js older than the README asks for (`version` as `node
+    --version` writes it), None for a recent one or one it cannot read."""
+    major = version.removeprefix("v").split(".", 1)[0]
+    if not major.isdigit() or int(major) >= OLDEST_NODE:
+        return None
+    return (
+        f"Node.js {version} : plus ancien que ce que demande le README (Node.js "
+        f"{OLDEST_NODE} ou plus récent, avec npm) ; la construction se fait, mais une "
+        "version sans mises à jour de sécurité peut cesser de marcher avec une prochaine "
+        "version du générateur"
+    )
+
+
 def installed(folder: Path) -> Path:
     """The `node_modules` of `folder` (a site's `build/npm/`), installed from the generator's
     lock by `npm ci` unless it already holds that lock's packages."""
@@ -75,6 +101,9 @@ def installed(folder: Path) -> Path:
             "par npm ci : une fois par version du générateur",
             folder,
         )
+        advice = node_advice(_node_version())
+        if advice:
+            log.info(advice)
         work = folder / f".installation-{os.getpid()}"
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir()
