@@ -190,6 +190,15 @@ CATALOGUE: dict[str, Case] = {
         "collège « Feu » : export tronqué : le marqueur de fin « --- Fin du fichier » est "
         "absent ; la dernière entrée, ligne 10, est sans doute coupée",
     ),
+    # A mention in an entry's text that names nothing: said at the entry's line of the
+    # export, with its name, not at the page the build wrote from it.
+    "mention-dans-l-export": Case(
+        "sorts",
+        "export.txt:3 [Tonnerre lointain]",
+        "_Tonnerre lointain_ : aucune entrée de base ni section de ce nom (sort « Blast sonore »,"
+        " page « magie/acoustique.md »)",
+        "note",
+    ),
     "bilan-des-sorts-ecartes": Case(
         "sorts",
         "export.txt:1",

@@ -40,9 +40,11 @@ from regles.core.stages import (
     Feature,
     FileChanges,
     HtmlJob,
+    LineSource,
     PageJob,
     SiteFile,
     Stages,
+    at_source,
 )
 from regles.core.typography import Edit, apply_edits, spacing_edits
 from regles.features.assets.feature import AssetsFeature
@@ -103,6 +105,8 @@ class SiteBuild:
         # report, and under `mkdocs serve` the Markdown its passes gave: for a rebuild of
         # some pages alone to replace them (regles/serve.py).
         self.page_problems: dict[tuple[str, str], list[Problem]] = {}
+        # Where the lines of the pages written from the owner's files come from, by page.
+        self.line_sources: dict[str, tuple[LineSource, ...]] = {}
         self.rendered: dict[str, str] = {}
         # French spacing is a function of the text alone: what the last build gave, kept.
         self.spacing: KeptResults[tuple[Edit, ...]] = self.site.kept(SPACING_CACHE)
@@ -173,6 +177,9 @@ class SiteBuild:
         return text if problems else None
 
     def _page_report(self, uri: str, stage: str, problems: list[Problem]) -> None:
+        sources = self.line_sources.get(uri)
+        if sources:
+            problems = [at_source(p, sources) for p in problems]
         before = len(self.report.problems)
         self.report.extend(problems)
         self.page_problems.setdefault((uri, stage), []).extend(self.report.problems[before:])
@@ -215,6 +222,7 @@ class SiteBuild:
         self.site.owner_pages = owner
         self.site.generated = frozenset(page.uri for page in pages)
         self.site.page_keys = {page.uri: page.key for page in pages if page.key is not None}
+        self.line_sources = {page.uri: page.sources for page in pages if page.sources}
         return [(page.uri, page.markdown, page.in_nav) for page in pages]
 
     def set_page_urls(self, urls: Mapping[str, str]) -> None:

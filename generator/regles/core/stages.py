@@ -26,8 +26,8 @@ priority first, the order readable from the registrations themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,10 +49,12 @@ __all__ = [
     "GeneratedPage",
     "HtmlJob",
     "HtmlPass",
+    "LineSource",
     "MarkdownPass",
     "PageJob",
     "SiteFile",
     "Stages",
+    "at_source",
 ]
 
 
@@ -86,6 +88,34 @@ FilesPass = Callable[[Mapping[str, SiteFile]], FileChanges]
 
 
 @dataclass(frozen=True)
+class LineSource:
+    """Where the lines of a generated page come from, from its line `first` on (1-based):
+    the `line` of the owner's `file` that holds `what` (« entrée « Goule » »)."""
+
+    first: int
+    file: str
+    line: int
+    what: str
+
+
+def at_source(problem: Problem, sources: Sequence[LineSource]) -> Problem:
+    """`problem`, found on a line of a generated page whose lines come from `sources`, said
+    at the owner's line instead, with what is there and the page's name; as it is when it
+    has no line or comes before the first source."""
+    if problem.line is None:
+        return problem
+    source = next((s for s in reversed(sources) if s.first <= problem.line), None)
+    if source is None:
+        return problem
+    return replace(
+        problem,
+        file=source.file,
+        line=source.line,
+        message=f"{problem.message} ({source.what}, page « {problem.file} »)",
+    )
+
+
+@dataclass(frozen=True)
 class GeneratedPage:
     uri: str  # its path in the docs: "sorts/feu.md"
     markdown: str
@@ -94,6 +124,9 @@ class GeneratedPage:
     # whose address follows the site's words or folders: every address it had keeps leading
     # to it (features/redirects).
     key: str | None = None
+    # Where its lines come from, for a page written from the owner's file (an export), in
+    # the order of the page: a problem found in it is said there, where the owner mends it.
+    sources: tuple[LineSource, ...] = ()
 
 
 @dataclass(frozen=True)

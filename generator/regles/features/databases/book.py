@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +21,7 @@ from regles.core import checks
 from regles.core.cache import code_digest, keep_object, kept_object
 from regles.core.report import Kind, Problem
 from regles.core.slugs import slugify
+from regles.core.stages import LineSource
 from regles.core.typography import spaced_markdown
 from regles.core.words import DEFAULT_WORDS, Words, capitalized
 from regles.features.databases import terms as entry_terms
@@ -36,6 +38,9 @@ from regles.features.databases.pages import (
     render_lists_page,
 )
 from regles.features.links.targets import EntryTarget
+
+# An entry's heading in its group's page (pages.render_group_page): « ## Nom { #slug .entry } ».
+_ENTRY_HEADING = re.compile(r"\{ #(\S+) \.entry \}$")
 
 __all__ = ["Book", "DatabaseSettings", "read_book"]
 
@@ -158,6 +163,46 @@ class Book:
             pages.append((settings.group_uri(c), render_group_page(c, intro=intro)))
         pages.append((settings.lists_uri, lists))
         return pages
+
+    def line_sources(self, pages: Iterable[tuple[str, str]]) -> dict[str, tuple[LineSource, ...]]:
+        """Where the lines of each group page of `pages` (as `pages()` writes them) come from
+        in the export (`GeneratedPage.sources`): its group's heading up to its first entry,
+        then each entry's heading, for a problem found in the page (an italic mention that
+        names nothing) to be said at the export's line, with the entry's name."""
+        settings = self.settings
+        words = settings.words
+        sources: dict[str, tuple[LineSource, ...]] = {}
+        for uri, markdown in pages:
+            group = self._groups_by_uri.get(uri)
+            if group is None:
+                continue
+            slugs = {entry.slug: entry for entry in group.entries}
+            found = [
+                LineSource(
+                    1,
+                    settings.export_name,
+                    group.position.line,
+                    f"{words.group.one} « {group.name} »",
+                )
+            ]
+            for number, line in enumerate(markdown.split("\n"), 1):
+                heading = _ENTRY_HEADING.search(line) if line.startswith("## ") else None
+                entry = slugs.get(heading[1]) if heading else None
+                if entry is not None:
+                    found.append(
+                        LineSource(
+                            number,
+                            settings.export_name,
+                            entry.position.line,
+                            f"{words.entry.one} « {entry.name} »",
+                        )
+                    )
+            sources[uri] = tuple(found)
+        return sources
+
+    @cached_property
+    def _groups_by_uri(self) -> dict[str, Group]:
+        return {self.settings.group_uri(group): group for group in self.result.groups}
 
     def page_keys(self) -> dict[str, str]:
         """What each of its pages is, whatever its address (`GeneratedPage.key`): the

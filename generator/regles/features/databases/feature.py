@@ -134,8 +134,12 @@ class DatabasesFeature:
     def pages(self, owner: frozenset[str]) -> list[GeneratedPage]:
         pages = []
         for book in self.books:
-            keys = book.page_keys()
-            pages += [GeneratedPage(uri, text, key=keys.get(uri)) for uri, text in book.pages()]
+            keys, written = book.page_keys(), book.pages()
+            sources = book.line_sources(written)
+            pages += [
+                GeneratedPage(uri, text, key=keys.get(uri), sources=sources.get(uri, ()))
+                for uri, text in written
+            ]
         return pages
 
     def default_uris(self) -> dict[str, str]:
