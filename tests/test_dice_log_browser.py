@@ -431,6 +431,18 @@ def test_the_dice_calculator_answers_a_typed_expression_without_python(
             format_percent(kit["p_at_least"])
         )
         expect(form.locator(".graphique-chance")).to_contain_text("d’obtenir au moins 12")
+        # A threshold with a decimal comma: the kit's words at its field, as Python says them.
+        target = page.locator("#calc-dice-target")
+        target.press("Backspace")
+        target.press("Backspace")
+        page.keyboard.type("7,5")
+        target_error = form.locator(".champ:has(#calc-dice-target) .erreur")
+        expect(target_error).to_have_text("La valeur doit être un nombre entier.")
+        for _ in "7,5":
+            target.press("Backspace")
+        page.keyboard.type("12")
+        expect(target_error).to_have_text("")
+        expect(form.locator("output[name=mean]")).to_have_text(format_number(kit["mean"]))
         state = form.locator(".calculateur-etat")
         assert "hors ligne" not in state.inner_text()
         # Its roll, at a tap of « Lancer »: three dice, the lowest set aside.

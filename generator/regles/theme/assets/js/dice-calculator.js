@@ -535,19 +535,31 @@ function rollText(total, rolled, terms) {
 
 /* ---------------------------------------------------------------- the calculator */
 
-const isWhole = (value, low, high) => Number.isSafeInteger(value) && value >= low && value <= high;
 const absent = (value) => value === null || value === undefined;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// JSON writes a number from this size on with an exponent (« 1e+21 »): Python reads a float.
+const EXPONENT_FROM = 1e21;
 
-/** The kit's checks of the dice calculator's fields (kit/schema.py's `validate`), for the
- * inputs its forms send; null for any other (another key, a number past 2⁵³…), which Python
- * answers. */
+/** kit/schema.py's `_validate_int` of a whole-number field (`name`, from `low` to `high`), on
+ * the value the page would send, as Python reads its JSON: a string (form-controls.js sends
+ * what does not read as a number), a boolean or a number with decimals is no integer. */
+function wholeNumber(name, value, low, high) {
+  const integer = typeof value === "number" && Number.isInteger(value) && Math.abs(value) < EXPONENT_FROM;
+  if (!integer) throw new DiceInputError(name, "La valeur doit être un nombre entier.");
+  if (value < low || value > high) throw new DiceInputError(name, rangeMessage(low, high));
+  return value;
+}
+
+/** The kit's checks of the dice calculator's fields (kit/schema.py's `validate`), in its order,
+ * for the inputs its forms send; null for any other (another key, an expression that is not
+ * text, a number that is not finite…), which `run` sends to Python or refuses itself. */
 function fieldsOf(inputs) {
   if (!inputs || typeof inputs !== "object" || Array.isArray(inputs)) return null;
   if (Object.keys(inputs).some((key) => !["expression", "target", "seed"].includes(key))) return null;
   const { expression, target, seed } = inputs;
   if (!(absent(expression) || typeof expression === "string")) return null;
-  if (![target, seed].every((v) => absent(v) || Number.isSafeInteger(v))) return null;
+  const sent = (v) => absent(v) || ["string", "boolean"].includes(typeof v) || Number.isFinite(v);
+  if (!sent(target) || !sent(seed)) return null;
   const text = absent(expression) ? DEFAULT_EXPRESSION : expression;
   if (Array.from(text).length > MAX_EXPRESSION_LENGTH) {
     throw new DiceInputError("expression", `Le texte ne doit pas dépasser ${MAX_EXPRESSION_LENGTH} caractères.`);
@@ -558,9 +570,11 @@ function fieldsOf(inputs) {
       "Le texte contient un caractère invalide (une moitié de paire de substitution UTF-16, sans l’autre).",
     );
   }
-  if (!absent(target) && !isWhole(target, -MAX_TARGET, MAX_TARGET)) throw new DiceInputError("target", rangeMessage(-MAX_TARGET, MAX_TARGET));
-  if (!absent(seed) && !isWhole(seed, 0, SEED_MAX)) throw new DiceInputError("seed", rangeMessage(0, SEED_MAX));
-  return { expression: text, target: absent(target) ? null : target, seed: absent(seed) ? null : seed };
+  return {
+    expression: text,
+    target: absent(target) ? null : wholeNumber("target", target, -MAX_TARGET, MAX_TARGET),
+    seed: absent(seed) ? null : wholeNumber("seed", seed, 0, SEED_MAX),
+  };
 }
 
 /** What the kit's dice calculator answers to `inputs` (kit/dice.py's `_handle`), the same
