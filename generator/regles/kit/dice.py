@@ -180,6 +180,8 @@ def _term_ways(term: Term) -> dict[int, int]:
     if not term.is_dice:
         return {term.sign * term.multiplier * term.constant: 1}
     n, s, k = term.count, term.sides, term.keep
+    if term.multiplier == 0:  # every roll is worth 0: no sum of its dice to make (100d1000x0)
+        return {0: s**n}
     if term.keep_mode is None:
         low, raw = n, _sum_of_dice(n, s)
     elif term.keep_mode == "kh":

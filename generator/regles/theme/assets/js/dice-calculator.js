@@ -362,6 +362,8 @@ function keepHighest(count, sides, keep) {
 function termWays(term) {
   if (!isDice(term)) return new Map([[term.sign * term.multiplier * term.constant, 1n]]);
   const { count: n, sides: s, keep: k } = term;
+  // Every roll is worth 0: no sum of its dice to make (100d1000x0).
+  if (term.multiplier === 0) return new Map([[0, BigInt(s) ** BigInt(n)]]);
   let low;
   let raw;
   if (term.keep_mode === null) [low, raw] = [n, sumOfDice(n, s)];
