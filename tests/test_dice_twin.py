@@ -218,3 +218,15 @@ def test_each_chance_is_the_quotient_rounded_once_as_python_rounds_it() -> None:
     pairs += [(draw.randrange(-(10**40), 10**40), draw.randrange(1, 10**45)) for _ in range(300)]
     asked = [[str(num), str(den)] for num, den in pairs]
     assert node_json(RATIOS, TWIN, asked) == [num / den for num, den in pairs]
+
+
+NEGATIVE_ZERO = """
+const { diceAnswer } = await import(process.argv[1]);
+const outputs = diceAnswer({ expression: "2d6", target: -0, seed: 1 });
+process.stdout.write(JSON.stringify({ negative: Object.is(outputs.target, -0) }));
+"""
+
+
+def test_a_threshold_of_minus_zero_is_zero() -> None:
+    # « ± » on « 0 » gives −0 in the page; JSON sends it to Python as 0, the twin reads it so.
+    assert node_json(NEGATIVE_ZERO, TWIN, {}) == {"negative": False}

@@ -5,14 +5,10 @@
  * included, and asks for the same answer (the same message, every chance to its last bit,
  * the same roll for a same seed). worker-client.js's `answer` calls it only while Python is
  * not ready. No page object here but the browser's random source, so that Node runs it. */
-import { randomDie, rollTerms, termLabel } from "./dice-roll.js";
+import { MAX_DICE, MAX_NUMBER as MAX_CONSTANT, MAX_SIDES, MAX_TERMS, randomDie, rollTerms, termLabel } from "./dice-roll.js";
 
-// kit/dice_notation.py's and kit/dice.py's limits, and kit/schema.py's SEED_MAX.
+// kit/dice_notation.py's and kit/dice.py's other limits, and kit/schema.py's SEED_MAX.
 const MAX_EXPRESSION_LENGTH = 100;
-const MAX_TERMS = 20;
-const MAX_DICE = 100;
-const MAX_SIDES = 1000;
-const MAX_CONSTANT = 1_000_000;
 const MAX_MULTIPLIER = 1000;
 const MAX_SUPPORT = 2000;
 const MAX_KEPT_FACES = 1000;
@@ -549,7 +545,7 @@ function wholeNumber(name, value, low, high) {
   const integer = typeof value === "number" && Number.isInteger(value) && Math.abs(value) < EXPONENT_FROM;
   if (!integer) throw new DiceInputError(name, "La valeur doit être un nombre entier.");
   if (value < low || value > high) throw new DiceInputError(name, rangeMessage(low, high));
-  return value;
+  return value + 0; // −0 (« ± » on « 0 ») is 0, as JSON sends it to Python: never « −0 »
 }
 
 /** The kit's checks of the dice calculator's fields (kit/schema.py's `validate`), in its order,

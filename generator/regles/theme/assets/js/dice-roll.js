@@ -7,10 +7,10 @@
 // A term as the build writes it: kit/dice.py's Term, its default fields left out.
 const DEFAULTS = { sign: 1, count: 0, sides: 0, keep_mode: null, keep: 0, constant: 0, multiplier: 1 };
 // kit/dice.py's limits: a button holding more is not rolled here (the rules code says why).
-const MAX_TERMS = 20;
-const MAX_DICE = 100;
-const MAX_SIDES = 1000;
-const MAX_NUMBER = 1_000_000;
+export const MAX_TERMS = 20;
+export const MAX_DICE = 100;
+export const MAX_SIDES = 1000;
+export const MAX_NUMBER = 1_000_000; // kit/dice_notation.py's MAX_CONSTANT
 
 const isCount = (value, max) => Number.isSafeInteger(value) && value >= 0 && value <= max;
 
