@@ -446,6 +446,9 @@ function setupPage() {
   const forms = document.querySelectorAll("form.calculateur");
   // A die the build wrote the terms of rolls without Python (dice.js): only its chances ask.
   const dice = document.querySelectorAll("button.de[data-de]:not([data-de-termes])");
+  // The dice calculator is answered in the page (worker-client.js, `answer`): alone, it does
+  // not bring Python's 20 MB down on the reader's link.
+  const needPython = [...forms].some((form) => !answeredAtOnce(form.dataset.calculateur));
   for (const form of forms) {
     // A shared link's inputs are shown and computed at once, wherever the form is.
     if (folded(form) && approach && !inputsFromUrl(form.dataset.calculateur)) {
@@ -455,7 +458,7 @@ function setupPage() {
     }
   }
   onItsOwn(unfoldTarget);
-  if ((forms.length || dice.length) && pythonState() === "idle") {
+  if ((needPython || dice.length) && pythonState() === "idle") {
     // Start Python while the reader reads, not while the page is still loading: once the
     // page has been painted (as the offline download, offline.js), when the browser is
     // idle. A calculator used before that starts it at once (once the page has loaded, boot).
