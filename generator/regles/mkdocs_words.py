@@ -20,6 +20,7 @@ __all__ = [
     "PAGES_LOGGER",
     "FrenchLines",
     "ReportedLinks",
+    "drop_reported_links",
     "in_french",
     "said_in_french",
 ]
@@ -156,18 +157,30 @@ _NOT_FOUND = re.compile(
 class ReportedLinks(logging.Filter):
     """Drops MkDocs' line about a link to no file when `reported(page, link)` says that the
     build's checks report that link already, with its line: one message for a broken link,
-    not two. Any other line, and a link the checks do not report (one they do not read), is
-    let through: nothing MkDocs finds is lost."""
+    not two. Any other line, a link the checks do not report (one they do not read), and
+    every line while `reported` is None, are let through: nothing MkDocs finds is lost."""
 
-    def __init__(self, reported: Callable[[str, str], bool]) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.reported = reported
+        self.reported: Callable[[str, str], bool] | None = None
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not isinstance(record.msg, str):
+        if self.reported is None or not isinstance(record.msg, str):
             return True
         found = _NOT_FOUND.match(record.getMessage())
         return found is None or not self.reported(found[1], found[2])
+
+
+# The one filter on MkDocs' page logger, whichever build runs (`mkdocs serve` rebuilds, a
+# process that builds several sites): each build gives its own `reported`, and takes it back.
+_REPORTED_LINKS = ReportedLinks()
+
+
+def drop_reported_links(reported: Callable[[str, str], bool] | None) -> None:
+    """MkDocs' lines about broken links that `reported` says the build reports, dropped from
+    now on (None: none dropped)."""
+    logging.getLogger(PAGES_LOGGER).addFilter(_REPORTED_LINKS)  # once: the same object
+    _REPORTED_LINKS.reported = reported
 
 
 # What MkDocs adds to a link's line when it finds the page meant (« Did you mean … »).

@@ -39,7 +39,7 @@ from regles.features.calculators.package import RulesLimits
 from regles.features.databases.book import DatabaseSettings
 from regles.features.offline.app import App, palette_color, readable_on, short_name_of, site_logo
 from regles.features.search.records import searched
-from regles.mkdocs_words import PAGES_LOGGER, ReportedLinks, in_french
+from regles.mkdocs_words import drop_reported_links, in_french
 from regles.provenance import check_pin
 from regles.serve import Rebuilder, ServedBuild, source_roots
 
@@ -111,7 +111,6 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         self._stamps: dict[Path, Stamp] = {}
         self._watched: tuple[str, ...] = ()
         self.rebuilder: Rebuilder | None = None
-        self.reported_links: ReportedLinks | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         in_french(logging.getLogger("mkdocs"))
@@ -126,6 +125,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
     # Settings, theme, nav -----------------------------------------------------------------
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        drop_reported_links(None)  # an earlier build's, until this one has its own
         if not self.config.enabled:
             return config
         set_aside_what_is_loaded()
@@ -154,11 +154,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(str(error)) from error
         self.build.extend_nav(config.nav)
         # MkDocs' line about a broken link the build reports already (with its line) goes.
-        pages_log = logging.getLogger(PAGES_LOGGER)
-        if self.reported_links is not None:
-            pages_log.removeFilter(self.reported_links)
-        self.reported_links = ReportedLinks(self.build.reports_broken_link)
-        pages_log.addFilter(self.reported_links)
+        drop_reported_links(self.build.reports_broken_link)
         if config.nav is not None:
             config.nav = titles_as_html(config.nav)
         for key in TEXT_SETTINGS:
@@ -441,6 +437,7 @@ class ReglesPlugin(BasePlugin[ReglesConfig]):  # type: ignore[no-untyped-call]
         return server
 
     def on_shutdown(self) -> None:
+        drop_reported_links(None)
         if self.rebuilder is not None:
             self.rebuilder.settle(cancel=True)  # the search index, the offline copy: stopped
 
