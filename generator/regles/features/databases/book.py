@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -29,6 +28,7 @@ from regles.features.databases.columns import Column, index_columns
 from regles.features.databases.export import parse_export
 from regles.features.databases.model import ExportError, Group, ParseResult, read_export
 from regles.features.databases.pages import (
+    ENTRY_HEADING,
     ENTRY_TABLE_MARK,
     IndexLabels,
     entry_records,
@@ -38,9 +38,6 @@ from regles.features.databases.pages import (
     render_lists_page,
 )
 from regles.features.links.targets import EntryTarget
-
-# An entry's heading in its group's page (pages.render_group_page): « ## Nom { #slug .entry } ».
-_ENTRY_HEADING = re.compile(r"\{ #(\S+) \.entry \}$")
 
 __all__ = ["Book", "DatabaseSettings", "read_book"]
 
@@ -186,7 +183,7 @@ class Book:
                 )
             ]
             for number, line in enumerate(markdown.split("\n"), 1):
-                heading = _ENTRY_HEADING.search(line) if line.startswith("## ") else None
+                heading = ENTRY_HEADING.match(line)
                 entry = slugs.get(heading[1]) if heading else None
                 if entry is not None:
                     found.append(

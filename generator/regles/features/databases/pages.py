@@ -20,6 +20,7 @@ from regles.features.databases.model import Entry, Group, ParseResult, int_to_ro
 from regles.features.databases.ordering import distance_order, duration_order, is_long
 
 __all__ = [
+    "ENTRY_HEADING",
     "ENTRY_TABLE_MARK",
     "IndexLabels",
     "entry_ids",
@@ -171,6 +172,15 @@ def _levels(entry: Entry) -> tuple[str, str] | None:
     return f"{low}–{high}", f"Niveaux {low} à {high}"
 
 
+def _entry_heading(entry: Entry) -> str:
+    """An entry's heading in its group's page, which ENTRY_HEADING reads back."""
+    return f"## {markdown_text(entry.name)} {{ #{entry.slug} .entry }}"
+
+
+# An entry's heading in its group's page, as `_entry_heading` writes it: its slug.
+ENTRY_HEADING = re.compile(r"^## .*\{ #(\S+) \.entry \}$")
+
+
 def render_group_page(
     group: Group, link: Callable[[str], str | None] | None = None, *, intro: str = ""
 ) -> str:
@@ -184,7 +194,7 @@ def render_group_page(
         out.append(markdown_for_page(group.description, link) + "\n")
     for s in group.entries:
         levels = _levels(s)
-        out.append(f"## {markdown_text(s.name)} {{ #{s.slug} .entry }}\n")
+        out.append(_entry_heading(s) + "\n")
         # The line under the name holds the lists' « + » (list-adding.js), levels or not.
         badge = (
             f'<span class="niveau" title="{e(levels[1])}">{e(levels[0])}</span>' if levels else ""
