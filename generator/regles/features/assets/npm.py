@@ -60,11 +60,17 @@ def _is_current(folder: Path) -> bool:
 
 
 def _node_version() -> str:
-    """What `node --version` writes (« v22.12.0 »), or "" without Node."""
+    """What `node --version` writes (« v22.12.0 »), or "" without a Node that answers: its
+    version is advice, never a reason to stop."""
     node = shutil.which("node")
     if node is None:
         return ""
-    result = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    try:
+        result = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
     return result.stdout.strip()
 
 
