@@ -59,6 +59,23 @@ HOLD_FRAMES = """(() => {
 })();"""
 
 
+def requests_of(page: Any) -> list[str]:
+    """The addresses `page` asks for from now on, as it asks for them."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    return asked
+
+
+def wait_past_python_start(page: Any) -> None:
+    """Until past the moment a page starts Python when it needs it (rules.js): painted,
+    then the browser idle twice."""
+    page.evaluate(
+        """() => new Promise((done) => requestAnimationFrame(() => setTimeout(() =>
+            requestIdleCallback(() => requestIdleCallback(done, { timeout: 3000 }),
+                                { timeout: 3000 }), 0)))"""
+    )
+
+
 def wait_for_python(page: Any) -> None:
     """Until the page's Python is ready to compute (rules.js's status): its first start takes
     seconds, more on a busy machine."""

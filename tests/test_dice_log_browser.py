@@ -23,9 +23,11 @@ from tests.conftest import (
     RULES_RUNTIME,
     is_the_marked_document,
     mark_the_document,
+    requests_of,
     wait_for_page,
     wait_for_python,
     wait_for_still_scroll,
+    wait_past_python_start,
 )
 from tests.test_axe_browser import axe_on_parts, axe_source
 
@@ -542,18 +544,12 @@ def test_a_page_whose_dice_roll_without_python_does_not_start_it(
     )
     try:
         page = context.new_page()
-        asked: list[str] = []
-        page.on("request", lambda request: asked.append(request.url))
+        asked = requests_of(page)
         page.goto(site_url + "licences/")  # a die (1d6), no calculator
         page.locator("article button.de[data-de-termes] ~ output.de-resultat").first.wait_for(
             state="attached"
         )
-        # Past the moment the page would have started it: painted, then the browser idle.
-        page.evaluate(
-            """() => new Promise((done) => requestAnimationFrame(() => setTimeout(() =>
-                requestIdleCallback(() => requestIdleCallback(done, { timeout: 3000 }),
-                                    { timeout: 3000 }), 0)))"""
-        )
+        wait_past_python_start(page)  # the moment the page would have started it
         assert page.evaluate("() => window.rules.status().state") == "idle"
         assert [url for url in asked if "rules-runtime" in url or "pyodide" in url] == []
     finally:

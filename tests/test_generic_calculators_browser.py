@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import NODE_MODULES, build_site, roll_inline_dice, serve
+from tests.conftest import (
+    NODE_MODULES,
+    build_site,
+    requests_of,
+    roll_inline_dice,
+    serve,
+    wait_past_python_start,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.python]
 
@@ -69,34 +76,22 @@ def test_dice_roll_and_compute_without_a_rules_package(
 
 
 def test_a_page_whose_only_calculator_is_the_dice_one_does_not_start_python(
-    browser: Any, served: tuple[Path, str]
+    phone: Any, served: tuple[Path, str]
 ) -> None:
     # The dice calculator answers in the page (dice-calculator.js): a page with it alone
     # and the dice of its text asks nothing of Python's files, and answers what is typed.
     _, url = served
-    context = browser.new_context(
-        viewport={"width": 360, "height": 800}, has_touch=True, is_mobile=True
-    )
-    try:
-        page = context.new_page()
-        asked: list[str] = []
-        page.on("request", lambda request: asked.append(request.url))
-        page.goto(url + "jeu/regles/")
-        page.locator("form#calc-dice[data-pret]").wait_for()
-        # Past the moment the page would have started it: painted, then the browser idle.
-        page.evaluate(
-            """() => new Promise((done) => requestAnimationFrame(() => setTimeout(() =>
-                requestIdleCallback(() => requestIdleCallback(done, { timeout: 3000 }),
-                                    { timeout: 3000 }), 0)))"""
-        )
-        field = page.locator("#calc-dice-expression")
-        field.tap()
-        field.press("End")
-        for _ in "2d6+3":
-            field.press("Backspace")
-        page.keyboard.type("3d6")
-        expect(page.locator("#calc-dice output[name=mean]")).to_have_text("10,5")
-        assert page.evaluate("() => window.rules.status().state") == "idle"
-        assert [u for u in asked if "rules-runtime" in u or "pyodide" in u] == []
-    finally:
-        context.close()
+    page = phone.new_page()
+    asked = requests_of(page)
+    page.goto(url + "jeu/regles/")
+    page.locator("form#calc-dice[data-pret]").wait_for()
+    wait_past_python_start(page)  # the moment the page would have started it
+    field = page.locator("#calc-dice-expression")
+    field.tap()
+    field.press("End")
+    for _ in "2d6+3":
+        field.press("Backspace")
+    page.keyboard.type("3d6")
+    expect(page.locator("#calc-dice output[name=mean]")).to_have_text("10,5")
+    assert page.evaluate("() => window.rules.status().state") == "idle"
+    assert [u for u in asked if "rules-runtime" in u or "pyodide" in u] == []
