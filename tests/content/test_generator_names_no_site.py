@@ -6,6 +6,7 @@ to know what to look for."""
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -13,8 +14,13 @@ from bench.project import databases_of, load_mkdocs_yaml, plugin_options
 from regles.core.slugs import slugify
 from tests.conftest import ROOT
 
-# The package's source and the generator's own tools, not what an install writes beside them.
-GENERATOR = (ROOT / "generator" / "regles", ROOT / "generator" / "tools")
+# The package's source, the generator's own tools and the description its distribution
+# carries (pyproject.toml's `readme`), not what an install writes beside them.
+GENERATOR = (
+    ROOT / "generator" / "regles",
+    ROOT / "generator" / "tools",
+    ROOT / "generator" / "README.md",
+)
 # The generator's own pages, which a site may replace with its own.
 ITS_OWN = {"index", "hors-ligne"}
 BINARY = {".png", ".pyc"}
@@ -53,7 +59,7 @@ def occurrences(words: Iterable[str], folders: Iterable[Path]) -> list[str]:
     pattern = re.compile("|".join(parts), re.IGNORECASE)
     found = []
     for folder in folders:
-        for path in sorted(folder.rglob("*")):
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else [folder]:
             if not path.is_file() or path.suffix in BINARY:
                 continue
             lines = path.read_text(encoding="utf-8").splitlines()
@@ -65,6 +71,13 @@ def occurrences(words: Iterable[str], folders: Iterable[Path]) -> list[str]:
 def test_the_generator_names_none_of_this_sites_content() -> None:
     words = site_words(ROOT / "mkdocs.yml")
     assert occurrences(words, GENERATOR) == []
+
+
+def test_the_distribution_describes_the_generator_alone() -> None:
+    # pip shows the `readme` of pyproject.toml as the installed generator's description: it is
+    # one of the files read above, not this repository's README (this site's too).
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    assert ROOT / project["readme"] in GENERATOR
 
 
 def test_the_search_finds_what_a_site_declares(tmp_path: Path) -> None:
