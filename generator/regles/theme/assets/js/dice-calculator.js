@@ -5,7 +5,16 @@
  * included, and asks for the same answer (the same message, every chance to its last bit,
  * the same roll for a same seed). worker-client.js's `answer` calls it only while Python is
  * not ready. No page object here but the browser's random source, so that Node runs it. */
-import { MAX_DICE, MAX_NUMBER as MAX_CONSTANT, MAX_SIDES, MAX_TERMS, randomDie, rollTerms, termLabel } from "./dice-roll.js";
+import {
+  MAX_DICE,
+  MAX_NUMBER as MAX_CONSTANT,
+  MAX_SIDES,
+  MAX_TERMS,
+  randomDie,
+  rollTerms,
+  TERM_DEFAULTS,
+  termLabel,
+} from "./dice-roll.js";
 
 // kit/dice_notation.py's and kit/dice.py's other limits, and kit/schema.py's SEED_MAX.
 const MAX_EXPRESSION_LENGTH = 100;
@@ -202,7 +211,7 @@ class Parser {
 }
 
 /** kit/dice_notation.py's Term, as dice-roll.js rolls it. */
-const newTerm = (fields) => ({ sign: 1, count: 0, sides: 0, keep_mode: null, keep: 0, constant: 0, multiplier: 1, ...fields });
+const newTerm = (fields) => ({ ...TERM_DEFAULTS, ...fields });
 
 /** The terms of `text` (kit/dice_notation.py's `parse`); DiceInputError as the kit says it. */
 export function parseExpression(text, field = "expression") {

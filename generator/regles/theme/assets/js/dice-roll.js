@@ -5,7 +5,7 @@
  * browser object here: tests/test_dice_at_once.py runs it in Node beside the kit. */
 
 // A term as the build writes it: kit/dice.py's Term, its default fields left out.
-const DEFAULTS = { sign: 1, count: 0, sides: 0, keep_mode: null, keep: 0, constant: 0, multiplier: 1 };
+export const TERM_DEFAULTS = { sign: 1, count: 0, sides: 0, keep_mode: null, keep: 0, constant: 0, multiplier: 1 };
 // kit/dice.py's limits: a button holding more is not rolled here (the rules code says why).
 export const MAX_TERMS = 20;
 export const MAX_DICE = 100;
@@ -24,7 +24,7 @@ export function readTerms(text) {
     return null;
   }
   if (!Array.isArray(written) || written.length === 0 || written.length > MAX_TERMS) return null;
-  const terms = written.map((term) => (term && typeof term === "object" ? { ...DEFAULTS, ...term } : null));
+  const terms = written.map((term) => (term && typeof term === "object" ? { ...TERM_DEFAULTS, ...term } : null));
   const valid = (t) =>
     t !== null &&
     (t.sign === 1 || t.sign === -1) &&
