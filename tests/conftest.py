@@ -59,6 +59,16 @@ HOLD_FRAMES = """(() => {
 })();"""
 
 
+def retype(page: Any, field: Any, typed: str) -> None:
+    """Taps `field` and types `typed` in place of what it holds, as a reader on a phone does:
+    from its end, one key at a time."""
+    field.tap()
+    field.press("End")
+    for _ in field.input_value():
+        field.press("Backspace")
+    page.keyboard.type(typed)
+
+
 def requests_of(page: Any) -> list[str]:
     """The addresses `page` asks for from now on, as it asks for them."""
     asked: list[str] = []

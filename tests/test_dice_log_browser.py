@@ -24,6 +24,7 @@ from tests.conftest import (
     is_the_marked_document,
     mark_the_document,
     requests_of,
+    retype,
     wait_for_page,
     wait_for_python,
     wait_for_still_scroll,
@@ -419,11 +420,7 @@ def test_the_dice_calculator_answers_a_typed_expression_without_python(
     phone.set_offline(True)
     try:
         field = page.locator("#calc-dice-expression")
-        field.tap()
-        field.press("End")
-        for _ in "2d6+3":
-            field.press("Backspace")
-        page.keyboard.type("3d8kh2+1")
+        retype(page, field, "3d8kh2+1")
         page.locator("#calc-dice-target").tap()
         page.keyboard.type("12")
         # As the kit gives them: a mean of 383/32, a chance of 75/128.

@@ -16,6 +16,7 @@ from tests.conftest import (
     NODE_MODULES,
     build_site,
     requests_of,
+    retype,
     roll_inline_dice,
     serve,
     wait_past_python_start,
@@ -87,11 +88,7 @@ def test_a_page_whose_only_calculator_is_the_dice_one_does_not_start_python(
     page.locator("form#calc-dice[data-pret]").wait_for()
     wait_past_python_start(page)  # the moment the page would have started it
     field = page.locator("#calc-dice-expression")
-    field.tap()
-    field.press("End")
-    for _ in "2d6+3":
-        field.press("Backspace")
-    page.keyboard.type("3d6")
+    retype(page, field, "3d6")
     expect(page.locator("#calc-dice output[name=mean]")).to_have_text("10,5")
     assert page.evaluate("() => window.rules.status().state") == "idle"
     assert [u for u in asked if "rules-runtime" in u or "pyodide" in u] == []
